@@ -1,0 +1,68 @@
+// Command saverd watches a live coding-agent session for wasteful habits, names them with evidence,
+// carries the person's fixes into the agent's later prompts and subagents, and proves what they saved.
+//
+// It is a daemon in the style of a language server: a host (a Claude Code plugin, an editor, a script)
+// spawns it and speaks JSON-RPC 2.0 over stdin/stdout. protocol.md documents every method.
+//
+// Usage:
+//
+//	saverd [serve] [flags]     the daemon (default)
+//	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
+//	saverd demo                a built-in sample session, ending in the band and the pane as text
+//	saverd impact ...          link commits to agent sessions and report what each kept commit cost
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is the daemon's version, as initialize reports it.
+const version = "0.1.0"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a subcommand and returns the process's exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, args, stdin, stdout, stderr)
+	case "replay":
+		return runReplay(ctx, args, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args, stdout, stderr)
+	case "impact":
+		return runImpact(ctx, args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "version":
+		fmt.Fprintln(stdout, "saverd", version)
+		return 0
+	}
+	fmt.Fprintf(stderr, "saverd: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+const usage = `Usage:
+  saverd [serve] [--framing auto|ndjson|header] [--store DIR] [--log-file FILE] [--log-level LEVEL]
+                 [--fork-timeout 10m] [--record FILE]
+      Speak JSON-RPC 2.0 on stdin/stdout (see protocol.md). Logs go to stderr or --log-file.
+  saverd replay FILE [--show band|pane|debug] [--width N]
+      Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
+      model.fork from the recorded replies in order; print every response and notification as NDJSON.
+  saverd demo [--width N]
+      Play a built-in sample session through the daemon and print the band and the pane.
+  saverd impact [--sessions FILE]... [--repo DIR]... [--decisions FILE] [--days N] [--format json|table]
+  saverd impact pending ...
+  saverd impact decide SUBJECT --yes P --decisions FILE
+      Link commits to agent sessions and report what each kept commit cost.
+`

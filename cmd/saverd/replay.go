@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/rpc"
+)
+
+// wireMsg is one JSON-RPC message as a recording holds it.
+type wireMsg struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpc.Error      `json:"error,omitempty"`
+}
+
+// recorded is one line of a --record file.
+type recorded struct {
+	Dir string          `json:"dir"`
+	Msg json.RawMessage `json:"msg"`
+	Raw *string         `json:"raw"`
+}
+
+// script is what a replay plays: the host's requests in order, and the host's answers to model.fork.
+type script struct {
+	requests []wireMsg
+	malformed map[int]string // position in requests → the raw text of a frame that did not parse
+	forks    []wireMsg
+}
+
+// readScript reads a recording, or any NDJSON of host requests.
+func readScript(r io.Reader, name string) (*script, error) {
+	sc := &script{malformed: map[int]string{}}
+	forkIDs := map[string]bool{}
+	br := bufio.NewReaderSize(r, 1<<20)
+	for line := 1; ; line++ {
+		text, err := br.ReadBytes('\n')
+		text = bytes.TrimSpace(text)
+		if len(text) > 0 {
+			if perr := sc.add(text, forkIDs); perr != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, perr)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return sc, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+}
+
+func (sc *script) add(text []byte, forkIDs map[string]bool) error {
+	var rec recorded
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	if rec.Dir == "" {
+		// A plain host request, not a recording line.
+		return sc.addIn(text, forkIDs)
+	}
+	if rec.Raw != nil {
+		if rec.Dir == "in" {
+			sc.malformed[len(sc.requests)] = *rec.Raw
+			sc.requests = append(sc.requests, wireMsg{})
+		}
+		return nil
+	}
+	var m wireMsg
+	if err := json.Unmarshal(rec.Msg, &m); err != nil {
+		return fmt.Errorf("msg is not a JSON-RPC message: %w", err)
+	}
+	switch rec.Dir {
+	case "out":
+		if m.Method == "model.fork" {
+			forkIDs[string(m.ID)] = true
+		}
+		return nil
+	case "in":
+		return sc.addIn(rec.Msg, forkIDs)
+	}
+	return fmt.Errorf("dir must be in or out, got %q", rec.Dir)
+}
+
+func (sc *script) addIn(text []byte, forkIDs map[string]bool) error {
+	var m wireMsg
+	if err := json.Unmarshal(text, &m); err != nil {
+		return fmt.Errorf("not a JSON-RPC message: %w", err)
+	}
+	switch {
+	case m.Method != "":
+		sc.requests = append(sc.requests, m)
+	case len(forkIDs) == 0 || forkIDs[string(m.ID)]:
+		// A reply to one of the daemon's model.fork calls.
+		sc.forks = append(sc.forks, m)
+	}
+	return nil
+}
+
+// replayHost answers model.fork from the recorded replies in order and prints everything it is sent.
+type replayHost struct {
+	mu    sync.Mutex
+	out   *json.Encoder
+	forks []wireMsg
+	calls int
+}
+
+func (h *replayHost) print(v any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_ = h.out.Encode(v)
+}
+
+func (h *replayHost) Notify(method string, params any) {
+	h.print(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+func (h *replayHost) Fork(_ context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
+	h.mu.Lock()
+	h.calls++
+	id := fmt.Sprintf("fork-%d", h.calls)
+	var reply *wireMsg
+	if len(h.forks) > 0 {
+		reply = &h.forks[0]
+		h.forks = h.forks[1:]
+	}
+	h.mu.Unlock()
+	h.print(map[string]any{"jsonrpc": "2.0", "id": id, "method": "model.fork", "params": req})
+	if reply == nil {
+		return nil, nil // nothing recorded: a cold snapshot
+	}
+	if reply.Error != nil {
+		return nil, reply.Error
+	}
+	return decodeFork(reply.Result)
+}
+
+type replayOptions struct {
+	show  []string
+	width int
+	quiet bool // print only the final views
+}
+
+// play runs the script through a fresh daemon in-process, one request at a time, waiting after each for
+// the background work it started, so a recording plays back the same way every time.
+func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) error {
+	out := stdout
+	if opt.quiet {
+		out = io.Discard
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	host := &replayHost{out: enc, forks: sc.forks}
+	var clock int64
+	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }})
+	srv.SetHost(host)
+	lastSession := ""
+	for i, m := range sc.requests {
+		if raw, bad := sc.malformed[i]; bad {
+			host.print(map[string]any{"jsonrpc": "2.0", "id": nil, "error": rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(raw))})
+			continue
+		}
+		var p struct {
+			SessionID string `json:"sessionId"`
+			At        *int64 `json:"at"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		if p.At != nil {
+			clock = *p.At
+		}
+		if m.Method == "session.start" && p.SessionID != "" {
+			lastSession = p.SessionID
+		}
+		result, err := handle(ctx, srv, m)
+		srv.Quiesce()
+		if len(m.ID) == 0 {
+			continue
+		}
+		if err != nil {
+			host.print(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpc.AsError(err)})
+			continue
+		}
+		host.print(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	}
+	return showViews(ctx, srv, lastSession, opt, stdout)
+}
+
+// handle answers one request as the rpc layer would, a panic included.
+func handle(ctx context.Context, srv *handlers.Server, m wireMsg) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, err = nil, rpc.InternalError("internal error: handler for %s panicked: %v", m.Method, r)
+		}
+	}()
+	params := m.Params
+	if string(params) == "null" {
+		params = nil
+	}
+	return srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+}
+
+func showViews(ctx context.Context, srv *handlers.Server, sessionID string, opt replayOptions, stdout io.Writer) error {
+	if len(opt.show) == 0 {
+		return nil
+	}
+	if sessionID == "" {
+		return errors.New("--show: the recording starts no session")
+	}
+	for _, view := range opt.show {
+		params, _ := json.Marshal(map[string]any{"sessionId": sessionID, "view": view, "width": opt.width})
+		res, err := srv.Handle(ctx, rpc.Request{Method: "view.text", Params: params})
+		if err != nil {
+			return fmt.Errorf("--show %s: %w", view, err)
+		}
+		if t, ok := res.(handlers.TextResult); ok && t.Text != nil {
+			fmt.Fprintln(stdout, *t.Text)
+		}
+	}
+	return nil
+}
+
+func snippet(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+func parseShow(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var views []string
+	for _, v := range strings.Split(s, ",") {
+		v = strings.TrimSpace(v)
+		switch v {
+		case "band", "pane", "debug":
+			views = append(views, v)
+		default:
+			return nil, fmt.Errorf("--show: want band, pane or debug, got %q", v)
+		}
+	}
+	return views, nil
+}
+
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("saverd replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	show := fs.String("show", "", "print the final views as text: band, pane, debug (comma-separated)")
+	width := fs.Int("width", 100, "width of the views --show prints")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "saverd replay: want exactly one FILE (a --record file or NDJSON of host requests)")
+		return 2
+	}
+	views, err := parseShow(*show)
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd replay:", err)
+		return 2
+	}
+	name := fs.Arg(0)
+	f, err := os.Open(name)
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd replay:", err)
+		return 1
+	}
+	defer f.Close()
+	sc, err := readScript(f, name)
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd replay:", err)
+		return 1
+	}
+	if err := play(ctx, sc, replayOptions{show: views, width: *width}, stdout); err != nil {
+		fmt.Fprintln(stderr, "saverd replay:", err)
+		return 1
+	}
+	return 0
+}

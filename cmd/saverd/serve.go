@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/store"
+)
+
+// shutdownGrace bounds the flush at exit: EOF or SIGTERM exits within a second.
+const shutdownGrace = 800 * time.Millisecond
+
+type serveFlags struct {
+	framing     string
+	storeDir    string
+	logFile     string
+	logLevel    string
+	forkTimeout time.Duration
+	record      string
+	testHooks   bool
+}
+
+func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
+	var f serveFlags
+	fs := flag.NewFlagSet("saverd serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.framing, "framing", "auto", "wire framing: auto, ndjson or header (LSP Content-Length)")
+	fs.StringVar(&f.storeDir, "store", "", "registry directory (default $XDG_STATE_HOME/saverd, else ~/.local/state/saverd)")
+	fs.StringVar(&f.logFile, "log-file", "", "write logs to this file instead of stderr")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.DurationVar(&f.forkTimeout, "fork-timeout", 10*time.Minute, "how long a model.fork may take before the run ends")
+	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
+	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if _, err := rpc.ParseFraming(f.framing); err != nil {
+		return f, err
+	}
+	if f.forkTimeout <= 0 {
+		return f, fmt.Errorf("--fork-timeout must be positive, got %s", f.forkTimeout)
+	}
+	return f, nil
+}
+
+func newLogger(f serveFlags, stderr io.Writer) (zerolog.Logger, io.Closer, error) {
+	level, err := zerolog.ParseLevel(f.logLevel)
+	if err != nil {
+		return zerolog.Nop(), nil, fmt.Errorf("--log-level: %w", err)
+	}
+	out, closer := stderr, io.Closer(nil)
+	if f.logFile != "" {
+		file, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return zerolog.Nop(), nil, fmt.Errorf("open log file: %w", err)
+		}
+		out, closer = file, file
+	}
+	return zerolog.New(out).Level(level).With().Timestamp().Str("app", "saverd").Logger(), closer, nil
+}
+
+// openRegistry opens the store; a store that cannot be opened costs the daemon its memory, not its life.
+func openRegistry(dir string, log zerolog.Logger) handlers.Registry {
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			log.Error().Err(err).Msg("no registry directory; patterns will not be remembered")
+			return nil
+		}
+		dir = d
+	}
+	st, err := store.Open(dir, log)
+	if err != nil {
+		log.Error().Err(err).Str("dir", dir).Msg("registry unavailable; patterns will not be remembered")
+		return nil
+	}
+	return st
+}
+
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := parseServe(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "saverd serve:", err)
+		}
+		return 2
+	}
+	log, closer, err := newLogger(f, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd serve:", err)
+		return 2
+	}
+	if closer != nil {
+		defer closer.Close()
+	}
+	var record io.Writer
+	if f.record != "" {
+		file, err := os.Create(f.record)
+		if err != nil {
+			fmt.Fprintln(stderr, "saverd serve: --record:", err)
+			return 2
+		}
+		defer file.Close()
+		record = file
+	}
+	srv := handlers.New(handlers.Options{
+		Version:     version,
+		Store:       openRegistry(f.storeDir, log),
+		Log:         log,
+		ForkTimeout: f.forkTimeout,
+		OpenStore: func(dir string) (handlers.Registry, error) {
+			return store.Open(dir, log)
+		},
+		TestHooks: f.testHooks,
+	})
+	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
+	srv.SetHost(connHost{conn})
+
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	conn.Serve(ctx, srv.Handle)
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+	case <-srv.Exited():
+	}
+	flush, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(flush); err != nil {
+		log.Warn().Err(err).Msg("exit before every write finished")
+	}
+	_ = conn.Close()
+	log.Info().Msg("saverd stopped")
+	return 0
+}

@@ -1,0 +1,272 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// The seed's exact replies.
+const (
+	fixUsage    = "Usage: /saver fix [n] [instruction] (a leading number is the card the pane draws; without one: the card whose Fix… field is open, else card 1)"
+	saverUsage  = "Usage: /saver [check | fix [n] [text] | ignore <n> | debug | reset]"
+	nothingText = "ContextSaver: nothing to decide on"
+	resetText   = "ContextSaver: session state reset"
+	demoText    = "ContextSaver: demo wasters loaded"
+	// cardKind is the characters of a card's behaviour quoted back in a command's reply.
+	cardKind = 60
+)
+
+// commandRun answers /saver and its subcommands, and resets the session on /clear and /resume.
+func (s *Server) commandRun(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[CommandRunParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if p.Command == "" {
+		return nil, rpc.InvalidParams("params.command: required")
+	}
+	now := s.now(p.At)
+	var res TextResult
+	sess.event(func() {
+		switch strings.TrimPrefix(p.Command, "/") {
+		case state.SaverCommand.Name:
+			res.Text = state.Ptr(sess.saver(p.Args, now))
+		case "clear", "resume":
+			sess.resetSession()
+		}
+	})
+	return res, nil
+}
+
+// resetSession starts the session over: the flags that belong to it go with its state.
+func (sess *Session) resetSession() {
+	sess.dispatch(state.Reset{})
+	sess.flags.armedSpoke = false
+	sess.flags.probed = nil
+}
+
+func splitWs(s string) []string { return strings.FieldsFunc(s, unicode.IsSpace) }
+
+func firstField(s string) string {
+	if f := splitWs(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// saver is /saver's dispatch: the seed's subcommands and replies, word for word.
+func (sess *Session) saver(args string, now int64) string {
+	args = strings.TrimSpace(args)
+	sub := firstField(args)
+	switch {
+	case sub == "" || sub == "rules":
+		sess.togglePane()
+		shown := "ContextSaver pane hidden"
+		if sess.st.PaneOpen {
+			shown = "ContextSaver pane shown"
+		}
+		if line := state.ProcessLine(sess.st); line != nil {
+			return shown + " · " + *line
+		}
+		return shown
+	case sub == "check":
+		return sess.checkNow(now)
+	case sub == "fix":
+		return sess.fix(strings.TrimSpace(args[len(sub):]))
+	case sub == "ignore":
+		return sess.decideByNumber(state.Keep, strings.TrimSpace(args[len(sub):]))
+	case sub == "demo" && sess.debug:
+		sess.demo()
+		return demoText
+	case sub == "debug":
+		return state.DebugDump(sess.st, sess.flags.armedSpoke)
+	case sub == "reset":
+		sess.resetSession()
+		return resetText
+	}
+	return saverUsage
+}
+
+// numberOf reads a token that is all digits as a card number, as the seed's Number() does.
+func numberOf(token string) (float64, bool) {
+	if token == "" {
+		return 0, false
+	}
+	for _, r := range token {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseFloat(token, 64)
+	return n, err == nil
+}
+
+// noCardText: a number no card wears is a numbering mistake, whichever verb typed it — refused, never obeyed.
+func (sess *Session) noCardText(n float64) string {
+	return "ContextSaver: no card " + state.JSNumber(n) + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
+}
+
+// card is the card seated at n (1-based), if any.
+func (sess *Session) card(n float64) (string, bool) {
+	if n < 1 || n > float64(len(sess.st.Cards)) {
+		return "", false
+	}
+	return sess.st.Cards[int(n)-1], true
+}
+
+// seatOf is the number the pane draws beside a card; 0 means it is no longer listed.
+func (sess *Session) seatOf(patternID string) int {
+	for i, id := range sess.st.Cards {
+		if id == patternID {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (sess *Session) cardReply(patternID string, seat int, tail string) string {
+	kind := patternID
+	if p := sess.st.PatternByID(patternID); p != nil {
+		kind = p.Kind
+	}
+	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + state.Fit(kind, cardKind) + "\" · " + tail
+}
+
+// decideByNumber: `/saver ignore 2` and `/saver fix 2` decide the card the pane numbers 2, and say which.
+func (sess *Session) decideByNumber(choice state.Choice, token string) string {
+	if len(sess.st.Cards) == 0 {
+		return nothingText
+	}
+	n, ok := numberOf(token)
+	if !ok {
+		return saverUsage
+	}
+	id, ok := sess.card(n)
+	if !ok {
+		return sess.noCardText(n)
+	}
+	tail := "fixed"
+	if choice == state.Keep {
+		tail = "ignored"
+	}
+	reply := sess.cardReply(id, int(n), tail)
+	sess.decide(id, choice, nil)
+	return reply
+}
+
+// fix is `/saver fix [n] [text]`: a leading number is always the card; nothing after it sends the fix the
+// card offers, a note sends the note instead.
+func (sess *Session) fix(rest string) string {
+	first := firstField(rest)
+	n, isNum := numberOf(first)
+	if len(sess.st.Cards) == 0 {
+		return nothingText
+	}
+	if _, seated := sess.card(n); isNum && !seated {
+		return sess.noCardText(n)
+	}
+	text := rest
+	if isNum {
+		text = strings.TrimSpace(rest[len(first):])
+	}
+	if text == "" {
+		if !isNum {
+			return fixUsage
+		}
+		return sess.decideByNumber(state.Kill, first)
+	}
+	var id string
+	switch {
+	case isNum:
+		id, _ = sess.card(n)
+	case sess.st.Steering != nil:
+		id = *sess.st.Steering
+	default:
+		id = sess.st.Cards[0]
+	}
+	seat := sess.seatOf(id)
+	if seat == 0 {
+		return fixUsage
+	}
+	sess.steerSubmit(id, text)
+	return sess.cardReply(id, seat, "fixed with your note: "+text)
+}
+
+// decide records a choice on a card, says so, and persists the registry.
+func (sess *Session) decide(patternID string, choice state.Choice, text *string) {
+	p := sess.st.PatternByID(patternID)
+	if p == nil {
+		return
+	}
+	kind, alternative := p.Kind, p.Alternative
+	sess.dispatch(state.Decide{PatternID: patternID, Choice: choice, Text: text})
+	if q := sess.st.PatternByID(patternID); q == nil || !q.Decided(choice) {
+		return
+	}
+	switch choice {
+	case state.Keep:
+		sess.toast("ContextSaver: ignored \"" + kind + "\"")
+	case state.Kill:
+		sess.toast("ContextSaver: fixed — " + alternative)
+	case state.Steer:
+		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
+	}
+	sess.persist()
+}
+
+func firstLine(text string) string {
+	head, _, cut := strings.Cut(text, "\n")
+	if !cut {
+		return text
+	}
+	return head + " …"
+}
+
+func (sess *Session) steerSubmit(patternID, text string) {
+	wanted := strings.TrimSpace(text)
+	if wanted == "" {
+		sess.toast("ContextSaver: write the instruction first")
+		return
+	}
+	sess.decide(patternID, state.Steer, &wanted)
+}
+
+// demoContext is the window filling up to the sample's own 32%, so the trend draws.
+var demoContext = []int64{120_000, 190_000, 250_000, 320_000}
+
+// demo loads the pane's own look without waiting for a real finding (debug sessions only).
+func (sess *Session) demo() {
+	sess.dispatch(state.UsageSample{Usage: state.DemoUsage(), Now: 0})
+	samples := state.DemoTurns()
+	for at, context := range demoContext {
+		stat := samples[at%len(samples)]
+		stat.Context = state.Ptr(context)
+		sess.dispatch(state.TurnComplete{Stat: stat})
+	}
+	for _, row := range state.DemoRows(sess.st.Turn) {
+		sess.dispatch(state.AddRow{Row: row})
+	}
+	patterns := state.DemoPatterns(sess.st.Turn)
+	var fresh []string
+	for _, p := range patterns {
+		if p.Decision == nil {
+			fresh = append(fresh, p.ID)
+		}
+	}
+	usage := state.DemoForkUsage()
+	sess.dispatch(state.JudgeDone{
+		Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: usage.Input + usage.Output + usage.CacheCreate,
+		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &usage,
+	})
+	sess.openPane(false)
+}

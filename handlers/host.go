@@ -1,0 +1,75 @@
+package handlers
+
+import "context"
+
+// Host is what the daemon asks of the process that spawned it: a fork of the model over the session's
+// transcript, and fire-and-forget notifications for its UI. cmd/saverd backs it with the rpc connection;
+// tests back it with a fake.
+type Host interface {
+	// Fork runs a detached model completion. (nil, nil) is a cold snapshot: the host answered null.
+	Fork(ctx context.Context, req ForkRequest) (*ForkResult, error)
+	// Notify sends one notification; it must not block on the host's reading for long.
+	Notify(method string, params any)
+}
+
+// ForkRequest is model.fork's params.
+type ForkRequest struct {
+	SessionID string `json:"sessionId"`
+	Purpose   string `json:"purpose"` // judge | process
+	Prompt    string `json:"prompt"`
+}
+
+// ForkUsage is what the fork was billed, in the API's own names.
+type ForkUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+}
+
+// ForkResult is model.fork's result when the host ran the fork.
+type ForkResult struct {
+	Text  string    `json:"text"`
+	Usage ForkUsage `json:"usage"`
+}
+
+// The daemon → host notifications.
+const (
+	NotifyToast      = "ui.toast"
+	NotifyLog        = "ui.log"
+	NotifyInvalidate = "ui.invalidate"
+	NotifyOpen       = "ui.open"
+	NotifyClose      = "ui.close"
+)
+
+// Toast is ui.toast's and ui.log's params.
+type Toast struct {
+	SessionID string `json:"sessionId"`
+	Text      string `json:"text"`
+}
+
+// SessionRef is ui.invalidate's params.
+type SessionRef struct {
+	SessionID string `json:"sessionId"`
+}
+
+// PaneOpen is ui.open's params.
+type PaneOpen struct {
+	SessionID string `json:"sessionId"`
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Rows      int    `json:"rows"`
+	Focus     *bool  `json:"focus,omitempty"`
+}
+
+// PaneClose is ui.close's params.
+type PaneClose struct {
+	SessionID string `json:"sessionId"`
+	ID        string `json:"id"`
+}
+
+// note is one notification queued during an event, sent once the session's lock is released.
+type note struct {
+	method string
+	params any
+}

@@ -1,0 +1,60 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/rpc"
+)
+
+// impactOptions turns the method's params into the impact package's options, the same inputs as
+// `saverd impact`.
+func impactOptions(raw json.RawMessage) (impact.Options, error) {
+	p, err := decode[ImpactParams](raw)
+	if err != nil {
+		return impact.Options{}, err
+	}
+	if len(p.Sessions) == 0 {
+		return impact.Options{}, rpc.InvalidParams("params.sessions: at least one sessions JSONL file is required")
+	}
+	if p.Days < 0 {
+		return impact.Options{}, rpc.InvalidParams("params.days: want ≥ 0, got %d", p.Days)
+	}
+	opt := impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: p.Days}
+	if p.Now != "" {
+		now, err := time.Parse(time.RFC3339, p.Now)
+		if err != nil {
+			return impact.Options{}, rpc.InvalidParams("params.now: want RFC 3339, got %q", p.Now)
+		}
+		opt.Now = now
+	}
+	return opt, nil
+}
+
+// impactQuery links commits to agent sessions and reports what each kept commit cost.
+func (s *Server) impactQuery(ctx context.Context, raw json.RawMessage) (any, error) {
+	opt, err := impactOptions(raw)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := impact.Query(ctx, opt)
+	if err != nil {
+		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
+	}
+	return rep, nil
+}
+
+// impactPending lists the subjects that wait for a commit_link decision.
+func (s *Server) impactPending(ctx context.Context, raw json.RawMessage) (any, error) {
+	opt, err := impactOptions(raw)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := impact.Pending(ctx, opt)
+	if err != nil {
+		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
+	}
+	return map[string]any{"pending": pending}, nil
+}

@@ -1,0 +1,89 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/saverd/saverd/rpc"
+)
+
+func decode[T any](raw json.RawMessage) (T, error) {
+	var v T
+	if len(raw) == 0 || string(raw) == "null" {
+		return v, nil
+	}
+	if err := rpc.DecodeParams(raw, &v); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[InitializeParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	if p.StoreDir != "" && s.opt.OpenStore != nil {
+		st, err := s.opt.OpenStore(p.StoreDir)
+		if err != nil {
+			return nil, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.storeDir: " + err.Error()}
+		}
+		s.mu.Lock()
+		s.store = st
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	if p.Capabilities != nil {
+		s.canFork = p.Capabilities.Fork
+		if p.Capabilities.Invalidate != nil {
+			s.invalidates = *p.Capabilities.Invalidate
+		}
+	}
+	s.mu.Unlock()
+	return InitializeResult{ServerInfo: ServerInfo{Name: "saverd", Version: s.opt.Version}, ProtocolVersion: ProtocolVersion}, nil
+}
+
+// shutdownMethod flushes every session's registry; the process exits on `exit` or at EOF.
+func (s *Server) shutdownMethod(_ context.Context, _ json.RawMessage) (any, error) {
+	s.mu.Lock()
+	sessions := make([]*Session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		sessions = append(sessions, sess)
+	}
+	s.mu.Unlock()
+	for _, sess := range sessions {
+		sess.event(sess.persist)
+	}
+	s.Quiesce()
+	return nil, nil
+}
+
+// exit is a notification: the daemon's main loop watches Exited.
+func (s *Server) exit(_ context.Context, _ json.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.shutdown = true
+	s.mu.Unlock()
+	s.exitOnce.Do(func() { close(s.exitC) })
+	return nil, nil
+}
+
+// Exited is closed once the host sent `exit`.
+func (s *Server) Exited() <-chan struct{} { return s.exitC }
+
+// debugPanic exists only with TestHooks: it changes the session, then panics, so the tests can prove
+// the change is rolled back and the connection goes on.
+func (s *Server) debugPanic(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sess.event(func() {
+		sess.dispatch(turnStartAction(s.now(p.At)))
+		panic("debug.panic: a handler failed mid-event")
+	})
+	return nil, nil
+}

@@ -1,0 +1,231 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/saverd/saverd/state"
+)
+
+// The params and results of every method, with the seed's field names. Optional fields are pointers.
+
+// InitializeParams is initialize's params.
+type InitializeParams struct {
+	ClientInfo   *ClientInfo   `json:"clientInfo,omitempty"`
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
+	StoreDir     string        `json:"storeDir,omitempty"`
+}
+
+// ClientInfo names the host.
+type ClientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// Capabilities is what the host can do for the daemon.
+type Capabilities struct {
+	// Fork: the host answers model.fork. Without it no judge or process run is ever started.
+	Fork bool `json:"fork,omitempty"`
+	// Invalidate: the host wants ui.invalidate after every change (default true).
+	Invalidate *bool `json:"invalidate,omitempty"`
+}
+
+// InitializeResult is initialize's result.
+type InitializeResult struct {
+	ServerInfo      ServerInfo `json:"serverInfo"`
+	ProtocolVersion string     `json:"protocolVersion"`
+}
+
+// ServerInfo names the daemon.
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// tokenCount reads a breakdown entry given either as a number of tokens or, as the plugin's host
+// reported it, as a list of items each with its tokens.
+type tokenCount int64
+
+func (t *tokenCount) UnmarshalJSON(b []byte) error {
+	var n float64
+	if err := json.Unmarshal(b, &n); err == nil {
+		*t = tokenCount(n)
+		return nil
+	}
+	var items []struct {
+		Tokens float64 `json:"tokens"`
+	}
+	if err := json.Unmarshal(b, &items); err != nil {
+		return fmt.Errorf("want a number of tokens or a list of {tokens}")
+	}
+	var sum float64
+	for _, it := range items {
+		sum += it.Tokens
+	}
+	*t = tokenCount(sum)
+	return nil
+}
+
+// Breakdown is the fixed per-turn overhead of a session.
+type Breakdown struct {
+	MemoryFiles *tokenCount `json:"memoryFiles,omitempty"`
+	MCPTools    *tokenCount `json:"mcpTools,omitempty"`
+	Agents      *tokenCount `json:"agents,omitempty"`
+}
+
+// UsageParams is a context-window sample.
+type UsageParams struct {
+	Window    int64      `json:"window"`
+	CompactAt *int64     `json:"compactAt,omitempty"`
+	Tokens    *int64     `json:"tokens,omitempty"`
+	Percent   *float64   `json:"percent,omitempty"`
+	Breakdown *Breakdown `json:"breakdown,omitempty"`
+}
+
+// SessionStartParams is session.start's params.
+type SessionStartParams struct {
+	SessionID string                 `json:"sessionId"`
+	Cwd       string                 `json:"cwd"`
+	At        *int64                 `json:"at,omitempty"`
+	Usage     *UsageParams           `json:"usage,omitempty"`
+	Messages  []state.SessionMessage `json:"messages,omitempty"`
+	Debug     bool                   `json:"debug,omitempty"`
+}
+
+// SessionStartResult is session.start's result.
+type SessionStartResult struct {
+	Adopted int           `json:"adopted"`
+	Armed   bool          `json:"armed"`
+	Command state.Command `json:"command"`
+}
+
+// SessionParams is the params of the methods that name only a session and a time.
+type SessionParams struct {
+	SessionID string `json:"sessionId"`
+	At        *int64 `json:"at,omitempty"`
+}
+
+// ToolCallParams is tool.call's params.
+type ToolCallParams struct {
+	SessionID string           `json:"sessionId"`
+	At        *int64           `json:"at,omitempty"`
+	Ms        float64          `json:"ms"`
+	Event     json.RawMessage  `json:"event"`
+	Result    state.ToolResult `json:"result"`
+}
+
+// ContextResult is the texts to append to a tool result or a prompt.
+type ContextResult struct {
+	Context []string `json:"context"`
+}
+
+// TurnUsage is what a turn was billed.
+type TurnUsage struct {
+	Model                    *string `json:"model,omitempty"`
+	InputTokens              int64   `json:"input_tokens"`
+	OutputTokens             int64   `json:"output_tokens"`
+	CacheReadInputTokens     int64   `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int64   `json:"cache_creation_input_tokens"`
+}
+
+// ContextSample is the window after a turn.
+type ContextSample struct {
+	Window  int64    `json:"window"`
+	Tokens  *int64   `json:"tokens,omitempty"`
+	Percent *float64 `json:"percent,omitempty"`
+}
+
+// TurnCompleteParams is turn.complete's params.
+type TurnCompleteParams struct {
+	SessionID  string         `json:"sessionId"`
+	At         *int64         `json:"at,omitempty"`
+	AgentID    *string        `json:"agentId,omitempty"`
+	Usage      *TurnUsage     `json:"usage,omitempty"`
+	DurationMs int64          `json:"durationMs"`
+	Answer     string         `json:"answer"`
+	IsAborted  bool           `json:"isAborted"`
+	Reason     state.TurnEnd  `json:"reason"`
+	Context    *ContextSample `json:"context,omitempty"`
+}
+
+// AgentSpawnParams is agent.spawn's params.
+type AgentSpawnParams struct {
+	SessionID string `json:"sessionId"`
+	At        *int64 `json:"at,omitempty"`
+	Prompt    string `json:"prompt"`
+	Fork      bool   `json:"fork,omitempty"`
+}
+
+// AgentSpawnResult is agent.spawn's result: the prompt to start the agent with.
+type AgentSpawnResult struct {
+	Prompt  string `json:"prompt"`
+	SpawnID string `json:"spawnId"`
+}
+
+// AgentSpawnedParams is agent.spawned's params: the spawn started (or failed, with no agentId).
+type AgentSpawnedParams struct {
+	SessionID string  `json:"sessionId"`
+	At        *int64  `json:"at,omitempty"`
+	SpawnID   string  `json:"spawnId"`
+	AgentID   *string `json:"agentId,omitempty"`
+}
+
+// Origin is who submitted a prompt.
+type Origin struct {
+	Kind string `json:"kind"`
+}
+
+// PromptSubmitParams is prompt.submit's params.
+type PromptSubmitParams struct {
+	SessionID string  `json:"sessionId"`
+	At        *int64  `json:"at,omitempty"`
+	Text      string  `json:"text"`
+	Origin    *Origin `json:"origin,omitempty"`
+	TurnID    *string `json:"turnId,omitempty"`
+}
+
+// CommandRunParams is command.run's params.
+type CommandRunParams struct {
+	SessionID string `json:"sessionId"`
+	At        *int64 `json:"at,omitempty"`
+	Command   string `json:"command"`
+	Args      string `json:"args"`
+}
+
+// TextResult is a reply to show the person; Text is omitted when there is none.
+type TextResult struct {
+	Text *string `json:"text,omitempty"`
+}
+
+// UIActionParams is ui.action's params.
+type UIActionParams struct {
+	SessionID string          `json:"sessionId"`
+	At        *int64          `json:"at,omitempty"`
+	Action    string          `json:"action"`
+	PatternID string          `json:"patternId,omitempty"`
+	Text      *string         `json:"text,omitempty"`
+	Artifact  *state.Artifact `json:"artifact,omitempty"`
+}
+
+// ColumnsParams is ui.columns' params.
+type ColumnsParams struct {
+	SessionID string `json:"sessionId"`
+	Columns   int    `json:"columns"`
+}
+
+// ViewTextParams is view.text's params.
+type ViewTextParams struct {
+	SessionID string `json:"sessionId"`
+	At        *int64 `json:"at,omitempty"`
+	View      string `json:"view"`
+	Width     int    `json:"width,omitempty"`
+}
+
+// ImpactParams is impact.query's and impact.pending's params, the inputs of `saverd impact`.
+type ImpactParams struct {
+	Sessions  []string `json:"sessions"`
+	Repos     []string `json:"repos,omitempty"`
+	Decisions string   `json:"decisions,omitempty"`
+	Days      int      `json:"days,omitempty"`
+	Now       string   `json:"now,omitempty"`
+}

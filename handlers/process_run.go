@@ -1,0 +1,88 @@
+package handlers
+
+import (
+	"fmt"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/judge"
+)
+
+// processAt starts one detached process run when its gate lets it, answering whether it did. before is
+// what the run waits for before the digest is built (a launch's declared phases). Called under the lock.
+func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before func()) bool {
+	host, ok := sess.srv.forker()
+	if !ok || sess.flags.processing || !judge.ShouldProcess(sess.st, now, trigger) {
+		return false
+	}
+	sess.flags.processing = true
+	sess.srv.background(func() {
+		defer sess.event(func() { sess.flags.processing = false })
+		if before != nil {
+			before()
+		}
+		sess.processOnce(host, trigger, now)
+	})
+	return true
+}
+
+// processOnce is one process run; every trigger is automatic, so a cold snapshot is no run and no
+// failure: the cadence it spent is handed back and the next trigger tries again.
+func (sess *Session) processOnce(host Host, trigger state.ProcessTrigger, now int64) {
+	var prompt string
+	var aliases map[string]string
+	var was state.ProcessMark
+	started := false
+	if err := safely(func() {
+		sess.event(func() {
+			was = state.ProcessMark{LastAtMs: sess.st.Process.LastAtMs, LastAtSeq: sess.st.Process.LastAtSeq, LastAtTurn: sess.st.Process.LastAtTurn}
+			sess.dispatch(state.ProcessStart{Now: now, Seq: sess.st.Seq, Trigger: trigger})
+			started = true
+			aliases = judge.Aliases(sess.st)
+			prompt = judge.BuildProcessPrompt(sess.st, aliases)
+		})
+	}); err != nil {
+		if started {
+			sess.event(func() { sess.processFailed(err.Error()) })
+		}
+		return
+	}
+	res, err := sess.srv.fork(host, ForkRequest{SessionID: sess.id, Purpose: "process", Prompt: prompt})
+	sess.event(func() { sess.processed(trigger, res, err, aliases, was) })
+}
+
+// processed applies what the process fork answered. Called under the lock.
+func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, forkErr error, aliases map[string]string, was state.ProcessMark) {
+	if res == nil {
+		if forkErr == nil {
+			sess.dispatch(state.ProcessCold{Was: was})
+			return
+		}
+		sess.processFailed(forkErr.Error())
+		return
+	}
+	var reply judge.ProcessReply
+	var merged judge.MergeResult
+	if err := safely(func() {
+		reply = judge.ParseProcessReply(res.Text, sess.st, aliases)
+		merged = judge.MergeProcess(sess.st, reply.Findings)
+	}); err != nil {
+		sess.processFailed(err.Error())
+		return
+	}
+	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
+	kept := len(reply.Findings) - len(merged.Evicted)
+	usage := usageOf(res.Usage)
+	sess.dispatch(state.ProcessDone{
+		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
+		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage,
+	})
+	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
+	sess.persist()
+	sess.autoOpen(sess.queued(merged.Fresh))
+}
+
+// processFailed: a process judge that went quiet looks fine, so the failure is said.
+func (sess *Session) processFailed(failure string) {
+	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: []string{}})
+	sess.toast("ContextSaver: process check failed — " + failure)
+}

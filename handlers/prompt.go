@@ -1,0 +1,133 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/judge"
+)
+
+// typed is the origins a person typed: only these count as asks.
+var typed = []string{"composer", "bridge"}
+
+// promptSubmit carries the one-time notes and standing fixes into the prompt, records what the person
+// typed for the process judge, and retries a check still armed.
+func (s *Server) promptSubmit(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[PromptSubmitParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now(p.At)
+	out := []string{}
+	sess.event(func() { out = append(out, sess.promptSubmit(p, now)...) })
+	return ContextResult{Context: out}, nil
+}
+
+func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
+	kind := ""
+	if p.Origin != nil {
+		kind = p.Origin.Kind
+	}
+	if kind == "plugin" || strings.HasPrefix(strings.TrimLeftFunc(p.Text, unicode.IsSpace), "/"+state.SaverCommand.Name) {
+		return nil
+	}
+	// Only what the person typed is an ask: a task notification in the same words is nobody complaining.
+	if state.Contains(typed, kind) {
+		pace := judge.IsPace(p.Text)
+		turn := sess.st.Turn + 1
+		if p.TurnID != nil {
+			turn = sess.st.Turn
+		}
+		sess.dispatch(state.AddAsk{Ask: state.Ask{Turn: turn, At: now, Head: askHead(p.Text), Pace: pace}})
+		if pace {
+			sess.processAt(now, state.TriggerPace, nil)
+		}
+	}
+	extra := append([]string(nil), sess.st.Notes...)
+	for _, t := range sess.st.Standing {
+		if !state.Contains(sess.st.Notes, t) {
+			extra = append(extra, t)
+		}
+	}
+	if len(extra) > 0 {
+		sess.dispatch(state.NotesDrained{})
+	}
+	// A prompt is no new work: only a check still armed fires, and it never changes what the prompt carries.
+	sess.armedCheck(now)
+	return extra
+}
+
+// askHead is what a typed prompt is kept as for the digest: one line, no control characters, at most AskHeadMax.
+func askHead(text string) string {
+	clean := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, text)
+	return state.Cut16(state.CollapseWs(clean), state.AskHeadMax)
+}
+
+// agentSpawn: the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
+// parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
+func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[AgentSpawnParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	res := AgentSpawnResult{Prompt: p.Prompt}
+	sess.event(func() {
+		standing := sess.st.Standing
+		if p.Fork || len(standing) == 0 {
+			return
+		}
+		sess.dispatch(state.DeliveryPending{Delta: 1})
+		sess.spawnSeq++
+		res.SpawnID = "spawn-" + strconv.Itoa(sess.spawnSeq)
+		sess.openSpawn(res.SpawnID)
+		res.Prompt = p.Prompt + "\n\n" + strings.Join(standing, "\n")
+	})
+	return res, nil
+}
+
+// agentSpawned closes a spawn agent.spawn opened: the agent it started was reached.
+func (s *Server) agentSpawned(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[AgentSpawnedParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if p.SpawnID == "" {
+		return nil, rpc.InvalidParams("params.spawnId: required")
+	}
+	now := s.now(p.At)
+	sess.event(func() {
+		if !sess.flags.spawns[p.SpawnID] {
+			return
+		}
+		sess.closeSpawn(p.SpawnID)
+		if p.AgentID != nil {
+			sess.dispatch(state.DeliverySent{AgentID: *p.AgentID, Now: now})
+			sess.log("ContextSaver delivery: spawn rewrite → " + *p.AgentID)
+			sess.deliveredToast(now)
+		}
+		sess.dispatch(state.DeliveryPending{Delta: -1})
+	})
+	return nil, nil
+}

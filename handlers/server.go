@@ -1,0 +1,218 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/conc"
+
+	"github.com/saverd/saverd/rpc"
+)
+
+// ProtocolVersion is the version of the method set protocol.md documents.
+const ProtocolVersion = "1"
+
+// Registry is where the per-project pattern registry lives: the store package on disk, or a fake.
+type Registry interface {
+	Get(key string) (any, error)
+	Update(key string, merge func(old any) (any, error)) error
+}
+
+// Options configure a Server.
+type Options struct {
+	Version     string
+	Store       Registry
+	Log         zerolog.Logger
+	Clock       func() int64  // ms since the epoch; nil = the wall clock
+	ForkTimeout time.Duration // 0 = 10 minutes
+	// OpenStore opens the registry named by initialize's storeDir; nil keeps Store.
+	OpenStore func(dir string) (Registry, error)
+	// TestHooks enables debug.panic, a method that panics mid-event so the end-to-end tests can prove
+	// the rollback and the -32603 answer.
+	TestHooks bool
+}
+
+// Server answers every method of the protocol. It is safe for the rpc read loop and the background
+// runs to call concurrently.
+type Server struct {
+	opt Options
+	log zerolog.Logger
+
+	mu          sync.Mutex
+	host        Host
+	canFork     bool
+	invalidates bool
+	store       Registry
+	sessions    map[string]*Session
+	shutdown    bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	bg     conc.WaitGroup
+	// busy counts background runs in flight, so replay and tests can wait for quiet.
+	busyMu sync.Mutex
+	busy   int
+	idle   *sync.Cond
+
+	table map[string]method
+	exitC    chan struct{}
+	exitOnce sync.Once
+}
+
+// New is a Server with no host yet: SetHost attaches the connection the daemon serves.
+func New(opt Options) *Server {
+	if opt.ForkTimeout == 0 {
+		opt.ForkTimeout = 10 * time.Minute
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, invalidates: true, ctx: ctx, cancel: cancel}
+	s.idle = sync.NewCond(&s.busyMu)
+	s.table = s.methods()
+	s.exitC = make(chan struct{})
+	return s
+}
+
+// SetHost attaches the host the daemon forks through and notifies.
+func (s *Server) SetHost(h Host) {
+	s.mu.Lock()
+	s.host = h
+	s.mu.Unlock()
+}
+
+func (s *Server) now(at *int64) int64 {
+	if at != nil {
+		return *at
+	}
+	if s.opt.Clock != nil {
+		return s.opt.Clock()
+	}
+	return time.Now().UnixMilli()
+}
+
+func (s *Server) notify(method string, params any) {
+	s.mu.Lock()
+	h := s.host
+	s.mu.Unlock()
+	if h != nil {
+		h.Notify(method, params)
+	}
+}
+
+func (s *Server) forker() (Host, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.host, s.host != nil && s.canFork
+}
+
+// background runs fn off the read loop, counted so Quiesce can wait for it.
+func (s *Server) background(fn func()) {
+	s.busyMu.Lock()
+	s.busy++
+	s.busyMu.Unlock()
+	s.bg.Go(func() {
+		defer func() {
+			s.busyMu.Lock()
+			s.busy--
+			if s.busy == 0 {
+				s.idle.Broadcast()
+			}
+			s.busyMu.Unlock()
+		}()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error().Interface("panic", r).Stack().Msg("background run panicked")
+			}
+		}()
+		fn()
+	})
+}
+
+// Quiesce waits until no background run is in flight: replay calls it between frames so a recording
+// plays back the same way every time.
+func (s *Server) Quiesce() {
+	s.busyMu.Lock()
+	for s.busy > 0 {
+		s.idle.Wait()
+	}
+	s.busyMu.Unlock()
+}
+
+// Shutdown cancels the forks in flight and waits up to the deadline for the background work (the runs
+// they end and the store writes after them) to finish.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	s.mu.Unlock()
+	s.cancel()
+	done := make(chan struct{})
+	go func() {
+		s.bg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("shutdown: background work still running: %w", ctx.Err())
+	}
+}
+
+type method func(ctx context.Context, raw json.RawMessage) (any, error)
+
+// Handle answers one request; rpc calls it in wire order.
+func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
+	m, ok := s.table[req.Method]
+	if !ok {
+		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}
+	}
+	return m(ctx, req.Params)
+}
+
+func (s *Server) methods() map[string]method {
+	table := map[string]method{
+		"initialize":      s.initialize,
+		"shutdown":        s.shutdownMethod,
+		"exit":            s.exit,
+		"session.start":   s.sessionStart,
+		"session.end":     s.sessionEnd,
+		"session.compact": s.sessionCompact,
+		"turn.start":      s.turnStart,
+		"turn.complete":   s.turnComplete,
+		"tool.call":       s.toolCall,
+		"agent.spawn":     s.agentSpawn,
+		"agent.spawned":   s.agentSpawned,
+		"prompt.submit":   s.promptSubmit,
+		"command.run":     s.commandRun,
+		"ui.action":       s.uiAction,
+		"ui.closed":       s.uiClosed,
+		"ui.columns":      s.uiColumns,
+		"view.band":       s.viewBand,
+		"view.pane":       s.viewPane,
+		"view.text":       s.viewText,
+		"debug.state":     s.debugState,
+		"impact.query":    s.impactQuery,
+		"impact.pending":  s.impactPending,
+	}
+	if s.opt.TestHooks {
+		table["debug.panic"] = s.debugPanic
+	}
+	return table
+}
+
+// session finds a started session or answers the saverd code that tells the host to start it.
+func (s *Server) session(id string) (*Session, error) {
+	if id == "" {
+		return nil, rpc.InvalidParams("params.sessionId: required")
+	}
+	s.mu.Lock()
+	sess := s.sessions[id]
+	s.mu.Unlock()
+	if sess == nil {
+		return nil, &rpc.Error{Code: rpc.CodeUnknownSession, Message: "unknown sessionId " + fmt.Sprintf("%q", id) + ": call session.start first"}
+	}
+	return sess, nil
+}

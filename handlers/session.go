@@ -1,0 +1,212 @@
+package handlers
+
+import (
+	"sync"
+
+	"github.com/saverd/saverd/state"
+)
+
+// snapshotEvery is how many journaled actions a session keeps before it takes a fresh snapshot: the
+// rollback a panic needs replays at most this many actions, and Clone is paid once per this many.
+const snapshotEvery = 256
+
+// flags are the plugin's closure flags that belong to one session (index.ts kept them beside the state).
+type flags struct {
+	// forking stops a second fork of the same session between deciding to run and judge.start landing.
+	forking bool
+	// asked: a check asked for while a run is in flight is answered by that run.
+	asked bool
+	// armedSpoke: the load lane's one failure toast has been said.
+	armedSpoke bool
+	// processing is the process judge's own lock.
+	processing bool
+	// probed: the loops a journal was re-read for once already. Copy-on-write, so flags copy cheaply.
+	probed map[string]bool
+	// spawns: agent.spawn rewrites still open, closed by agent.spawned. Copy-on-write like probed.
+	spawns map[string]bool
+}
+
+// Session is one host session: its reducer state, the plugin's closure flags, and the journal that lets
+// a failed event be rolled back.
+type Session struct {
+	srv *Server
+	id  string
+
+	mu    sync.Mutex
+	st    *state.State
+	debug bool
+	flags flags
+	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
+	spawnSeq int
+
+	// Rollback: st == snap + journal, action by action.
+	snap      *state.State
+	snapFlags flags
+	journal   []state.Action
+
+	// outbox holds the notifications of the event in progress; they are sent after the lock is released.
+	outbox []note
+}
+
+func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
+	s := &Session{srv: srv, id: id, st: st, debug: debug}
+	s.snap = st.Clone()
+	return s
+}
+
+// event runs fn as one ordered event on the session, under its lock. A panic in fn rolls the session back
+// to what it was before the event, then propagates so the rpc layer answers -32603 and logs the stack.
+// The event's notifications are sent after the lock is released, in the order they were made.
+func (s *Session) event(fn func()) {
+	s.mu.Lock()
+	if len(s.journal) >= snapshotEvery {
+		s.snap = s.st.Clone()
+		s.snapFlags = s.flags
+		s.journal = s.journal[:0]
+	}
+	mark := len(s.journal)
+	before := s.flags
+	defer func() {
+		if r := recover(); r != nil {
+			s.rollback(mark, before)
+			s.outbox = nil
+			s.mu.Unlock()
+			panic(r)
+		}
+		out := s.outbox
+		s.outbox = nil
+		s.mu.Unlock()
+		for _, n := range out {
+			s.srv.notify(n.method, n.params)
+		}
+	}()
+	fn()
+}
+
+// rollback rebuilds the state from the snapshot and the journal up to mark.
+func (s *Session) rollback(mark int, before flags) {
+	st := s.snap.Clone()
+	for _, a := range s.journal[:mark] {
+		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
+	}
+	s.st = st
+	s.journal = s.journal[:mark]
+	s.flags = before
+}
+
+// apply folds one action into the state and journals it. Actions that hand the reducer a slice it keeps
+// are journaled with their own copy, so a later in-place edit cannot change what a replay applies.
+func (s *Session) apply(a state.Action) {
+	state.Reduce(s.st, a)
+	s.journal = append(s.journal, journaled(a))
+}
+
+// journaled is a copy of a that later in-place edits of the state cannot reach: the reducer keeps the
+// patterns a judge run hands it and edits them as rows land.
+func journaled(a state.Action) state.Action {
+	switch v := a.(type) {
+	case state.JudgeDone:
+		v.Patterns = clonePatterns(v.Patterns)
+		return v
+	case state.ProcessDone:
+		v.Patterns = clonePatterns(v.Patterns)
+		return v
+	}
+	return a
+}
+
+func clonePatterns(ps []state.Pattern) []state.Pattern {
+	out := make([]state.Pattern, len(ps))
+	copy(out, ps)
+	return out
+}
+
+// dispatch is the plugin's dispatch: fold the action in, redraw, and credit an instruction that settled in it.
+func (s *Session) dispatch(a state.Action) {
+	before := s.st.Saved
+	open := s.openIDs()
+	s.apply(a)
+	s.invalidate()
+	for _, id := range open {
+		if p := s.st.PatternByID(id); p != nil && p.OpenedAtTurn == nil {
+			s.savedToast(before)
+			return
+		}
+	}
+}
+
+// observe folds an action in without a redraw (the plugin's render-hook path).
+func (s *Session) observe(a state.Action) { s.apply(a) }
+
+func (s *Session) openIDs() []string {
+	var ids []string
+	for i := range s.st.Patterns {
+		if s.st.Patterns[i].OpenedAtTurn != nil {
+			ids = append(ids, s.st.Patterns[i].ID)
+		}
+	}
+	return ids
+}
+
+// savedToast says what a settled instruction saved; the per-turn accrual behind it stays quiet.
+func (s *Session) savedToast(before state.Saved) {
+	ms := s.st.Saved.Ms - before.Ms
+	pct := state.PctOf(s.st.Saved.Chars-before.Chars, s.st.Usage.Window)
+	var grew []string
+	if ms > 0 {
+		grew = append(grew, "+"+state.Duration(ms))
+	}
+	if pct > 0 {
+		grew = append(grew, "+~"+state.JSNumber(pct)+"%")
+	}
+	if len(grew) == 0 {
+		return
+	}
+	text := grew[0]
+	if len(grew) > 1 {
+		text += " · " + grew[1]
+	}
+	s.toast(text + " context saved")
+}
+
+func (s *Session) send(method string, params any) {
+	s.outbox = append(s.outbox, note{method, params})
+}
+
+func (s *Session) toast(text string) {
+	s.send(NotifyToast, Toast{SessionID: s.id, Text: text})
+}
+
+// log is a debug session's ui.log line; other sessions say nothing.
+func (s *Session) log(text string) {
+	if s.debug {
+		s.send(NotifyLog, Toast{SessionID: s.id, Text: text})
+	}
+}
+
+func (s *Session) invalidate() {
+	if s.srv.invalidates {
+		s.send(NotifyInvalidate, SessionRef{SessionID: s.id})
+	}
+}
+
+// probe marks a loop as probed.
+func (s *Session) probe(id string) { s.flags.probed = withKey(s.flags.probed, id, true) }
+
+func (s *Session) openSpawn(id string) { s.flags.spawns = withKey(s.flags.spawns, id, true) }
+
+func (s *Session) closeSpawn(id string) { s.flags.spawns = withKey(s.flags.spawns, id, false) }
+
+// withKey is a copy of m with id set (or removed), so a rolled-back event cannot keep the change.
+func withKey(m map[string]bool, id string, on bool) map[string]bool {
+	next := make(map[string]bool, len(m)+1)
+	for k := range m {
+		next[k] = true
+	}
+	if on {
+		next[id] = true
+	} else {
+		delete(next, id)
+	}
+	return next
+}

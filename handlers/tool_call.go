@@ -1,0 +1,113 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// planTool is the tool whose accepted result is a plan the process judge can weigh.
+const planTool = "ExitPlanMode"
+
+// toolCall is the plugin's tool.call hook: the row recorded, the runs and loops its result names, the
+// journals refreshed in the background, the judge and process gates consulted, and the texts owed to
+// this call's result returned.
+func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[ToolCallParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Event) == 0 {
+		return nil, rpc.InvalidParams("params.event: required")
+	}
+	e, err := state.ToolEventFromJSON(p.Event)
+	if err != nil {
+		return nil, rpc.InvalidParams("params.event: %v", err)
+	}
+	if tool, ok := e["tool"].(string); !ok || tool == "" {
+		return nil, rpc.InvalidParams("params.event.tool: required string")
+	}
+	if _, ok := e["tool_use_id"].(string); !ok {
+		return nil, rpc.InvalidParams("params.event.tool_use_id: required string")
+	}
+	if math.IsNaN(p.Ms) || p.Ms < 0 {
+		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
+	}
+	now := s.now(p.At)
+	out := []string{}
+	sess.event(func() { out = append(out, sess.toolCall(e, p.Result, int64(state.Round(p.Ms)), now)...) })
+	return ContextResult{Context: out}, nil
+}
+
+func (sess *Session) toolCall(e state.ToolEvent, result state.ToolResult, ms int64, now int64) []string {
+	sess.dispatch(state.AddRow{Row: state.RowOf(e, result, ms, sess.st.Turn)})
+	if sess.debug && len(sess.st.Rows) > 0 {
+		r := &sess.st.Rows[len(sess.st.Rows)-1]
+		sess.log(fmt.Sprintf("ContextSaver row r%d %s %s %dms %dch", r.Seq, r.Tool, r.Key, r.Ms, r.Chars))
+	}
+	// A Workflow result is a run launched, an Agent result a loop named; a launch reads its journal at
+	// once, and any run still going is re-read on the plugin's own cadence — in the background.
+	run := state.RunOf(result.Result)
+	if run != nil {
+		sess.dispatch(state.RunStart{Run: *run, Now: now})
+	}
+	if a, ok := state.AgentOf(spawnValue(e, result.Result)); ok {
+		sess.dispatch(state.AgentStart{AgentID: a.AgentID, Description: a.Description, Model: a.Model})
+	}
+	sess.refreshRunsLater(run != nil, now)
+	// One agentic turn can run for hours, so the cadence is judged here too, not only between turns.
+	sess.judgeAt(now, reasonToolCall)
+	// A launch waits for the phases its script declares; a plan counts once the person accepted it.
+	var phases func()
+	if run != nil {
+		id, value := run.ID, result.Result
+		phases = func() { sess.readPhases(id, value) }
+	}
+	tool, _ := e["tool"].(string)
+	planned := tool == planTool && result.Deny == nil && !result.IsError
+	launched := run != nil && sess.processAt(now, state.TriggerWorkflow, phases)
+	if run != nil && !launched {
+		sess.srv.background(phases)
+	}
+	if !launched && !(planned && sess.processAt(now, state.TriggerPlan, nil)) {
+		sess.processAt(now, state.TriggerClock, nil)
+	}
+	if result.Deny != nil {
+		return nil
+	}
+	// A one-time note is the main loop's: the orchestrator is who re-plans, and a subagent is a random reader.
+	raw, sub := e["agentId"]
+	if !sub {
+		pending := append([]string(nil), sess.st.Notes...)
+		if len(pending) > 0 {
+			sess.dispatch(state.NotesDrained{})
+		}
+		return pending
+	}
+	agentID, _ := raw.(string)
+	return sess.owedTo(agentID, now)
+}
+
+// spawnValue: an Agent result names its loop, but the description it was given is the call's own
+// argument, so the value is handed over with it.
+func spawnValue(e state.ToolEvent, value any) any {
+	desc, ok := e["description"].(string)
+	obj, isObj := value.(map[string]any)
+	if e["tool"] != "Agent" || !ok || !isObj {
+		return value
+	}
+	out := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		out[k] = v
+	}
+	out["description"] = desc
+	return out
+}

@@ -1,0 +1,105 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// answerHead is the characters of a turn's answer kept as an evidence quote.
+const answerHead = 100
+
+func turnStartAction(now int64) state.TurnStart { return state.TurnStart{Now: now} }
+
+// turnStart: the clock dates the wait since the last answer, so TURNS can say the person was away.
+func (s *Server) turnStart(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now(p.At)
+	sess.event(func() { sess.dispatch(turnStartAction(now)) })
+	return nil, nil
+}
+
+func validEnd(r state.TurnEnd) bool {
+	switch r {
+	case state.EndAnswer, state.EndAborted, state.EndRefusal, state.EndError:
+		return true
+	}
+	return false
+}
+
+// turnComplete: a subagent's turn is its loop's; the main loop's turn records its stat, samples the
+// window and consults the judge and process gates.
+func (s *Server) turnComplete(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[TurnCompleteParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if !validEnd(p.Reason) {
+		return nil, rpc.InvalidParams("params.reason: want answer, aborted, refusal or error, got %q", p.Reason)
+	}
+	now := s.now(p.At)
+	sess.event(func() { sess.turnComplete(p, now) })
+	return nil, nil
+}
+
+func tokensOf(u *TurnUsage) state.Tokens {
+	if u == nil {
+		return state.Tokens{}
+	}
+	return state.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheCreate: u.CacheCreationInputTokens}
+}
+
+func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
+	tokens := tokensOf(p.Usage)
+	if p.AgentID != nil {
+		var model *string
+		if p.Usage != nil {
+			model = p.Usage.Model
+		}
+		sess.dispatch(state.LoopTurn{AgentID: *p.AgentID, Model: model, Ms: p.DurationMs, Tokens: tokens, Ended: p.Reason, Turn: sess.st.Turn})
+		return
+	}
+	// The window is sampled before the turn is recorded: how full it is after this turn is the turn's own
+	// figure. The sample is optional: without it the turn is still recorded.
+	var seen *int64
+	if p.Context != nil {
+		seen = p.Context.Tokens
+	}
+	sess.dispatch(state.TurnComplete{Stat: state.TurnStat{
+		Input: tokens.Input, Output: tokens.Output, CacheRead: tokens.CacheRead, CacheCreate: tokens.CacheCreate,
+		Ms: p.DurationMs, AnswerChars: state.Len16(p.Answer), AnswerHead: state.Cut16(p.Answer, answerHead),
+		Aborted: p.IsAborted, Ended: p.Reason, At: now, Context: seen,
+	}})
+	if c := p.Context; c != nil {
+		sess.dispatch(state.UsageSample{Usage: state.Usage{Window: c.Window, Tokens: c.Tokens, Percent: c.Percent}, Now: now})
+	}
+	sess.judgeAt(now, reasonTurnComplete)
+	sess.processAt(now, state.TriggerClock, nil)
+}
+
+// sessionCompact: a compaction we record is the compaction the engine performed.
+func (s *Server) sessionCompact(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sess.event(func() { sess.dispatch(state.Compact{}) })
+	return nil, nil
+}

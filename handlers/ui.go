@@ -1,0 +1,287 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// The pane's actions, as the plugin's Actions table names them.
+var uiActions = []string{"keep", "steer", "steerDraft", "steerSubmit", "kill", "info", "togglePane", "check", "write", "tryOnce", "skip"}
+
+// uiAction is a press in the pane or the band.
+func (s *Server) uiAction(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[UIActionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if !state.Contains(uiActions, p.Action) {
+		return nil, rpc.InvalidParams("params.action: unknown action %q; want one of %s", p.Action, strings.Join(uiActions, ", "))
+	}
+	switch p.Action {
+	case "keep", "steer", "steerSubmit", "kill", "info":
+		if p.PatternID == "" {
+			return nil, rpc.InvalidParams("params.patternId: required for %s", p.Action)
+		}
+	}
+	if (p.Action == "steerDraft" || p.Action == "steerSubmit") && p.Text == nil {
+		return nil, rpc.InvalidParams("params.text: required for %s", p.Action)
+	}
+	now := s.now(p.At)
+	var res TextResult
+	var failure error
+	sess.event(func() { res.Text, failure = sess.uiAction(p, now) })
+	if failure != nil {
+		return nil, failure
+	}
+	return res, nil
+}
+
+func (sess *Session) uiAction(p UIActionParams, now int64) (*string, error) {
+	switch p.Action {
+	case "keep":
+		sess.decide(p.PatternID, state.Keep, nil)
+	case "kill":
+		sess.decide(p.PatternID, state.Kill, nil)
+	case "steer":
+		sess.dispatch(state.SteerBegin{PatternID: p.PatternID})
+	case "steerDraft":
+		sess.dispatch(state.SteerDraft{Text: *p.Text})
+	case "steerSubmit":
+		sess.steerSubmit(p.PatternID, *p.Text)
+	case "info":
+		sess.dispatch(state.Expand{PatternID: state.Ptr(p.PatternID)})
+	case "togglePane":
+		sess.togglePane()
+	case "check":
+		// The band and the pane have no reply to write in, so the press is answered with a toast too.
+		text := sess.checkNow(now)
+		sess.toast(text)
+		return &text, nil
+	default:
+		a, err := sess.artifactFor(p)
+		if err != nil {
+			return nil, err
+		}
+		return sess.artifactAction(p.Action, a)
+	}
+	return nil, nil
+}
+
+func (sess *Session) artifactAction(action string, a state.Artifact) (*string, error) {
+	switch action {
+	case "write":
+		text := sess.writeArtifact(a)
+		return &text, nil
+	case "tryOnce":
+		text := sess.tryArtifact(a)
+		return &text, nil
+	}
+	// A skipped rule is handled: Written is the set the pane never offers again.
+	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	return nil, nil
+}
+
+// artifactFor is the rule an artifact action names: the one the pane offers for that pattern (and kind),
+// so the host cannot make the daemon write a path or a text the rules did not render.
+func (sess *Session) artifactFor(p UIActionParams) (state.Artifact, error) {
+	id := p.PatternID
+	var kind state.ArtifactKind
+	if p.Artifact != nil {
+		id, kind = p.Artifact.PatternID, p.Artifact.Kind
+	}
+	if id == "" {
+		return state.Artifact{}, rpc.InvalidParams("params.artifact: required for %s (or params.patternId)", p.Action)
+	}
+	for _, a := range state.Propose(sess.st) {
+		if a.PatternID == id && (kind == "" || a.Kind == kind) {
+			return a, nil
+		}
+	}
+	return state.Artifact{}, &rpc.Error{Code: rpc.CodeRequestFailed, Message: fmt.Sprintf("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)}
+}
+
+// within reports whether path stays inside dir once both are cleaned.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// writeArtifact lands a rule in its file: an append, a whole-file write or a settings merge. The reply
+// (and the toast) says where it went, or why it did not.
+func (sess *Session) writeArtifact(a state.Artifact) string {
+	cwd := sess.st.Cwd
+	if !filepath.IsAbs(a.Path) || !within(cwd, a.Path) {
+		text := fmt.Sprintf("ContextSaver: refused to write %s: it is outside the session's directory %s", a.Path, cwd)
+		sess.toast(text)
+		return text
+	}
+	if err := landArtifact(a); err != nil {
+		sess.toast(err.Error())
+		return err.Error()
+	}
+	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	text := "Wrote " + a.Path
+	sess.toast(text)
+	return text
+}
+
+func landArtifact(a state.Artifact) error {
+	var existing *string
+	if a.Mode != state.ModeWrite {
+		if b, err := os.ReadFile(a.Path); err == nil {
+			existing = state.Ptr(string(b))
+		} else if !os.IsNotExist(err) {
+			return fmt.Errorf("read %s: %w", a.Path, err)
+		}
+	}
+	content := a.Content
+	switch a.Mode {
+	case state.ModeAppend:
+		content = state.AppendedTo(existing, a.Content)
+	case state.ModeMergeSettings:
+		merged, err := state.MergeSettings(existing, a.Content)
+		if err != nil {
+			return err
+		}
+		content = merged
+	}
+	if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(a.Path), err)
+	}
+	if err := writeAtomic(a.Path, content); err != nil {
+		return fmt.Errorf("write %s: %w", a.Path, err)
+	}
+	return nil
+}
+
+// writeAtomic replaces path's content in one rename, so an editor never reads half a rule.
+func writeAtomic(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if info, err := os.Stat(path); err == nil {
+		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
+	} else {
+		_ = os.Chmod(tmp.Name(), 0o644)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// tryArtifact makes a rule a standing instruction for this session only.
+func (sess *Session) tryArtifact(a state.Artifact) string {
+	body := state.CollapseWs(bodyOf(a.Content))
+	if body == "" {
+		body = a.Title
+	}
+	sess.dispatch(state.StandingAdd{Text: state.InstructionOf(body)})
+	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	text := "Trying \"" + a.Title + "\" for this session"
+	sess.toast(text)
+	return text
+}
+
+// bodyOf is the artifact's own words without the file's furniture: a bullet, or the prose under a frontmatter.
+func bodyOf(content string) string {
+	if strings.Contains(content, state.ClaudeMDHeading) {
+		return strings.TrimPrefix(state.BulletOnly(content), "- ")
+	}
+	parts := strings.Split(content, "---\n")
+	return parts[len(parts)-1]
+}
+
+// openPane asks the host to show the pane; an open the person asked for asks for their keyboard too.
+func (sess *Session) openPane(auto bool) {
+	open := PaneOpen{SessionID: sess.id, ID: state.PaneID, Title: state.PaneTitle, Rows: state.PaneInlineRows}
+	if !auto {
+		open.Focus = state.Ptr(true)
+	}
+	sess.send(NotifyOpen, open)
+	sess.dispatch(state.SetPane{Open: true, Auto: auto})
+}
+
+// togglePane: the close is recorded at once, as the plugin's ui.close hook recorded it.
+func (sess *Session) togglePane() {
+	if sess.st.PaneOpen {
+		sess.send(NotifyClose, PaneClose{SessionID: sess.id, ID: state.PaneID})
+		sess.dispatch(state.SetPane{Open: false})
+		return
+	}
+	sess.openPane(false)
+}
+
+// autoOpen: only after fresh cards arrived, once a session, and only where the surface would draw it.
+func (sess *Session) autoOpen(queued []string) {
+	st := sess.st
+	cols := 0
+	if st.Columns != nil {
+		cols = *st.Columns
+	}
+	if len(queued) == 0 || st.PaneOpen || st.AutoOpened || cols < state.AutoOpenMinColumns {
+		return
+	}
+	sess.openPane(true)
+}
+
+// openForCheck: a check the person asked for opens the pane at any width, every time.
+func (sess *Session) openForCheck(queued []string) {
+	if len(queued) == 0 || sess.st.PaneOpen {
+		return
+	}
+	sess.openPane(false)
+}
+
+// uiClosed: the person (or the host) closed the pane.
+func (s *Server) uiClosed(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sess.event(func() { sess.dispatch(state.SetPane{Open: false}) })
+	return nil, nil
+}
+
+// uiColumns: the band's width, for the auto-open decision; a render-path update, so no redraw.
+func (s *Server) uiColumns(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[ColumnsParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if p.Columns < 0 {
+		return nil, rpc.InvalidParams("params.columns: want ≥ 0, got %d", p.Columns)
+	}
+	sess.event(func() {
+		if sess.st.Columns == nil || *sess.st.Columns != p.Columns {
+			sess.observe(state.SetColumns{Columns: p.Columns})
+		}
+	})
+	return nil, nil
+}

@@ -1,0 +1,92 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/textview"
+)
+
+// defaultWidth is view.text's width when the caller names none.
+const defaultWidth = 100
+
+// The views marshal under the session's lock: a model shares nothing with the state once it is bytes.
+
+func (s *Server) viewBand(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now(p.At)
+	return sess.marshal(func() any { return state.BuildBandAt(sess.st, now) })
+}
+
+func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return sess.marshal(func() any { return state.BuildPane(sess.st, state.Propose(sess.st)) })
+}
+
+func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[SessionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return sess.marshal(func() any { return sess.st })
+}
+
+func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
+	var out []byte
+	var err error
+	sess.event(func() { out, err = json.Marshal(model()) })
+	if err != nil {
+		return nil, fmt.Errorf("encode view: %w", err)
+	}
+	return out, nil
+}
+
+// viewText draws the band, the pane or the debug dump as plain text at a width.
+func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[ViewTextParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	width := p.Width
+	if width == 0 {
+		width = defaultWidth
+	}
+	now := s.now(p.At)
+	var text string
+	switch p.View {
+	case "band":
+		sess.event(func() { text = textview.Band(state.BuildBandAt(sess.st, now), width) })
+	case "pane":
+		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, state.Propose(sess.st)), width) })
+	case "debug":
+		sess.event(func() { text = state.DebugDump(sess.st, sess.flags.armedSpoke) })
+	default:
+		return nil, rpc.InvalidParams("params.view: want band, pane or debug, got %q", p.View)
+	}
+	return TextResult{Text: &text}, nil
+}

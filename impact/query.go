@@ -1,0 +1,197 @@
+package impact
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Options are the inputs of one impact analysis.
+type Options struct {
+	Sessions  []string  // sessions JSONL files
+	Repos     []string  // impact.repos; empty → the distinct session repos
+	Decisions string    // decisions.jsonl; "" → no decisions
+	Days      int       // 0 → DefaultDays
+	Now       time.Time // zero → time.Now()
+	Git       string    // git binary; "" → "git"
+	Progress  io.Writer // scan progress for a terminal; nil → none
+}
+
+// Report is the result of Query.
+type Report struct {
+	Records  []Record `json:"records"`
+	Summary  Summary  `json:"summary"`
+	Warnings []string `json:"warnings"`
+
+	pending []PendingSubject
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Days < 0 {
+		return o, fmt.Errorf("impact: days must not be negative, got %d", o.Days)
+	}
+	if o.Days == 0 {
+		o.Days = DefaultDays
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.Git == "" {
+		o.Git = "git"
+	}
+	return o, nil
+}
+
+// Query runs the analysis: read the sessions, scan each repository, link,
+// apply decisions and summarise. Problems with single inputs are warnings in
+// the report; only a missing git binary, bad options or a cancelled ctx
+// make it fail.
+func Query(ctx context.Context, opt Options) (*Report, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	bin, err := exec.LookPath(opt.Git)
+	if err != nil {
+		return nil, fmt.Errorf("impact: git binary %q: %w", opt.Git, err)
+	}
+	read, warn := readSessions(opt.Sessions)
+	sessions := withinDays(read, opt.Now, opt.Days)
+	repos, w := resolveRepos(opt.Repos, sessions)
+	warn = append(warn, w...)
+	assignMembers(repos, sessions, len(opt.Repos) > 0)
+
+	w, err = scanRepos(ctx, git{bin: bin}, repos, opt)
+	if err != nil {
+		return nil, err
+	}
+	warn = append(warn, w...)
+	decided, w := readDecisions(opt.Decisions)
+	warn = append(warn, w...)
+
+	recs := buildRecords(newLinker(repos).link(), decided)
+	if recs == nil {
+		recs = []Record{}
+	}
+	if warn == nil {
+		warn = []string{}
+	}
+	return &Report{
+		Records:  recs,
+		Summary:  summarize(sessions, recs),
+		Warnings: warn,
+		pending:  pendingSubjects(recs),
+	}, nil
+}
+
+// withinDays keeps the sessions whose end lies in [now − days, now]. A
+// session ending after now did not exist yet at now (--now replays the past).
+func withinDays(all []Session, now time.Time, days int) []*sess {
+	from := now.Add(-time.Duration(days) * 24 * time.Hour)
+	cache := make(map[string]string)
+	resolve := func(p string) string {
+		if r, ok := cache[p]; ok {
+			return r
+		}
+		r, _ := realpath(p) // unresolvable paths keep their absolute form
+		cache[p] = r
+		return r
+	}
+	var out []*sess
+	for i := range all {
+		s := &all[i]
+		if s.End.Before(from) || s.End.After(now) {
+			continue
+		}
+		out = append(out, newSess(s, resolve))
+	}
+	return out
+}
+
+// scanRepos scans the repos in parallel. A repo that fails is a warning and
+// takes no part in linking; the others are still reported.
+func scanRepos(ctx context.Context, g git, repos []*repoState, opt Options) ([]string, error) {
+	prog := startProgress(opt.Progress, len(repos), progressDelay, 200*time.Millisecond)
+	warns := make([][]string, len(repos))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, r := range repos {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			defer prog.repoDone()
+			w, err := scanRepo(ctx, g, r, opt.Now, prog)
+			if err != nil {
+				r.log = nil
+				w = append(w, fmt.Sprintf("repo %s: %v (skipped)", r.path, err))
+			}
+			warns[i] = w
+		}()
+	}
+	wg.Wait()
+	prog.finish()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("impact: %w", err)
+	}
+	var out []string
+	for _, w := range warns {
+		out = append(out, w...)
+	}
+	return out, nil
+}
+
+// scanRepo is L-scan for one repository. The returned warnings are
+// problems that leave the scan usable.
+func scanRepo(ctx context.Context, g git, r *repoState, now time.Time, prog *progress) ([]string, error) {
+	branch, err := defaultBranch(ctx, g, r.path)
+	if err != nil {
+		return nil, err
+	}
+	r.log = &repoLog{reverts: map[string]string{}}
+	if len(r.sessions) == 0 {
+		return nil, nil // no session can link here: nothing to read
+	}
+	local, err := localEmails(ctx, g, r.path)
+	if err != nil {
+		return nil, err
+	}
+	win := windowsOf(r.sessions)
+	p := scanParams{from: win.earliest(), now: now, local: local, linkable: win.holds, count: prog.commit}
+	log, reach, reachErr, err := logAndReach(ctx, g, r.path, branch, p)
+	if err != nil {
+		return nil, err
+	}
+	r.log = log
+	if reachErr != nil && len(log.commits) > 0 { // an unborn HEAD fails, but then nothing needs it
+		return []string{fmt.Sprintf("repo %s: reachability from %s unknown: %v", r.path, branch, reachErr)}, nil
+	}
+	markReachable(log.commits, reach)
+	return nil, nil
+}
+
+// logAndReach runs the log and the reachability rev-list side by side: on
+// a second core the rev-list costs no wall time. A failed log stops both.
+func logAndReach(ctx context.Context, g git, dir, branch string, p scanParams) (log *repoLog, reach map[shaKey]struct{}, reachErr, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		reach, reachErr = reachable(ctx, g, dir, branch, p.from)
+	}()
+	log, err = scanLog(ctx, g, dir, p)
+	if err != nil {
+		cancel()
+	}
+	<-done
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // cancelled while the rev-list ran
+	}
+	return log, reach, reachErr, err
+}

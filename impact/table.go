@@ -1,0 +1,129 @@
+package impact
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints the report's summary as aligned columns for people:
+// one block per repo, one per harness, then the session totals.
+func (r *Report) WriteTable(w io.Writer) error {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
+	writeGroups(tw, "REPO", r.Summary.ByRepo)
+	fmt.Fprintln(tw)
+	writeGroups(tw, "HARNESS", r.Summary.ByHarness)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	s := r.Summary
+	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: $%s\n",
+		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
+	return writeTrimmed(w, buf.Bytes())
+}
+
+// writeGroups writes one block. Numbers align right; the name column is
+// padded to one width so that, aligned right, it reads left-aligned.
+func writeGroups(w io.Writer, title string, groups map[string]*Group) {
+	keys := make([]string, 0, len(groups))
+	width := len(title)
+	for k := range groups {
+		keys = append(keys, k)
+		width = max(width, len(k))
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "%-*s\tCOST\tLINES+\tKEPT\tREVERTED\t$/KEPT\t$/100 LINES\tREVERT RATE\t\n", width, title)
+	if len(groups) == 0 {
+		fmt.Fprintf(w, "(none linked)\t\t\t\t\t\t\t\t\n")
+		return
+	}
+	for _, k := range keys {
+		g := groups[k]
+		name := k
+		if name == "" {
+			name = "-"
+		}
+		fmt.Fprintf(w, "%-*s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t\n", width, name, money(g.Cost), g.LinesAdded,
+			g.CommitsKept, g.CommitsReverted, optMoney(g.CostPerKeptCommit), optMoney(g.CostPer100Lines), percent(g.RevertRate))
+	}
+}
+
+// writeTrimmed writes b without the blanks tabwriter leaves at line ends.
+func writeTrimmed(w io.Writer, b []byte) error {
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		nl := bytes.HasSuffix(line, []byte("\n"))
+		out.Write(bytes.TrimRight(line, " \n"))
+		if nl {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// WritePendingTable prints the pending subjects with their commits, one
+// line per commit under its subject.
+func WritePendingTable(w io.Writer, pending []PendingSubject) error {
+	if len(pending) == 0 {
+		_, err := fmt.Fprintln(w, "no pending commit_link subjects")
+		return err
+	}
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	for _, p := range pending {
+		fmt.Fprintf(tw, "%s\t%s %s–%s, %d calls, $%s\t\n", p.Subject, p.Harness, p.Start, p.End, p.Calls, money(p.Cost))
+		for _, r := range p.Repos {
+			for _, c := range r.Commits {
+				fmt.Fprintf(tw, "  %s\t%s %s +%d -%d, %s\t\n", r.RepoLabel, short(c.SHA), c.TS, c.Added, c.Deleted, plural(c.Files, "file"))
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(&buf, "\nanswer with: saverd impact decide SUBJECT --yes P --decisions FILE")
+	return writeTrimmed(w, buf.Bytes())
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+func money(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 6, 64)
+	s = strings.TrimRight(s, "0")
+	if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i < 3 {
+		s += strings.Repeat("0", 3-(len(s)-i)) // at least cents
+	}
+	return s
+}
+
+func optMoney(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return money(*x)
+}
+
+func percent(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(100**x, 'f', 1, 64) + "%"
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

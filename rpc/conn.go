@@ -1,0 +1,236 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// Options configure a Conn. The zero value is usable: auto framing, no
+// logging, no record.
+type Options struct {
+	// Framing is FramingAuto ("" too), FramingNDJSON or FramingHeader.
+	Framing Framing
+	// Logger receives diagnostics; the zero Logger discards them.
+	Logger zerolog.Logger
+	// Record, when not nil, receives every frame in both directions as
+	// NDJSON lines (see recorder), for `saverd replay`.
+	Record io.Writer
+	// MaxFrameSize bounds one incoming frame; 0 means DefaultMaxFrameSize.
+	MaxFrameSize int
+}
+
+// framing returns the framing to start with; an unknown value means auto.
+func (o Options) framing() Framing {
+	f, err := ParseFraming(string(o.Framing))
+	if err != nil {
+		o.Logger.Warn().Err(err).Msg("rpc: using auto framing")
+		return FramingAuto
+	}
+	return f
+}
+
+// closeGrace is how long Close lets a running handler finish its reply
+// before closing the output under it.
+const closeGrace = time.Second
+
+// Conn is one JSON-RPC connection to the host. Serve handles incoming
+// requests; Call and Notify send to the host and are safe to use from any
+// goroutine.
+type Conn struct {
+	s   *stream
+	jc  jsonrpc2.Conn
+	log zerolog.Logger
+
+	mu      sync.Mutex
+	serving bool
+	closing *time.Timer // forces the output closed if the read loop lingers
+
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+// NewConn returns a connection reading frames from r and writing them to w.
+// r is never closed by the Conn (it is typically os.Stdin, whose blocked
+// Read cannot be interrupted); w is closed, if it is an io.Closer, when the
+// connection ends. Nothing is read until Serve.
+func NewConn(r io.Reader, w io.Writer, opt Options) *Conn {
+	s := newStream(r, w, opt)
+	return &Conn{
+		s:    s,
+		jc:   jsonrpc2.NewConn(s),
+		log:  opt.Logger,
+		done: make(chan struct{}),
+	}
+}
+
+// Serve starts the read loop, which hands each request to h, one at a time,
+// in wire order, and delivers the host's replies to pending Calls. It
+// returns at once; Done is closed when the loop has stopped. Cancelling ctx
+// stops the connection. Serve may be called only once.
+func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.serving || c.s.cause() != nil {
+		c.log.Error().Msg("rpc: Serve called twice or after Close; ignored")
+		return
+	}
+	c.serving = true
+	// The read loop notices ctx between frames; stopping at once also fails
+	// pending Calls while a handler is still running.
+	stop := context.AfterFunc(ctx, func() {
+		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
+	})
+	c.jc.Go(ctx, c.dispatch(h))
+	go func() {
+		<-c.jc.Done()
+		stop()
+		c.finish()
+	}()
+}
+
+// finish runs once the connection can do nothing more.
+func (c *Conn) finish() {
+	c.doneOnce.Do(func() {
+		c.mu.Lock()
+		if c.closing != nil {
+			c.closing.Stop()
+		}
+		c.mu.Unlock()
+		if err := c.s.closeWriter(); err != nil {
+			c.log.Debug().Err(err).Msg("rpc: closing output")
+		}
+		close(c.done)
+	})
+}
+
+// Done is closed when the connection has ended (the peer hung up, Close was
+// called, Serve's ctx was cancelled or the wire broke) and the read loop has
+// stopped, so no handler runs any more.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err reports why the connection ended: nil while it is open or when it
+// ended normally (the peer hung up, or Close was called); otherwise the
+// read or write failure, or the cancellation of Serve's context.
+func (c *Conn) Err() error {
+	err := c.s.cause()
+	if err == nil || err == ErrClosed || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// Close ends the connection. It returns at once: pending Calls fail with
+// ErrClosed, reading stops without waiting on a blocked Read, and the output
+// is closed once a handler running now has replied (after a second at
+// most). Close may be called from a handler, whose reply still goes out.
+func (c *Conn) Close() error {
+	c.s.shutdown(ErrClosed)
+	c.mu.Lock()
+	serving := c.serving
+	if serving && c.closing == nil {
+		c.closing = time.AfterFunc(closeGrace, func() { _ = c.s.closeWriter() })
+	}
+	c.mu.Unlock()
+	if !serving {
+		c.finish()
+	}
+	return nil
+}
+
+// Call sends a request to the host and waits for its reply. It may be called
+// from any goroutine while Serve runs, but not from a handler (see
+// HandlerFunc). params must marshal to a JSON object or array, or be nil.
+//
+// The reply's result is decoded into result with encoding/json; result may
+// be nil to discard it. If result is a *json.RawMessage it receives the
+// result verbatim, "null" included, which tells a null result apart.
+//
+// An error reply is returned as an *Error. Call fails with an error
+// wrapping ErrClosed as soon as the connection ends, and with ctx's error
+// when ctx is done first.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	p, err := marshalRequest(method, params)
+	if err != nil {
+		return fmt.Errorf("rpc: call %s: %w", method, err)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// jsonrpc2's Call only watches ctx, not the connection: tie them.
+	stop := context.AfterFunc(c.s.life, func() { cancel(context.Cause(c.s.life)) })
+	defer stop()
+
+	// The result reaches us verbatim through the stream, not through jsonrpc2.
+	id, err := c.jc.Call(ctx, method, p, nil)
+	raw, _ := c.s.outbox.collect(id)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		return fmt.Errorf("rpc: call %s: %w", method, err)
+	}
+	if raw == nil {
+		raw = jsonNull // not expected: a successful reply always has a result
+	}
+	if err := decodeResult(raw, result); err != nil {
+		return fmt.Errorf("rpc: call %s: %w", method, err)
+	}
+	return nil
+}
+
+// Notify sends a notification to the host. It may be called from any
+// goroutine, handlers included.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	p, err := marshalRequest(method, params)
+	if err == nil {
+		err = c.jc.Notify(ctx, method, p)
+	}
+	if err != nil {
+		return fmt.Errorf("rpc: notify %s: %w", method, err)
+	}
+	return nil
+}
+
+// marshalRequest checks an outgoing request and encodes its params with
+// encoding/json, so struct tags and MarshalJSON methods behave exactly as
+// everywhere else in saverd; jsonrpc2 then only copies the bytes.
+func marshalRequest(method string, params any) (json.RawMessage, error) {
+	if method == "" {
+		// The peer would take a message without a method for a reply.
+		return nil, errors.New("empty method name")
+	}
+	if params == nil {
+		return nil, nil
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding params: %w", err)
+	}
+	if k := kindOf(raw); k != kindObject && k != kindArray && k != kindNull {
+		return nil, fmt.Errorf("params must be a JSON object or array, got %s", k)
+	}
+	return raw, nil
+}
+
+// decodeResult stores a call's result into v (see Call).
+func decodeResult(raw json.RawMessage, v any) error {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case *json.RawMessage:
+		*v = raw
+		return nil
+	default:
+		if err := json.Unmarshal(raw, v); err != nil {
+			return fmt.Errorf("decoding result: %w", err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,309 @@
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// Framing selects how JSON-RPC messages are delimited on the wire.
+type Framing string
+
+const (
+	// FramingAuto detects the framing from the first non-blank bytes of the
+	// input and then sticks to it, for reading and writing. Until something
+	// has been read, writes use NDJSON.
+	FramingAuto Framing = "auto"
+	// FramingNDJSON is one JSON value per line; blank lines are ignored.
+	FramingNDJSON Framing = "ndjson"
+	// FramingHeader is LSP's "Content-Length: N\r\n\r\n<body>".
+	FramingHeader Framing = "header"
+)
+
+// ParseFraming parses a -framing style flag value; "" means auto.
+func ParseFraming(s string) (Framing, error) {
+	switch f := Framing(strings.ToLower(strings.TrimSpace(s))); f {
+	case "", FramingAuto:
+		return FramingAuto, nil
+	case FramingNDJSON, FramingHeader:
+		return f, nil
+	default:
+		return "", fmt.Errorf("unknown framing %q (want auto, ndjson or header)", s)
+	}
+}
+
+// DefaultMaxFrameSize bounds one incoming frame when Options.MaxFrameSize is
+// zero. Larger frames are answered with a parse error and skipped.
+const DefaultMaxFrameSize = 128 << 20
+
+const (
+	readBufferSize = 64 << 10
+	maxHeaderLine  = 64 << 10
+	// rawPrefix is how much of an oversized frame is kept for the record.
+	rawPrefix = 4 << 10
+)
+
+// frame is one unit read from the input.
+type frame struct {
+	data []byte // the frame's text; owned by the frame
+	// bad is set when the framing itself is broken (oversized frame, bad
+	// header); data then holds whatever raw text is worth recording.
+	bad       string
+	truncated bool  // data is only a prefix of the frame
+	err       error // the input ended or failed; no more frames follow
+}
+
+// frameReader splits the input into frames. It is used by one goroutine.
+type frameReader struct {
+	br       *bufio.Reader
+	mode     atomic.Value // Framing; read by writers on other goroutines
+	maxFrame int
+	lineErr  error // sticky error from the underlying reader
+}
+
+func newFrameReader(r io.Reader, f Framing, maxFrame int) *frameReader {
+	fr := &frameReader{br: bufio.NewReaderSize(r, readBufferSize), maxFrame: maxFrame}
+	fr.mode.Store(f)
+	return fr
+}
+
+// framing reports the current framing; FramingAuto until detection is done.
+func (fr *frameReader) framing() Framing { return fr.mode.Load().(Framing) }
+
+// next returns the next frame, skipping blank lines.
+func (fr *frameReader) next() frame {
+	switch fr.framing() {
+	case FramingHeader:
+		return fr.headerFrame(nil)
+	case FramingNDJSON:
+		return fr.lineFrame()
+	default:
+		return fr.detect()
+	}
+}
+
+// detect reads the first non-blank line and decides the framing from it:
+// a "Name: value" header line means header framing, anything else NDJSON.
+// Deciding on a whole line never blocks on bytes the peer has not sent,
+// since both framings end their first line with a newline.
+func (fr *frameReader) detect() frame {
+	for {
+		line, tooLong, err := fr.readLine(fr.maxFrame)
+		if err != nil {
+			return frame{err: err}
+		}
+		if !tooLong && len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if !tooLong && isHeaderLine(line) {
+			fr.mode.Store(FramingHeader)
+			return fr.headerFrame(line)
+		}
+		fr.mode.Store(FramingNDJSON)
+		return ndjsonFrame(line, tooLong, fr.maxFrame)
+	}
+}
+
+// lineFrame returns the next non-blank line as a frame.
+func (fr *frameReader) lineFrame() frame {
+	for {
+		line, tooLong, err := fr.readLine(fr.maxFrame)
+		if err != nil {
+			return frame{err: err}
+		}
+		if tooLong || len(bytes.TrimSpace(line)) > 0 {
+			return ndjsonFrame(line, tooLong, fr.maxFrame)
+		}
+	}
+}
+
+func ndjsonFrame(line []byte, tooLong bool, maxFrame int) frame {
+	if tooLong {
+		return frame{data: line, truncated: true, bad: fmt.Sprintf("frame exceeds %d bytes", maxFrame)}
+	}
+	return frame{data: bytes.TrimSpace(line)}
+}
+
+// headerFrame reads one header block and its body. first, if not nil, is a
+// header line already consumed by detection. On a broken header the frame is
+// reported bad at once, so reading resumes at the very next line.
+func (fr *frameReader) headerFrame(first []byte) frame {
+	var raw []byte
+	length := int64(-1)
+	line := first
+	for {
+		if line == nil {
+			l, tooLong, err := fr.readLine(maxHeaderLine)
+			if err != nil {
+				return frame{err: headerEOF(err, raw)}
+			}
+			if tooLong {
+				return frame{data: l, truncated: true, bad: fmt.Sprintf("header line exceeds %d bytes", maxHeaderLine)}
+			}
+			line = l
+		}
+		text := bytes.TrimSpace(line)
+		if len(text) == 0 && raw == nil {
+			line = nil // blank lines between frames
+			continue
+		}
+		raw = append(raw, line...)
+		if len(text) == 0 {
+			break // the blank line ending the header block
+		}
+		n, isLength, problem := parseHeader(text)
+		if problem == "" && isLength && length >= 0 && n != length {
+			problem = "conflicting Content-Length headers"
+		}
+		if problem != "" {
+			return frame{data: raw, bad: problem}
+		}
+		if isLength {
+			length = n
+		}
+		line = nil
+	}
+	return fr.body(length, raw)
+}
+
+// body reads the length-byte body that follows a header block.
+func (fr *frameReader) body(length int64, header []byte) frame {
+	switch {
+	case length < 0:
+		return frame{data: header, bad: "missing Content-Length header"}
+	case length == 0:
+		return frame{data: header, bad: "empty body (Content-Length: 0)"}
+	case length > int64(fr.maxFrame):
+		// Skip the body so the next frame starts in the right place.
+		if _, err := io.CopyN(io.Discard, fr.br, length); err != nil {
+			return frame{err: fmt.Errorf("skipping %d-byte body: %w", length, unexpected(err))}
+		}
+		return frame{data: header, truncated: true, bad: fmt.Sprintf("frame of %d bytes exceeds %d bytes", length, fr.maxFrame)}
+	}
+	data := make([]byte, length)
+	if _, err := io.ReadFull(fr.br, data); err != nil {
+		return frame{err: fmt.Errorf("reading %d-byte body: %w", length, unexpected(err))}
+	}
+	return frame{data: data}
+}
+
+// headerEOF reports the end of input inside a header block as truncation,
+// but a clean EOF between frames as plain EOF.
+func headerEOF(err error, raw []byte) error {
+	if raw == nil {
+		return err
+	}
+	return fmt.Errorf("reading header: %w", unexpected(err))
+}
+
+func unexpected(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// parseHeader checks one "Name: value" line. Only Content-Length matters;
+// other headers (Content-Type) are tolerated.
+func parseHeader(text []byte) (length int64, isLength bool, problem string) {
+	name, value, ok := bytes.Cut(text, []byte(":"))
+	if !ok || !isToken(name) {
+		return 0, false, fmt.Sprintf("invalid header line %q", truncate(text, 80))
+	}
+	if !strings.EqualFold(string(name), "Content-Length") {
+		return 0, false, ""
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(value)), 10, 64)
+	if err != nil || n < 0 {
+		return 0, false, fmt.Sprintf("invalid Content-Length %q", truncate(bytes.TrimSpace(value), 40))
+	}
+	return n, true, ""
+}
+
+// isHeaderLine reports whether line looks like "Name: value". JSON never
+// does: it starts with one of {["-0123456789 or a bare literal with no colon.
+func isHeaderLine(line []byte) bool {
+	name, _, ok := bytes.Cut(bytes.TrimSpace(line), []byte(":"))
+	return ok && isToken(name)
+}
+
+// isToken reports whether b is a header name: a letter, then letters,
+// digits, '-' or '_'.
+func isToken(b []byte) bool {
+	if len(b) == 0 || !isLetter(b[0]) {
+		return false
+	}
+	for _, c := range b {
+		if !isLetter(c) && !('0' <= c && c <= '9') && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func truncate(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
+}
+
+// readLine reads through the next '\n'. A line longer than limit is consumed
+// to its end but only a prefix is kept and tooLong is set. An error is
+// returned only when no bytes at all were read; otherwise it is kept for the
+// next call so a final unterminated line still counts as a frame.
+func (fr *frameReader) readLine(limit int) (line []byte, tooLong bool, err error) {
+	if fr.lineErr != nil {
+		return nil, false, fr.lineErr
+	}
+	for {
+		chunk, err := fr.br.ReadSlice('\n')
+		switch {
+		case tooLong:
+			// discarding the rest of an oversized line
+		case len(line)+len(chunk) > limit:
+			tooLong = true
+			line = keepPrefix(line, chunk)
+		default:
+			// append copies out of bufio's buffer, which the next read reuses.
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			fr.lineErr = err
+			if len(line) == 0 {
+				return nil, false, err
+			}
+		}
+		return line, tooLong, nil
+	}
+}
+
+// keepPrefix returns a fresh copy of the first rawPrefix bytes of line+chunk,
+// so a huge partial line is not kept alive just for the record.
+func keepPrefix(line, chunk []byte) []byte {
+	kept := make([]byte, 0, rawPrefix)
+	kept = append(kept, line[:min(len(line), rawPrefix)]...)
+	return append(kept, chunk[:min(len(chunk), rawPrefix-len(kept))]...)
+}
+
+// appendFrame appends body to dst framed for the wire.
+func appendFrame(dst []byte, f Framing, body []byte) []byte {
+	if f == FramingHeader {
+		dst = append(dst, "Content-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(body)), 10)
+		dst = append(dst, "\r\n\r\n"...)
+		return append(dst, body...)
+	}
+	dst = append(dst, body...)
+	return append(dst, '\n')
+}

@@ -1,0 +1,202 @@
+package state
+
+// Action is one event the reducer applies to a session. Each concrete type below is one member of the
+// seed's Action union, with the same meaning; Reduce switches on them.
+type Action interface{ action() }
+
+// TurnStart: a prompt started a turn; Now dates the idle wait since the last completed turn.
+type TurnStart struct{ Now int64 }
+
+// LoopTurn: one turn of an agent loop completed.
+type LoopTurn struct {
+	AgentID string
+	Model   *string
+	Ms      int64
+	Tokens  Tokens
+	Ended   TurnEnd
+	Turn    int
+}
+
+// AgentStart: an Agent tool result named its loop.
+type AgentStart struct {
+	AgentID     string
+	Description string
+	Model       *string
+}
+
+// RunStart: a Workflow tool result launched a run (an id already present is a resume).
+type RunStart struct {
+	Run RunInfo
+	Now int64
+}
+
+// RunJournal: a run's journal was read: stages and outcomes of its loops.
+type RunJournal struct {
+	RunID   string
+	Entries []JournalEntry
+	Now     int64
+}
+
+// AddRow: one tool call finished; Row.Seq is assigned by the reducer.
+type AddRow struct{ Row Row }
+
+// Adopt: rows rebuilt from the transcript of a session joined late.
+type Adopt struct{ Rows []Row }
+
+// TurnComplete: the main loop's turn ended; Stat.Turn and Stat.Calls are filled by the reducer.
+type TurnComplete struct{ Stat TurnStat }
+
+// UsageSample: the context window was sampled.
+type UsageSample struct {
+	Usage Usage
+	Now   int64
+}
+
+// SetOverhead: the fixed per-turn overhead was measured.
+type SetOverhead struct{ Overhead Overhead }
+
+// Compact: the host compacted the context.
+type Compact struct{}
+
+// Expand: a card's details were toggled; nil collapses.
+type Expand struct{ PatternID *string }
+
+// SteerBegin: a card's Fix… field was toggled.
+type SteerBegin struct{ PatternID string }
+
+// SteerDraft: the person typed into the Fix… field.
+type SteerDraft struct{ Text string }
+
+// Decide: the person decided a card; Text is required for steer.
+type Decide struct {
+	PatternID string
+	Choice    Choice
+	Text      *string
+}
+
+// JudgeStart: a judge run began, at Now and at ledger row Seq, for the mid-turn cadence.
+type JudgeStart struct {
+	Now int64
+	Seq int
+}
+
+// JudgeDone: a judge run ended with its merged registry (or with an error).
+type JudgeDone struct {
+	Patterns []Pattern
+	Fresh    []string
+	Recurred []string
+	Focus    *string
+	Time     *string
+	Context  *string
+	Spent    int64
+	Error    *string
+	Returned int
+	Kept     int
+	Dropped  []string
+	Usage    *JudgeUsage
+}
+
+// AddAsk: the person typed a prompt.
+type AddAsk struct{ Ask Ask }
+
+// RunPhases: the run's script declared these phases.
+type RunPhases struct {
+	RunID  string
+	Phases []string
+}
+
+// ProcessStart: a process run began.
+type ProcessStart struct {
+	Now     int64
+	Seq     int
+	Trigger ProcessTrigger
+}
+
+// ProcessCold: the fork had no warm snapshot; the cadence it spent is handed back.
+type ProcessCold struct{ Was ProcessMark }
+
+// ProcessDone: a process run ended with its merged registry (or with an error).
+type ProcessDone struct {
+	Patterns []Pattern
+	Fresh    []string
+	Recurred []string
+	Spent    int64
+	Error    *string
+	Returned int
+	Kept     int
+	Dropped  []string
+	Usage    *JudgeUsage
+}
+
+// DeliveryPending: an agent.spawn rewrite began (+1) or finished (-1).
+type DeliveryPending struct{ Delta int }
+
+// DeliverySent: the standing instructions reached this agent.
+type DeliverySent struct {
+	AgentID string
+	Now     int64
+}
+
+// DeliveryToasted: a delivery toast was shown.
+type DeliveryToasted struct{ Now int64 }
+
+// CheckArm: the adopted ledger passes the row floor: judge it, and again until a run answers.
+type CheckArm struct{}
+
+// NotesDrained: the one-shot notes were delivered.
+type NotesDrained struct{}
+
+// StandingAdd: a text is re-sent with every prompt from now on.
+type StandingAdd struct{ Text string }
+
+// ArtifactDone: a rule was written, tried or skipped.
+type ArtifactDone struct {
+	PatternID string
+	Kind      ArtifactKind
+	Written   bool
+}
+
+// SetPane: the pane opened or closed; Auto marks an unasked open.
+type SetPane struct {
+	Open bool
+	Auto bool
+}
+
+// SetColumns: the band's width was seen.
+type SetColumns struct{ Columns int }
+
+// Reset: the session starts over; patterns survive as stored.
+type Reset struct{}
+
+func (TurnStart) action()       {}
+func (LoopTurn) action()        {}
+func (AgentStart) action()      {}
+func (RunStart) action()        {}
+func (RunJournal) action()      {}
+func (AddRow) action()          {}
+func (Adopt) action()           {}
+func (TurnComplete) action()    {}
+func (UsageSample) action()     {}
+func (SetOverhead) action()     {}
+func (Compact) action()         {}
+func (Expand) action()          {}
+func (SteerBegin) action()      {}
+func (SteerDraft) action()      {}
+func (Decide) action()          {}
+func (JudgeStart) action()      {}
+func (JudgeDone) action()       {}
+func (AddAsk) action()          {}
+func (RunPhases) action()       {}
+func (ProcessStart) action()    {}
+func (ProcessCold) action()     {}
+func (ProcessDone) action()     {}
+func (DeliveryPending) action() {}
+func (DeliverySent) action()    {}
+func (DeliveryToasted) action() {}
+func (CheckArm) action()        {}
+func (NotesDrained) action()    {}
+func (StandingAdd) action()     {}
+func (ArtifactDone) action()    {}
+func (SetPane) action()         {}
+func (SetColumns) action()      {}
+func (Reset) action()           {}

@@ -1,0 +1,356 @@
+package state
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A waster card: the behaviour, its stats line, the fix, and the receipts behind `i`.
+
+// citedRows is the rows a pattern's hits name, in ledger order (RowsOf), as one draw looks them up.
+type citedRows func(hits []string) []*Row
+
+// rowFinder is a citedRows for one draw over the given patterns: the ledger is scanned once for every
+// id their hits name, so each card then costs its hits rather than the ledger. A ledger holding a
+// wanted id twice is read by RowsOf, which keeps both.
+func rowFinder(s *State, patterns []*Pattern) citedRows {
+	if at, ok := indexedRows(s); ok {
+		return at
+	}
+	n := 0
+	for _, p := range patterns {
+		n += len(p.Hits)
+	}
+	if n == 0 {
+		return func([]string) []*Row { return nil }
+	}
+	want := make(map[string]int, n)
+	for _, p := range patterns {
+		for _, h := range p.Hits {
+			want[h] = -1
+		}
+	}
+	for i := range s.Rows {
+		at, ok := want[s.Rows[i].ID]
+		if !ok {
+			continue
+		}
+		if at >= 0 {
+			return func(hits []string) []*Row { return scanRows(s, hits) }
+		}
+		want[s.Rows[i].ID] = i
+	}
+	return func(hits []string) []*Row {
+		return rowsAt(s, hits, func(h string) int {
+			if i, ok := want[h]; ok {
+				return i
+			}
+			return -1
+		})
+	}
+}
+
+// indexedRows is a citedRows over the reducer's own row index, when s holds a valid one (the live
+// session, not a clone): no scan of the ledger at all. It only reads the index.
+func indexedRows(s *State) (citedRows, bool) {
+	ix := s.idx
+	if ix == nil || ix.rows == nil || ix.rowDups || ix.rowLen != len(s.Rows) || ix.rowHead != firstAddr(s.Rows) ||
+		!seqsContiguous(s.Rows) {
+		return nil, false
+	}
+	return func(hits []string) []*Row {
+		return rowsAt(s, hits, func(h string) int {
+			if seq, ok := ix.rows[h]; ok {
+				if i := seq - s.Rows[0].Seq; i >= 0 && i < len(s.Rows) && s.Rows[i].Seq == seq {
+					return i
+				}
+			}
+			return -1
+		})
+	}, true
+}
+
+// rowsAt is the rows at the positions hits name (-1: not in the ledger), each once, in ledger order.
+func rowsAt(s *State, hits []string, position func(string) int) []*Row {
+	var idx []int
+	for _, h := range hits {
+		if i := position(h); i >= 0 && !Contains(idx, i) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	sort.Ints(idx)
+	out := make([]*Row, len(idx))
+	for k, i := range idx {
+		out[k] = &s.Rows[i]
+	}
+	return out
+}
+
+// scanRows is RowsOf as pointers into the ledger: every row whose id is one of hits, in ledger order.
+func scanRows(s *State, hits []string) []*Row {
+	var out []*Row
+	for i := range s.Rows {
+		if Contains(hits, s.Rows[i].ID) {
+			out = append(out, &s.Rows[i])
+		}
+	}
+	return out
+}
+
+// sumRows is Σms and Σchars over rows (SumOf, over pointers).
+func sumRows(rows []*Row) Sum {
+	var sum Sum
+	for _, r := range rows {
+		sum.Ms += r.Ms
+		sum.Chars += r.Chars
+	}
+	return sum
+}
+
+// queued is the patterns the cards name, in queue order; an id with no pattern is skipped.
+func queued(s *State) []*Pattern {
+	out := make([]*Pattern, 0, len(s.Cards))
+	for _, id := range s.Cards {
+		if p := s.PatternByID(id); p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// agentOfHandle is the loop id an `agent:<id>` handle names (the seed's /^agent:(.+)$/: no line break).
+func agentOfHandle(h string) (string, bool) {
+	id, ok := strings.CutPrefix(h, "agent:")
+	if !ok || id == "" || strings.ContainsAny(id, "\n\r\u2028\u2029") {
+		return "", false
+	}
+	return id, true
+}
+
+// loopsCited is the loops the pattern's agent handles name, one per handle.
+func loopsCited(p *Pattern, s *State) []*Loop {
+	var out []*Loop
+	for _, h := range p.Hits {
+		if id, ok := agentOfHandle(h); ok {
+			if l := s.LoopByID(id); l != nil {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// turnsCitedStats is the completed turns the pattern's turn handles name.
+func turnsCitedStats(p *Pattern, s *State) []*TurnStat {
+	var out []*TurnStat
+	for _, h := range p.Hits {
+		n, ok := TurnHandle(h)
+		if !ok {
+			continue
+		}
+		for i := range s.Turns {
+			if s.Turns[i].Turn == n {
+				out = append(out, &s.Turns[i])
+				break
+			}
+		}
+	}
+	return out
+}
+
+// statsOf is a habit card's stats line: hits, context share, wall time and the turns it spans. Zero
+// segments are dropped whole: turn handles and rebuilt rows carry no duration, and `0s` would claim a
+// suite that ran for minutes cost nothing. One turn is not a range: 'turns 1–1' reads as a bug.
+func statsOf(p *Pattern, s *State, rows []*Row) string {
+	cost := sumRows(rows)
+	parts := []string{strconv.Itoa(len(p.Hits)) + "×"}
+	if pct := PctOf(float64(cost.Chars), s.Usage.Window); pct > 0 {
+		parts = append(parts, "~"+JSNumber(pct)+"% of context")
+	}
+	if cost.Ms > 0 {
+		parts = append(parts, Duration(float64(cost.Ms)))
+	}
+	first, last, any := 0, 0, false
+	see := func(t int) {
+		if !any {
+			first, last, any = t, t, true
+			return
+		}
+		first, last = min(first, t), max(last, t)
+	}
+	for _, r := range rows {
+		see(r.Turn)
+	}
+	for _, h := range p.Hits {
+		if n, ok := TurnHandle(h); ok {
+			see(n)
+		}
+	}
+	for _, l := range loopsCited(p, s) {
+		see(l.FirstTurn)
+	}
+	if any {
+		if first == last {
+			parts = append(parts, "turn "+strconv.Itoa(first))
+		} else {
+			parts = append(parts, "turns "+strconv.Itoa(first)+"–"+strconv.Itoa(last))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// whatRan is what ran, in the words the person typed or read: the command, the file, or the tool and
+// its key.
+func whatRan(r *Row) string {
+	if r.Tool == "Bash" {
+		if rest, ok := strings.CutPrefix(r.Key, string(r.Cls)+":"); ok {
+			return rest
+		}
+		return r.Key
+	}
+	if IsFileTool(r.Tool) {
+		return withoutReadRange(r.Key)
+	}
+	return r.Tool + " " + r.Key
+}
+
+// withoutReadRange drops the `:offset-limit` slice normalize appends to a Read key (/:\d*-\d*$/): the
+// path is what the details name.
+func withoutReadRange(key string) string {
+	i := strings.LastIndexByte(key, ':')
+	if i < 0 {
+		return key
+	}
+	rest := key[i+1:]
+	dash := strings.IndexByte(rest, '-')
+	if dash < 0 || !allDigits(rest[:dash]) || !allDigits(rest[dash+1:]) {
+		return key
+	}
+	return key[:i]
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// evidenceOf is the card's receipts, newest first, at most CardEvidence: cited calls (a loop named only
+// when it was not the main one), cited loops, cited turns. Reversed first, so two calls inside one turn
+// also read newest first once the stable sort has run.
+func evidenceOf(p *Pattern, s *State, rows []*Row, aliases map[string]string) []Evidence {
+	loops := loopsCited(p, s)
+	turns := turnsCitedStats(p, s)
+	out := make([]Evidence, 0, len(rows)+len(loops)+len(turns))
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		var agent *string
+		if r.Agent != MainAgent {
+			agent = Ptr(AliasOf(aliases, r.Agent))
+		}
+		out = append(out, Evidence{Turn: r.Turn, What: whatRan(r), Agent: agent, Ms: r.Ms, Chars: r.Chars, Head: r.Head})
+	}
+	for i := len(loops) - 1; i >= 0; i-- {
+		out = append(out, citedLoop(loops[i], aliases))
+	}
+	for _, t := range turns {
+		out = append(out, Evidence{Turn: t.Turn, What: NoCalls, Ms: 0, Chars: int64(t.AnswerChars), Head: t.AnswerHead})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Turn > out[j].Turn })
+	if len(out) > CardEvidence {
+		out = out[:CardEvidence]
+	}
+	return out
+}
+
+// citedLoop is a cited loop quoted as one line of evidence: its stage and model, dated by the turn that
+// spawned it.
+func citedLoop(l *Loop, aliases map[string]string) Evidence {
+	label, model := "agent", "?"
+	if l.Label != nil {
+		label = *l.Label
+	}
+	if l.Model != nil {
+		model = *l.Model
+	}
+	ktok := Round(float64(LoopTokens(l)) / 1000)
+	return Evidence{
+		Turn:  l.FirstTurn,
+		What:  label + " · " + model,
+		Agent: Ptr(AliasOf(aliases, l.ID)),
+		Ms:    l.Ms,
+		Head:  JSNumber(ktok) + "k tokens · " + strconv.Itoa(l.Edits) + " edits",
+	}
+}
+
+// totalOf is the card's total. A pattern with no row in hand cites loops or turns, not calls: it counts
+// them, and its context cost is the judge's per-turn estimate. The unit is stated here, so the drawing
+// never has to guess it back.
+func totalOf(p *Pattern, s *State, rows []*Row) CardTotal {
+	if len(rows) > 0 {
+		sum := sumRows(rows)
+		return CardTotal{Unit: "calls", Calls: len(rows), Ms: float64(sum.Ms), Chars: float64(sum.Chars)}
+	}
+	var chars float64
+	if p.EstTokensPerTurn != nil {
+		chars = *p.EstTokensPerTurn * 4
+	}
+	if loops := loopsCited(p, s); len(loops) > 0 {
+		var ms int64
+		for _, l := range loops {
+			ms += l.Ms
+		}
+		return CardTotal{Unit: "agents", Calls: len(loops), Ms: float64(ms), Chars: chars}
+	}
+	return CardTotal{Unit: "turns", Calls: len(turnsCitedStats(p, s)), Ms: 0, Chars: chars}
+}
+
+// costSoFar is a process card's cost so far: the newest run's claim, clamped to its cited handles;
+// what they measured when none is held.
+func costSoFar(s *State, p *Pattern) string {
+	var cost Cost
+	if p.Cost != nil {
+		cost = *p.Cost
+	} else {
+		cost = MeasuredCost(s, p.Hits)
+	}
+	return Duration(float64(cost.Ms)) + " · " + Kilo(float64(cost.Tokens)) + " tokens"
+}
+
+// CardOf is the waster card in seat n for a pattern, from the evidence it cites and the ledger's loop
+// aliases (AgentAliases).
+func CardOf(p *Pattern, s *State, n int, aliases map[string]string) Card {
+	return cardWith(p, s, n, aliases, scanRows(s, p.Hits))
+}
+
+func cardWith(p *Pattern, s *State, n int, aliases map[string]string, rows []*Row) Card {
+	kind := p.Kind
+	if p.Ignored > 0 {
+		kind = "ignored · " + p.Kind
+	}
+	var stats string
+	if p.Lean == nil {
+		stats = statsOf(p, s, rows)
+	} else {
+		stats = costSoFar(s, p)
+	}
+	return Card{
+		PatternID: p.ID,
+		N:         n,
+		Category:  p.Category,
+		Kind:      kind,
+		Stats:     stats,
+		Why:       p.Why,
+		Fix:       p.Alternative,
+		Lean:      copyStr(p.Lean),
+		Total:     totalOf(p, s, rows),
+		Evidence:  evidenceOf(p, s, rows, aliases),
+	}
+}

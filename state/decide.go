@@ -1,0 +1,253 @@
+package state
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Decisions and the two judges' answers.
+
+// replan is the prefix of the one-time re-plan a process Fix sends.
+const replan = "Change the remaining work: "
+
+// replanOf is the re-plan said once, even when the finding's own words already say it.
+func replanOf(text string) string {
+	if strings.HasPrefix(strings.ToLower(strings.TrimLeftFunc(text, unicode.IsSpace)), strings.ToLower(replan)) {
+		return strings.TrimSpace(text)
+	}
+	return replan + strings.TrimSpace(text)
+}
+
+// decide applies the person's choice on a card. Keep sends nothing; Fix… (steer) sends the person's text
+// and Fix (kill) sends the kill prompt for a habit, the lean alternative itself for a process finding.
+// An empty instruction decides nothing. Whatever is sent rides the same wrapper (InstructionOf) as a
+// one-shot note; a habit's also stands for every subagent spawned after, a re-plan is the
+// orchestrator's, once.
+func decide(s *State, id string, choice Choice, text *string) {
+	p := s.PatternByID(id)
+	if p == nil {
+		return
+	}
+	process := p.Lean != nil
+	var instruction string
+	switch {
+	case choice == Kill && process:
+		instruction = p.Alternative
+	case choice == Kill:
+		instruction = KillPrompt(&p.StoredPattern)
+	case text != nil:
+		instruction = *text
+	}
+	sending := choice != Keep
+	if sending && strings.TrimSpace(instruction) == "" {
+		return
+	}
+	p.Decision = Ptr(choice)
+	p.DecidedAtTurn = Ptr(s.Turn)
+	p.LastDecision = Ptr(choice)
+	if sending {
+		p.Instruction = Ptr(instruction)
+		p.OpenedAtTurn = Ptr(s.Turn)
+	}
+	s.Cards = withoutID(s.Cards, id)
+	if s.Expanded != nil && *s.Expanded == id {
+		s.Expanded = nil
+	}
+	s.Steering = nil
+	s.SteerDraft = nil
+	if !sending {
+		return
+	}
+	sent := instruction
+	if process {
+		sent = replanOf(instruction)
+	}
+	note := InstructionOf(sent)
+	s.Notes = pushUnique(s.Notes, note)
+	if !process {
+		s.Standing = pushUnique(s.Standing, note)
+	}
+}
+
+// withoutID is a new slice of xs without x.
+func withoutID(xs []string, x string) []string {
+	out := make([]string, 0, len(xs))
+	for _, y := range xs {
+		if y != x {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// patternIn is the first pattern with id in ps, or nil.
+func patternIn(ps []Pattern, id string) *Pattern {
+	for i := range ps {
+		if ps[i].ID == id {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+// undecidedIn reports whether ps holds id and it is undecided.
+func undecidedIn(ps []Pattern, id string) bool {
+	p := patternIn(ps, id)
+	return p != nil && p.Decision == nil
+}
+
+// ownPatterns copies patterns handed in by an action, so later in-place edits never reach the caller's
+// slice; each Hits is clipped, so the reducer's appends reallocate rather than write into the caller's array.
+func ownPatterns(ps []Pattern, extra int) []Pattern {
+	out := make([]Pattern, len(ps), len(ps)+extra)
+	copy(out, ps)
+	for i := range out {
+		if out[i].Hits == nil {
+			out[i].Hits = []string{}
+		}
+		out[i].Hits = clipped(out[i].Hits)
+	}
+	return out
+}
+
+// alreadyIgnored reports whether the recurrence a judge run reports for id was already counted.
+//
+// KNOWN-ISSUES fix, "one recurrence is counted as ignored twice". The seed counts an ignored instruction
+// on two paths: a row that repeats the signature after the decision's turn (settleWithRow), and a judge
+// run whose finding cites a call after the decision (judge.done's recurred). One recurrence reaches both
+// — its row lands, and the next run cites that row — so the seed counted it twice. Both paths do the same
+// two things: they close the decision (openedAtTurn nil) and bring the card back to the queue, where it
+// waits until the person decides again (a new decision takes it off the queue and reopens it). So a sent
+// pattern that is closed and queued has had its ignore counted since its last decision, and a recurrence
+// reported now is the one already counted: the instruction was ignored once, not once per report. A
+// recurrence after a decision that was credited (closed, not queued) or still open is counted, and so is
+// one after the person decided again.
+func alreadyIgnored(s *State, id string) bool {
+	p := s.PatternByID(id)
+	return p != nil && isSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
+}
+
+// judgeDone takes a judge run's merged registry: a sent pattern it reports as recurred is ignored once
+// more (unless already counted) and comes back; a session decision is never lost, even when the
+// registry omits it; fresh undecided findings are queued first. Over its budget share the judge backs
+// off, doubling up to JudgeMaxBackoff. Only a run that answered spends the load check's arming: a cold
+// snapshot or a refusal leaves it for the next opportunity.
+func judgeDone(s *State, a JudgeDone) {
+	patterns := ownPatterns(a.Patterns, len(s.Patterns))
+	var marked []string
+	for i := range patterns {
+		p := &patterns[i]
+		if !Contains(a.Recurred, p.ID) || !isSent(p.Decision) {
+			continue
+		}
+		marked = append(marked, p.ID)
+		if !alreadyIgnored(s, p.ID) {
+			p.Ignored++
+		}
+		p.OpenedAtTurn = nil
+	}
+	reported := len(patterns)
+	for i := range s.Patterns {
+		if q := &s.Patterns[i]; q.Decision != nil && patternIn(patterns[:reported], q.ID) == nil {
+			patterns = append(patterns, *q)
+		}
+	}
+	var wanted []string
+	for _, id := range a.Fresh {
+		if undecidedIn(patterns, id) {
+			wanted = append(wanted, id)
+		}
+	}
+	wanted = append(wanted, marked...)
+	cards := make([]string, 0, len(wanted)+len(s.Cards))
+	for i, id := range wanted {
+		if !Contains(wanted[:i], id) && !Contains(s.Cards, id) {
+			cards = append(cards, id)
+		}
+	}
+	cards = append(cards, s.Cards...)
+	kept := cards[:0]
+	for _, id := range cards {
+		if patternIn(patterns, id) != nil {
+			kept = append(kept, id)
+		}
+	}
+	total := TotalTokens(s)
+	spent := s.Judge.Spent + a.Spent
+	backoff := s.Judge.Backoff
+	// No completed turn is no budget to be over: the first run of a reloaded session doubles nothing.
+	if total > 0 && float64(spent) > JudgeBudgetShare*float64(total) {
+		backoff = min(backoff*2, JudgeMaxBackoff)
+	}
+	s.Patterns = patterns
+	s.Cards = kept
+	s.Judge = JudgeState{
+		LastAtTokens: total,
+		LastAtTurn:   s.Turn,
+		LastAtSeq:    s.Judge.LastAtSeq,
+		LastAtMs:     s.Judge.LastAtMs,
+		Running:      false,
+		Runs:         s.Judge.Runs + 1,
+		Spent:        spent,
+		Backoff:      backoff,
+		Error:        copyStr(a.Error),
+		Focus:        copyStr(a.Focus),
+		Time:         copyStr(a.Time),
+		Context:      copyStr(a.Context),
+		Last:         judgeRunOf(a.Returned, a.Kept, a.Dropped, a.Usage),
+	}
+	if a.Error == nil {
+		s.PendingCheck = false
+	}
+}
+
+// processDone takes a process run's merged registry: its patterns join beside the habit judge's, fresh
+// undecided ones are queued first, and its cadence and cost are its own (its backoff doubles past the
+// budget share, uncapped, as the seed's).
+func processDone(s *State, a ProcessDone) {
+	patterns := ownPatterns(a.Patterns, len(s.Patterns))
+	reported := len(patterns)
+	for i := range s.Patterns {
+		if patternIn(patterns[:reported], s.Patterns[i].ID) == nil {
+			patterns = append(patterns, s.Patterns[i])
+		}
+	}
+	cards := make([]string, 0, len(a.Fresh)+len(s.Cards))
+	for _, id := range a.Fresh {
+		if undecidedIn(patterns, id) && !Contains(s.Cards, id) {
+			cards = append(cards, id)
+		}
+	}
+	cards = append(cards, s.Cards...)
+	total := TotalTokens(s)
+	spent := s.Process.Spent + a.Spent
+	backoff := s.Process.Backoff
+	if total > 0 && float64(spent) > JudgeBudgetShare*float64(total) {
+		backoff *= 2
+	}
+	s.Patterns = patterns
+	s.Cards = cards
+	s.Process.Running = false
+	s.Process.Runs++
+	s.Process.Spent = spent
+	s.Process.Backoff = backoff
+	s.Process.Error = copyStr(a.Error)
+	s.Process.Last = judgeRunOf(a.Returned, a.Kept, a.Dropped, a.Usage)
+}
+
+// judgeRunOf is one run's report, holding copies of what the action handed in.
+func judgeRunOf(returned, kept int, dropped []string, usage *JudgeUsage) *JudgeRun {
+	r := &JudgeRun{Returned: returned, Kept: kept, Dropped: append([]string{}, dropped...)}
+	if usage != nil {
+		u := *usage
+		r.Usage = &u
+	}
+	return r
+}
+
+func copyStr(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	return Ptr(*p)
+}

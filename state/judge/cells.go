@@ -1,0 +1,153 @@
+package judge
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/saverd/saverd/state"
+)
+
+// Cell widths. Every cell a block prints is bounded, so the prompt's size is too (see PromptMaxChars).
+// The ones that hold a value the judge must copy back (a tool, a key, an id) are cut only where no valid
+// value reaches: a ledger key is at most KeyMax already, a tool name at most 64 (the API's limit).
+const (
+	toolMax   = 64  // a tool name; MCP tool names are at most 64 characters
+	clsMax    = 12  // a command class (`typecheck` is the longest)
+	aliasMax  = 40  // a loop's alias, or its raw id when the table does not name it
+	idMax     = 64  // a pattern id: `multi-agent:` and a 40-character slug fit
+	labelMax  = 60  // a workflow stage label, a run name
+	modelMax  = 40  // a model cell: the family word, or the id when it names none
+	runIDMax  = 40  // a workflow run id
+	pathMax   = 100 // one path in the LEDGER's paths cell
+	pathsShow = 3   // paths one LEDGER row prints before `(+N more)`
+	flagsMax  = 240 // the LEDGER's flags cell
+	typeMax   = 40  // an Agent row's subagent type inside its agent= flag
+	kindMax   = 2 * state.KindMax
+	numMax    = 20 // an int64 written out
+)
+
+// num writes an integer count or measure.
+func num(n int64) string { return strconv.FormatInt(n, 10) }
+
+// inum writes an int.
+func inum(n int) string { return strconv.Itoa(n) }
+
+// jsNum writes a float as JavaScript's String(number) does, -0 as 0.
+func jsNum(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	return state.JSNumber(f)
+}
+
+// round is JavaScript's Math.round written as String(Math.round(x)) does.
+func round(x float64) string { return jsNum(state.Round(x)) }
+
+// cut is the value cut to max UTF-16 units on a whole character, with no mark: for cells whose
+// valid values never reach max, so the cut only bounds a malformed one.
+func cut(s string, max int) string { return state.Cut16(s, max) }
+
+// oneLine is free text as one cell: whitespace collapsed, then fitted to max with an ellipsis.
+func oneLine(s string, max int) string { return state.Fit(state.CollapseWs(s), max) }
+
+// minutes is ms as minutes with one decimal: `1.7m` (the seed's (ms / 60000).toFixed(1)).
+func minutes(ms int64) string { return toFixed1(float64(ms)/60_000) + "m" }
+
+// ktok is tokens in thousands: `48k` (the seed's Math.round(tokens / 1000)).
+func ktok(tokens int64) string { return round(float64(tokens)/1000) + "k" }
+
+// toFixed1 is JavaScript's x.toFixed(1): the exact binary value rounded half away from zero (Go's
+// FormatFloat rounds an exact tie to even, so 0.25 would read 0.2 where the seed reads 0.3).
+func toFixed1(x float64) string {
+	if math.IsNaN(x) {
+		return "NaN"
+	}
+	if math.Abs(x) >= 1e21 || math.IsInf(x, 0) {
+		return jsNum(x)
+	}
+	// Off a tie the float product is exact enough and FormatFloat rounds as JavaScript does; near one
+	// (or where the product has too few fraction bits to tell) the exact value decides.
+	d := math.Abs(x) * 10
+	if frac := d - math.Floor(d); d < 1e9 && math.Abs(frac-0.5) > 1e-6 {
+		s := strconv.FormatFloat(x, 'f', 1, 64)
+		if s == "-0.0" && !(x < 0) {
+			return "0.0"
+		}
+		return s
+	}
+	exact := new(big.Float).SetPrec(256).SetFloat64(math.Abs(x))
+	exact.Mul(exact, big.NewFloat(10))
+	exact.Add(exact, big.NewFloat(0.5))
+	n, _ := exact.Int(nil) // floor: the value is positive
+	digits := n.String()
+	if len(digits) < 2 {
+		digits = "0" + digits
+	}
+	sign := ""
+	if x < 0 {
+		sign = "-"
+	}
+	return sign + digits[:len(digits)-1] + "." + digits[len(digits)-1:]
+}
+
+var modelFamily = regexp.MustCompile(`(opus|sonnet|haiku|fable)`)
+
+// modelShort is the family word of a model id (`claude-opus-4-1` → `opus`), the id itself when it names
+// none, `?` when unknown.
+func modelShort(model *string) string {
+	if model == nil {
+		return "?"
+	}
+	if m := modelFamily.FindString(*model); m != "" {
+		return m
+	}
+	return *model
+}
+
+// less16 orders strings as JavaScript's < does: by UTF-16 code units, not by code points.
+func less16(a, b string) bool {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := unit16(ra), unit16(rb)
+			if ua != ub {
+				return ua < ub
+			}
+			return ra < rb // the same high surrogate: the low ones order as the code points do
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == "" && b != ""
+}
+
+// unit16 is the first UTF-16 code unit of r.
+func unit16(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + ((r - 0x10000) >> 10)
+	}
+	return r
+}
+
+// asciiLower lowers A-Z only, as a JavaScript regular expression without the u flag folds case.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// jsLine reports whether s holds no JavaScript line terminator: what `.` in a seed regex refuses.
+func jsLine(s string) bool { return !strings.ContainsAny(s, "\n\r\u2028\u2029") }

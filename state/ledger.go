@@ -1,0 +1,284 @@
+package state
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The ledger: one finished tool call becomes one row, its key and class computed from the call's
+// arguments alone, every result field read defensively (a field of the wrong type is absent).
+
+// rowHeadMax is the UTF-16 units of result text quoted as evidence (Row.Head).
+const rowHeadMax = 80
+
+// Normalize computes the ledger key and command class of a call from its arguments alone.
+//
+//   - Bash: the class is what the command does, seen through `cd x &&`, `VAR=v`, `timeout 30` and `time`,
+//     runners (`npm run`, `bun x`, `python -m`, `npx`, …) and their script names, and the basename of the
+//     head (`venv/bin/python -m pytest` is test); a chain (`&&`, `||`, `;`) takes its first classified
+//     segment. The key is that segment as typed, minus the noise before it and the filtering after it
+//     (from the first pipe or redirect: `| tail`, `2>&1`). An `other` command's key is the whole command.
+//     Quotes, escapes, substitutions and heredocs are read as the shell reads them (see shell.go).
+//   - Read: `path:offset-limit`; the other file tools (Edit, Write, NotebookEdit, MultiEdit): the path.
+//   - Grep and Glob: `Tool:pattern:path`; Agent: `agent:<subagent_type or general>`.
+//   - Anything else: `Tool:` and its arguments as sorted JSON, the event's own fields left out.
+//
+// A key is at most KeyMax UTF-16 units, cut on a whole character, and always valid UTF-8.
+func Normalize(tool string, input map[string]any) (string, CommandClass) {
+	key, cls := normalizeKey(tool, input)
+	key = Cut16(key, KeyMax)
+	if !utf8.ValidString(key) {
+		key = strings.ToValidUTF8(key, "\uFFFD")
+	}
+	return key, cls
+}
+
+func normalizeKey(tool string, input map[string]any) (string, CommandClass) {
+	switch {
+	case tool == "Bash":
+		cmd := readShell(anyString(input["command"]))
+		cls, body := cmd.verdict()
+		return string(cls) + ":" + body, cls
+	case IsFileTool(tool):
+		path := eventPath(input)
+		if tool == "Read" {
+			return path + ":" + keyNumber(input["offset"]) + "-" + keyNumber(input["limit"]), ClassRead
+		}
+		return path, ClassOther
+	case tool == "Grep" || tool == "Glob":
+		return tool + ":" + anyString(input["pattern"]) + ":" + anyString(input["path"]), ClassSearch
+	case tool == "Agent":
+		return "agent:" + anyStringOr(input["subagent_type"], "general"), ClassOther
+	}
+	return tool + ":" + stableJSON(input, eventReservedKeys), ClassOther
+}
+
+// ClassOf classifies a shell command by what it does (see Normalize).
+func ClassOf(command string) CommandClass {
+	cmd := readShell(command)
+	cls, _ := cmd.verdict()
+	return cls
+}
+
+// RowOf builds the ledger row of a finished tool call; Seq is left 0 for the reducer to assign.
+func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) Row {
+	res := anyRecord(result.Result)
+	tool := e.Tool()
+	key, cls := Normalize(tool, e)
+	text := ""
+	if result.Text != nil {
+		text = *result.Text
+	}
+	row := Row{
+		ID:    anyString(e["tool_use_id"]),
+		Tool:  tool,
+		Key:   key,
+		Cls:   cls,
+		Agent: anyStringOr(e["agentId"], MainAgent),
+		Turn:  turn,
+		Ms:    ms,
+		Chars: int64(Len16(text)),
+		Head:  rowHead(text),
+		Flags: rowFlags(e, tool, result, res),
+		Paths: []string{},
+		Spawn: rowSpawn(e, tool, res),
+	}
+	if callAnswered(result) {
+		row.Lines = rowLines(e, tool, res)
+		row.Paths = rowPaths(e, tool, res)
+	}
+	return row
+}
+
+// anyStringOr is v when it is a string, else fallback.
+func anyStringOr(v any, fallback string) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fallback
+}
+
+// keyNumber is a finite number as JavaScript prints it, or "" for anything else.
+func keyNumber(v any) string {
+	if f, ok := anyNumber(v); ok {
+		return jsNumberText(f)
+	}
+	return ""
+}
+
+func eventPath(args map[string]any) string {
+	if s, ok := args["file_path"].(string); ok {
+		return s
+	}
+	return anyString(args["notebook_path"])
+}
+
+// rowHead is the first rowHeadMax UTF-16 units of printable text, tabs and newlines read as spaces; it stops
+// before a character that would not fit whole, so it never holds half a surrogate pair.
+func rowHead(text string) string {
+	var b strings.Builder
+	units := 0
+	for _, r := range text {
+		if r == '\t' || r == '\n' {
+			r = ' '
+		}
+		if r < 0x20 || r == 0x7f {
+			continue
+		}
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > rowHeadMax {
+			break
+		}
+		units += w
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// callAnswered: the call ran and did not fail. A denied or errored call has no lines, no paths and no bg.
+func callAnswered(r ToolResult) bool { return r.Deny == nil && !r.IsError }
+
+// rowFlags: err denied dedup trunc bg timeout persist=N ask recommended, in that order.
+func rowFlags(e ToolEvent, tool string, result ToolResult, res map[string]any) []string {
+	flags := []string{}
+	add := func(yes bool, flag string) {
+		if yes {
+			flags = append(flags, flag)
+		}
+	}
+	bash, read, ask := tool == "Bash", tool == "Read", tool == "AskUserQuestion"
+	// `bg` describes a call that ran: a denied or errored Bash started no background task.
+	background := callAnswered(result) && (e["run_in_background"] == true || anyStringPtr(res["backgroundTaskId"]) != nil)
+	_, timedOut := anyNumber(res["timedOutAfterMs"])
+	add(result.IsError, "err")
+	add(result.Deny != nil, "denied")
+	add(read && res["type"] == "file_unchanged", "dedup")
+	add(read && anyRecord(res["file"])["truncatedByTokenCap"] == true, "trunc")
+	add(bash && background, "bg")
+	add(bash && timedOut, "timeout")
+	if persisted, ok := anyNumber(res["persistedOutputSize"]); ok && bash {
+		flags = append(flags, "persist="+jsNumberText(persisted))
+	}
+	// An ask's ms is the wait for the person; `recommended` says the model marked an option for them.
+	add(ask, "ask")
+	add(ask && holdsText(e["questions"], "(Recommended)"), "recommended")
+	return flags
+}
+
+// holdsText reports whether any string in v (keys included) contains sub: the seed searched
+// JSON.stringify(v), and escaping never makes or breaks a match for a text with no quote, backslash
+// or control character in it.
+func holdsText(v any, sub string) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, sub)
+	case []any:
+		for _, e := range x {
+			if holdsText(e, sub) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.Contains(k, sub) || holdsText(e, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isLineEditTool: Edit and MultiEdit count lines the same way (MultiEdit was left out by the seed, KNOWN-ISSUES).
+func isLineEditTool(tool string) bool { return tool == "Edit" || tool == "MultiEdit" }
+
+// rowLines: an edit's lines from gitDiff, else from its structuredPatch; a write's from its content.
+func rowLines(e ToolEvent, tool string, res map[string]any) *Lines {
+	switch {
+	case isLineEditTool(tool):
+		diff := anyRecord(res["gitDiff"])
+		add, okAdd := anyNumber(diff["additions"])
+		del, okDel := anyNumber(diff["deletions"])
+		if okAdd && okDel {
+			return &Lines{Add: int64(add), Del: int64(del)}
+		}
+		return patchLines(res["structuredPatch"])
+	case tool == "Write":
+		content, ok := res["content"].(string)
+		if !ok {
+			content = anyString(e["content"])
+		}
+		return &Lines{Add: writtenLines(content)}
+	}
+	return nil
+}
+
+// patchLines counts the + and - lines of a structured patch's hunks.
+func patchLines(patch any) *Lines {
+	l := &Lines{}
+	hunks, _ := patch.([]any)
+	for _, h := range hunks {
+		lines, _ := anyRecord(h)["lines"].([]any)
+		for _, line := range lines {
+			s, _ := line.(string)
+			switch {
+			case strings.HasPrefix(s, "+"):
+				l.Add++
+			case strings.HasPrefix(s, "-"):
+				l.Del++
+			}
+		}
+	}
+	return l
+}
+
+// writtenLines is the lines of a written file: a final newline closes the last line, it opens none.
+func writtenLines(content string) int64 {
+	if content == "" {
+		return 0
+	}
+	return int64(strings.Count(strings.TrimSuffix(content, "\n"), "\n") + 1)
+}
+
+// rowPaths: the file an edit changed (a staged edit changed nothing yet), or the files a Bash call changed.
+func rowPaths(e ToolEvent, tool string, res map[string]any) []string {
+	switch tool {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		path, ok := res["filePath"].(string)
+		if !ok {
+			path = eventPath(e)
+			ok = path != ""
+		}
+		if ok && res["staged"] != true {
+			return []string{path}
+		}
+	case "Bash":
+		changed, _ := anyRecord(res["bashEditDiff"])["changedFiles"].([]any)
+		out := []string{}
+		for _, f := range changed {
+			if s, ok := f.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return []string{}
+}
+
+// rowSpawn is what an Agent row knows of the loop it spawned; nil for every other tool.
+func rowSpawn(e ToolEvent, tool string, res map[string]any) *Spawn {
+	if tool != "Agent" {
+		return nil
+	}
+	return &Spawn{
+		Type:        anyStringOr(e["subagent_type"], "general"),
+		Requested:   anyStringPtr(e["model"]),
+		Resolved:    anyStringPtr(res["resolvedModel"]),
+		Status:      anyStringPtr(res["status"]),
+		Tokens:      anyNumberPtr(res["totalTokens"]),
+		Edits:       anyNumberPtr(anyRecord(res["toolStats"])["editFileCount"]),
+		PromptChars: Len16(anyString(e["prompt"])),
+	}
+}

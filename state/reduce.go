@@ -1,0 +1,308 @@
+package state
+
+import "strings"
+
+// Reduce applies one action to s, in place, with the seed's meaning for every member of its Action union.
+// It follows the package's mutation rule: the slices Clone shares are only appended to or replaced, so a
+// clone taken before the call never sees it. An unknown action, or a nil pointer to one, changes nothing.
+func Reduce(s *State, a Action) {
+	if s == nil {
+		return
+	}
+	switch a := deref(a).(type) {
+	case TurnStart:
+		turnStart(s, a.Now)
+	case LoopTurn:
+		loopTurn(s, a)
+	case AgentStart:
+		agentStart(s, a)
+	case RunStart:
+		runStart(s, a.Run, a.Now)
+	case RunJournal:
+		runJournal(s, a)
+	case AddRow:
+		addRow(s, a.Row)
+	case Adopt:
+		adoptHistory(s, a.Rows)
+	case TurnComplete:
+		turnComplete(s, a.Stat)
+	case UsageSample:
+		usageSample(s, a.Usage, a.Now)
+	case SetOverhead:
+		o := a.Overhead
+		s.Overhead = &o
+	case Compact:
+		// The fill a compaction invalidated is forgotten: tokens are sticky and a just-compacted window
+		// reports none until its next response, so the header awaits the next turn instead of announcing
+		// two turns to a compaction that just happened.
+		s.Compactions = append(s.Compactions, s.Turn)
+		s.Usage.Tokens = nil
+		s.Usage.Percent = nil
+	case Expand:
+		if a.PatternID == nil || sameID(a.PatternID, s.Expanded) {
+			s.Expanded = nil
+		} else {
+			s.Expanded = Ptr(*a.PatternID)
+		}
+	case SteerBegin:
+		if s.Steering != nil && *s.Steering == a.PatternID {
+			s.Steering = nil
+		} else {
+			s.Steering = Ptr(a.PatternID)
+		}
+		s.SteerDraft = nil
+	case SteerDraft:
+		s.SteerDraft = Ptr(a.Text)
+	case Decide:
+		decide(s, a.PatternID, a.Choice, a.Text)
+	case JudgeStart:
+		s.Judge.Running = true
+		s.Judge.LastAtMs = a.Now
+		s.Judge.LastAtSeq = a.Seq
+	case JudgeDone:
+		judgeDone(s, a)
+	case AddAsk:
+		s.Asks = append(s.Asks, a.Ask)
+	case RunPhases:
+		runPhases(s, a.RunID, a.Phases)
+	case ProcessStart:
+		s.Process.Running = true
+		s.Process.LastAtMs = a.Now
+		s.Process.LastAtSeq = a.Seq
+		s.Process.LastAtTurn = s.Turn
+	case ProcessDone:
+		processDone(s, a)
+	case ProcessCold:
+		// The fork had no warm snapshot: the run never happened, so the cadence it spent is handed back.
+		s.Process.LastAtMs = a.Was.LastAtMs
+		s.Process.LastAtSeq = a.Was.LastAtSeq
+		s.Process.LastAtTurn = a.Was.LastAtTurn
+		s.Process.Running = false
+	case DeliveryPending:
+		s.Delivery.Pending = max(0, s.Delivery.Pending+a.Delta)
+	case DeliverySent:
+		deliverySent(s, a.AgentID)
+	case DeliveryToasted:
+		s.Delivery.LastToastAt = a.Now
+	case CheckArm:
+		s.PendingCheck = true
+	case NotesDrained:
+		s.Notes = []string{}
+	case StandingAdd:
+		s.Standing = pushUnique(s.Standing, a.Text)
+	case ArtifactDone:
+		artifactDone(s, a)
+	case SetPane:
+		s.PaneOpen = a.Open
+		if a.Auto {
+			s.AutoOpened = true
+		}
+	case SetColumns:
+		s.Columns = Ptr(a.Columns)
+	case Reset:
+		resetState(s)
+	}
+}
+
+// deref turns a pointer to an action into the action, so a caller passing &AddRow{…} is not silently
+// ignored; a nil pointer is no action.
+func deref(a Action) Action {
+	switch p := a.(type) {
+	case *TurnStart:
+		return derefOf(p)
+	case *LoopTurn:
+		return derefOf(p)
+	case *AgentStart:
+		return derefOf(p)
+	case *RunStart:
+		return derefOf(p)
+	case *RunJournal:
+		return derefOf(p)
+	case *AddRow:
+		return derefOf(p)
+	case *Adopt:
+		return derefOf(p)
+	case *TurnComplete:
+		return derefOf(p)
+	case *UsageSample:
+		return derefOf(p)
+	case *SetOverhead:
+		return derefOf(p)
+	case *Compact:
+		return derefOf(p)
+	case *Expand:
+		return derefOf(p)
+	case *SteerBegin:
+		return derefOf(p)
+	case *SteerDraft:
+		return derefOf(p)
+	case *Decide:
+		return derefOf(p)
+	case *JudgeStart:
+		return derefOf(p)
+	case *JudgeDone:
+		return derefOf(p)
+	case *AddAsk:
+		return derefOf(p)
+	case *RunPhases:
+		return derefOf(p)
+	case *ProcessStart:
+		return derefOf(p)
+	case *ProcessCold:
+		return derefOf(p)
+	case *ProcessDone:
+		return derefOf(p)
+	case *DeliveryPending:
+		return derefOf(p)
+	case *DeliverySent:
+		return derefOf(p)
+	case *DeliveryToasted:
+		return derefOf(p)
+	case *CheckArm:
+		return derefOf(p)
+	case *NotesDrained:
+		return derefOf(p)
+	case *StandingAdd:
+		return derefOf(p)
+	case *ArtifactDone:
+		return derefOf(p)
+	case *SetPane:
+		return derefOf(p)
+	case *SetColumns:
+		return derefOf(p)
+	case *Reset:
+		return derefOf(p)
+	}
+	return a
+}
+
+func derefOf[T Action](p *T) Action {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// sameID reports whether two optional ids are equal (both absent counts as equal).
+func sameID(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// pushUnique appends x unless xs already holds it. It only ever appends, so it keeps the mutation rule.
+func pushUnique(xs []string, x string) []string {
+	if Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}
+
+// isSent: a steer or a kill sends an instruction; a keep sends nothing.
+func isSent(c *Choice) bool { return c != nil && (*c == Steer || *c == Kill) }
+
+// usageSample applies a context sample: present values win, window and compactAt stick, so a partial
+// sample never blanks the header. The first sample also dates the mid-turn cadence: without it lastAtMs
+// is 0 against a clock reading ms since the epoch, so the five-minute floor would be no floor at all; a
+// Now of 0 (the demo) seeds nothing.
+func usageSample(s *State, u Usage, now int64) {
+	if u.Window != 0 {
+		s.Usage.Window = u.Window
+	}
+	if u.CompactAt != nil {
+		s.Usage.CompactAt = Ptr(*u.CompactAt)
+	}
+	if u.Tokens != nil {
+		s.Usage.Tokens = Ptr(*u.Tokens)
+	}
+	if u.Percent != nil {
+		s.Usage.Percent = Ptr(*u.Percent)
+	}
+	if s.Judge.LastAtMs == 0 && now > 0 {
+		s.Judge.LastAtMs = now
+	}
+}
+
+// turnStart begins a turn; the wait before this prompt is written onto the turn it followed, so TURNS
+// can say the person was away.
+func turnStart(s *State, now int64) {
+	if n := len(s.Turns); n > 0 && s.Turns[n-1].At > 0 {
+		s.Turns[n-1].IdleMs = max(0, now-s.Turns[n-1].At)
+	}
+	s.Turn++
+}
+
+// deliverySent counts one agent reached by the standing instructions, once, on every habit pattern
+// whose instruction is standing.
+func deliverySent(s *State, agentID string) {
+	if Contains(s.Delivery.Agents, agentID) {
+		return
+	}
+	s.Delivery.Agents = append(s.Delivery.Agents, agentID)
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		if p.Lean != nil || p.Instruction == nil {
+			continue
+		}
+		for _, t := range s.Standing {
+			if strings.Contains(t, *p.Instruction) {
+				p.Sent++
+				break
+			}
+		}
+	}
+}
+
+// artifactDone clears the pattern's proposal (it is handled) and records `<id>:<kind>` when written.
+func artifactDone(s *State, a ArtifactDone) {
+	for i := range s.Patterns {
+		if s.Patterns[i].ID == a.PatternID {
+			s.Patterns[i].Proposal = nil
+		}
+	}
+	if a.Written {
+		s.Written = pushUnique(s.Written, a.PatternID+":"+string(a.Kind))
+	}
+}
+
+// resetState starts the session over: patterns survive as stored, the overhead, the band width and the pane's
+// open state are kept.
+func resetState(s *State) {
+	fresh := New(s.Cwd, s.Usage.Window)
+	fresh.Overhead = s.Overhead
+	fresh.Columns = s.Columns
+	fresh.PaneOpen = s.PaneOpen
+	fresh.Patterns = make([]Pattern, len(s.Patterns))
+	for i := range s.Patterns {
+		fresh.Patterns[i] = FromStored(ToStored(&s.Patterns[i]))
+	}
+	*s = *fresh
+}
+
+// lookup is the reducer's private index of ids, so one row costs the same on a full session as on an
+// empty one: a loop by id (400 loops) and a row by id (2000 rows, for the class a settling pattern
+// cites). It belongs to one State: Clone drops it, and it is checked against the slices it indexes
+// (their length and their first element's address) before every use, so a State changed behind the
+// reducer's back (decoded from JSON, built by hand, appended to directly) is re-indexed, never misread.
+type lookup struct {
+	loops    map[string]int // loop id → its position plus loopBase at the time it was added
+	loopBase int            // loops dropped off the front so far
+	loopDups bool           // an id is held twice: fall back to scanning, as the seed's map over loops does
+	loopLen  int
+	loopHead *Loop
+
+	rows    map[string]int // row id → the seq of the first row still in the ledger with that id; nil until needed
+	rowDups bool           // an id is held twice: fall back to scanning
+	rowLen  int
+	rowHead *Row
+	cited   []citedMemo // per position in Patterns: its first cited row, remembered (see firstCited)
+}
+
+// index is s's lookup, created empty on first use.
+func (s *State) index() *lookup {
+	if s.idx == nil {
+		s.idx = &lookup{}
+	}
+	return s.idx
+}

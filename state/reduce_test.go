@@ -1,0 +1,420 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fullSession is a session at every cap: RowCap rows in the ledger with more folded, LoopCap loops,
+// MaxPatterns patterns (decided, open, settled, queued), runs, asks and turns with context samples.
+func fullSession(tb testing.TB) *State {
+	tb.Helper()
+	s := New("/repo", 200_000)
+	for i := 0; i < LoopCap; i++ {
+		Reduce(s, AgentStart{AgentID: loopID(i), Description: "explore " + loopID(i), Model: Ptr("sonnet")})
+	}
+	Reduce(s, RunStart{Run: RunInfo{ID: "run-1", Name: "review"}, Now: 1_000})
+	Reduce(s, RunJournal{RunID: "run-1", Entries: []JournalEntry{{Kind: "started", AgentID: loopID(399), Label: Ptr("review")}}, Now: 1_000})
+	Reduce(s, UsageSample{Usage: Usage{Window: 200_000, Tokens: Ptr[int64](90_000), Percent: Ptr(45.0)}, Now: 1_000})
+	seq := 0
+	for turn := 1; turn <= 44; turn++ {
+		Reduce(s, TurnStart{Now: int64(turn) * 60_000})
+		Reduce(s, AddAsk{Ask: Ask{Turn: turn, At: int64(turn) * 60_000, Head: fmt.Sprintf("please fix the failing test number %d in the auth module", turn)}})
+		for k := 0; k < 50; k++ {
+			seq++
+			Reduce(s, AddRow{Row: sessionRow(seq, turn)})
+		}
+		if turn == 20 {
+			Reduce(s, JudgeStart{Now: int64(turn) * 60_000, Seq: s.Seq})
+			Reduce(s, judgeWith(s, 50))
+			for i := 0; i < 50; i += 3 {
+				choice := []Choice{Steer, Kill, Keep}[i%3]
+				Reduce(s, Decide{PatternID: s.Patterns[i].ID, Choice: choice, Text: Ptr("do it the cheap way")})
+			}
+		}
+		ctx := int64(40_000 + turn*1_500)
+		Reduce(s, TurnComplete{Stat: TurnStat{Input: 30_000, Output: 2_000, CacheCreate: 4_000, Ms: 90_000, At: int64(turn)*60_000 + 50_000, Ended: EndAnswer, Context: &ctx}})
+	}
+	if len(s.Rows) != RowCap || len(s.Loops) != LoopCap || len(s.Patterns) != MaxPatterns || len(s.Folded) == 0 {
+		tb.Fatalf("not a full session: rows %d loops %d patterns %d folded %d", len(s.Rows), len(s.Loops), len(s.Patterns), len(s.Folded))
+	}
+	return s
+}
+
+func loopID(i int) string { return fmt.Sprintf("agent-%03d", i) }
+
+var sessionKeys = []struct {
+	tool, key string
+	cls       CommandClass
+}{
+	{"Bash", "test:npm test", ClassTest},
+	{"Bash", "read:cat logs/api.log", ClassRead},
+	{"Read", "/repo/src/auth.ts:1-200", ClassOther},
+	{"Edit", "/repo/src/auth.ts", ClassOther},
+	{"Grep", "TODO", ClassSearch},
+	{"Bash", "git:git status", ClassGit},
+	{"Bash", "build:go build ./...", ClassBuild},
+}
+
+// sessionRow is the n-th call of a full session: a main-loop call, or one of a loop's every third call.
+func sessionRow(n, turn int) Row {
+	k := sessionKeys[n%len(sessionKeys)]
+	agent := MainAgent
+	if n%3 == 0 {
+		agent = loopID(n % LoopCap)
+	}
+	return Row{ID: fmt.Sprintf("toolu_%06d", n), Tool: k.tool, Key: fmt.Sprintf("%s-%d", k.key, n%23), Cls: k.cls, Agent: agent,
+		Turn: turn, Ms: int64(100 + n%5_000), Chars: int64(200 + n%9_000), Head: "ok", Flags: []string{}, Paths: []string{}}
+}
+
+// judgeWith is a judge run naming n patterns over the session's keys, each citing two rows.
+func judgeWith(s *State, n int) JudgeDone {
+	var patterns []Pattern
+	var fresh []string
+	for i := 0; i < n; i++ {
+		r := s.Rows[len(s.Rows)-1-(i*7)%len(s.Rows)]
+		p := FromStored(StoredPattern{ID: fmt.Sprintf("execution:pattern-%d", i), Category: "execution",
+			Kind: fmt.Sprintf("Claude keeps doing thing %d", i), Why: "it costs", Alternative: "do the cheap thing",
+			Confidence: 0.8, Signature: &Signature{Tool: r.Tool, Key: r.Key}})
+		if i%5 == 4 {
+			p.Signature = nil
+			p.EstTokensPerTurn = Ptr(400.0)
+		}
+		p.Hits = []string{r.ID, s.Rows[len(s.Rows)-2-(i*7)%len(s.Rows)].ID}
+		patterns = append(patterns, p)
+		fresh = append(fresh, p.ID)
+	}
+	return JudgeDone{Patterns: patterns, Fresh: fresh, Recurred: []string{}, Dropped: []string{}, Spent: 20_000}
+}
+
+// benchRows is a ring of unique rows longer than the ledger, so no id is ever held twice.
+func benchRows(agent func(i int) string) []Row {
+	rows := make([]Row, 2*RowCap+96)
+	for i := range rows {
+		rows[i] = sessionRow(1_000_000+i, 50)
+		rows[i].Agent = agent(i)
+	}
+	return rows
+}
+
+// applyRows applies the ring of rows to a clone of base, one per iteration, and starts again from a
+// fresh clone (timer stopped) after each lap: every row lands on a session as full as base, rather than
+// on one whose patterns have gathered a hit per matching row for hundreds of thousands of rows.
+func applyRows(b *testing.B, base *State, rows []Row) {
+	s := base.Clone()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i == len(rows) {
+			b.StopTimer()
+			s, i = base.Clone(), 0
+			b.StartTimer()
+		}
+		Reduce(s, AddRow{Row: rows[i]})
+		i++
+	}
+}
+
+func BenchmarkApplyRow(b *testing.B) {
+	applyRows(b, fullSession(b), benchRows(func(i int) string { return loopID(i % LoopCap) }))
+}
+
+// BenchmarkApplyRowMain applies main-loop rows while instructions are open: every row settles against
+// the open patterns (the cited class, through the row index).
+func BenchmarkApplyRowMain(b *testing.B) {
+	s := fullSession(b)
+	Reduce(s, TurnStart{Now: 1})
+	for i := range s.Patterns {
+		if isSent(s.Patterns[i].Decision) {
+			s.Patterns[i].OpenedAtTurn = Ptr(s.Turn - 1)
+		}
+	}
+	rows := benchRows(func(int) string { return MainAgent })
+	for i := range rows {
+		rows[i].Cls = ClassLint // never the cited class: nothing settles, every open pattern is checked
+		rows[i].Key = "lint:" + rows[i].Key
+		rows[i].Turn = s.Turn
+	}
+	applyRows(b, s, rows)
+}
+
+func BenchmarkClone(b *testing.B) {
+	s := fullSession(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Clone()
+	}
+}
+
+// tsAction is one action as the seed's JSON writes it ({"type": …}), decoded into the Go action.
+func tsAction(t *testing.T, raw json.RawMessage) Action {
+	t.Helper()
+	var a struct {
+		Type        string          `json:"type"`
+		Now         int64           `json:"now"`
+		AgentID     string          `json:"agentId"`
+		Model       *string         `json:"model"`
+		Ms          int64           `json:"ms"`
+		Tokens      Tokens          `json:"tokens"`
+		Ended       TurnEnd         `json:"ended"`
+		Turn        int             `json:"turn"`
+		Description string          `json:"description"`
+		Run         RunInfo         `json:"run"`
+		RunID       string          `json:"runId"`
+		Entries     []JournalEntry  `json:"entries"`
+		Row         Row             `json:"row"`
+		Rows        []Row           `json:"rows"`
+		Stat        TurnStat        `json:"stat"`
+		Usage       json.RawMessage `json:"usage"`
+		Overhead    Overhead        `json:"overhead"`
+		PatternID   *string         `json:"patternId"`
+		Choice      Choice          `json:"choice"`
+		Text        *string         `json:"text"`
+		Seq         int             `json:"seq"`
+		Patterns    []Pattern       `json:"patterns"`
+		Fresh       []string        `json:"fresh"`
+		Recurred    []string        `json:"recurred"`
+		Focus       *string         `json:"focus"`
+		Time        *string         `json:"time"`
+		Context     *string         `json:"context"`
+		Spent       int64           `json:"spent"`
+		Error       *string         `json:"error"`
+		Returned    int             `json:"returned"`
+		Kept        int             `json:"kept"`
+		Dropped     []string        `json:"dropped"`
+		Ask         Ask             `json:"ask"`
+		Phases      []string        `json:"phases"`
+		Trigger     ProcessTrigger  `json:"trigger"`
+		Was         ProcessMark     `json:"was"`
+		Delta       int             `json:"delta"`
+		Kind        ArtifactKind    `json:"kind"`
+		Written     bool            `json:"written"`
+		Open        bool            `json:"open"`
+		Auto        bool            `json:"auto"`
+		Columns     int             `json:"columns"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatalf("action %s: %v", raw, err)
+	}
+	judgeUsage := func() *JudgeUsage {
+		var u *JudgeUsage
+		if len(a.Usage) > 0 {
+			if err := json.Unmarshal(a.Usage, &u); err != nil {
+				t.Fatalf("usage %s: %v", a.Usage, err)
+			}
+		}
+		return u
+	}
+	switch a.Type {
+	case "turn.start":
+		return TurnStart{Now: a.Now}
+	case "loop.turn":
+		return LoopTurn{AgentID: a.AgentID, Model: a.Model, Ms: a.Ms, Tokens: a.Tokens, Ended: a.Ended, Turn: a.Turn}
+	case "agent.start":
+		return AgentStart{AgentID: a.AgentID, Description: a.Description, Model: a.Model}
+	case "run.start":
+		return RunStart{Run: a.Run, Now: a.Now}
+	case "run.journal":
+		return RunJournal{RunID: a.RunID, Entries: a.Entries, Now: a.Now}
+	case "row":
+		return AddRow{Row: a.Row}
+	case "adopt":
+		return Adopt{Rows: a.Rows}
+	case "turn.complete":
+		return TurnComplete{Stat: a.Stat}
+	case "usage":
+		var u Usage
+		if err := json.Unmarshal(a.Usage, &u); err != nil {
+			t.Fatalf("usage %s: %v", a.Usage, err)
+		}
+		return UsageSample{Usage: u, Now: a.Now}
+	case "overhead":
+		return SetOverhead{Overhead: a.Overhead}
+	case "compact":
+		return Compact{}
+	case "expand":
+		return Expand{PatternID: a.PatternID}
+	case "steer.begin":
+		return SteerBegin{PatternID: Str(a.PatternID)}
+	case "steer.draft":
+		return SteerDraft{Text: Str(a.Text)}
+	case "decide":
+		return Decide{PatternID: Str(a.PatternID), Choice: a.Choice, Text: a.Text}
+	case "judge.start":
+		return JudgeStart{Now: a.Now, Seq: a.Seq}
+	case "judge.done":
+		return JudgeDone{Patterns: a.Patterns, Fresh: a.Fresh, Recurred: a.Recurred, Focus: a.Focus, Time: a.Time, Context: a.Context,
+			Spent: a.Spent, Error: a.Error, Returned: a.Returned, Kept: a.Kept, Dropped: a.Dropped, Usage: judgeUsage()}
+	case "ask":
+		return AddAsk{Ask: a.Ask}
+	case "run.phases":
+		return RunPhases{RunID: a.RunID, Phases: a.Phases}
+	case "process.start":
+		return ProcessStart{Now: a.Now, Seq: a.Seq, Trigger: a.Trigger}
+	case "process.cold":
+		return ProcessCold{Was: a.Was}
+	case "process.done":
+		return ProcessDone{Patterns: a.Patterns, Fresh: a.Fresh, Recurred: a.Recurred, Spent: a.Spent, Error: a.Error,
+			Returned: a.Returned, Kept: a.Kept, Dropped: a.Dropped, Usage: judgeUsage()}
+	case "delivery.pending":
+		return DeliveryPending{Delta: a.Delta}
+	case "delivery.sent":
+		return DeliverySent{AgentID: a.AgentID, Now: a.Now}
+	case "delivery.toasted":
+		return DeliveryToasted{Now: a.Now}
+	case "check.arm":
+		return CheckArm{}
+	case "notes.drained":
+		return NotesDrained{}
+	case "standing.add":
+		return StandingAdd{Text: Str(a.Text)}
+	case "artifact.done":
+		return ArtifactDone{PatternID: Str(a.PatternID), Kind: a.Kind, Written: a.Written}
+	case "pane":
+		return SetPane{Open: a.Open, Auto: a.Auto}
+	case "columns":
+		return SetColumns{Columns: a.Columns}
+	case "reset":
+		return Reset{}
+	}
+	t.Fatalf("unknown action type %q", a.Type)
+	return nil
+}
+
+// jsonValue is v as generic JSON, for comparing with the seed's answers.
+func jsonValue(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameJSON fails with the first differing paths between a Go value and the seed's answer.
+func sameJSON(t *testing.T, what string, got, want any) {
+	t.Helper()
+	var diffs []string
+	jsonDiff(what, jsonValue(t, got), want, &diffs)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+}
+
+func jsonDiff(path string, a, b any, out *[]string) {
+	if len(*out) >= 10 {
+		return
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			*out = append(*out, fmt.Sprintf("%s: got %v, want %v", path, a, b))
+			return
+		}
+		for k := range x {
+			jsonDiff(path+"."+k, x[k], y[k], out)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				jsonDiff(path+"."+k, nil, y[k], out)
+			}
+		}
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			*out = append(*out, fmt.Sprintf("%s: got %v, want %v", path, a, b))
+			return
+		}
+		for i := range x {
+			jsonDiff(fmt.Sprintf("%s[%d]", path, i), x[i], y[i], out)
+		}
+	default:
+		if !reflect.DeepEqual(a, b) {
+			*out = append(*out, fmt.Sprintf("%s: got %v, want %v", path, a, b))
+		}
+	}
+}
+
+type oracleSession struct {
+	Seed    int64             `json:"seed"`
+	Actions []json.RawMessage `json:"actions"`
+	State   any               `json:"state"`
+	Pane    any               `json:"pane"`
+	Band    any               `json:"band"`
+	BandNow struct {
+		Now   int64 `json:"now"`
+		Model any   `json:"model"`
+	} `json:"bandNow"`
+	Dump struct {
+		Spoke bool   `json:"spoke"`
+		Text  string `json:"text"`
+	} `json:"dump"`
+	Storable           any `json:"storable"`
+	TurnsToCompaction  any `json:"turnsToCompaction"`
+	TokensToCompaction any `json:"tokensToCompaction"`
+	ProcessLine        any `json:"processLine"`
+}
+
+func oracleSessions(t *testing.T) []oracleSession {
+	t.Helper()
+	data, err := os.ReadFile("testdata/oracle_sessions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Sessions []oracleSession `json:"sessions"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Sessions) == 0 {
+		t.Fatal("no oracle sessions")
+	}
+	return file.Sessions
+}
+
+// TestOracleSessions replays random sessions the seed reduced and compares the state and every view
+// with the seed's answers. The seed's evidence module was a stub when they were recorded: its sinks
+// named nothing, so the Go header's named sinks and the debug dump's sinks lines are left out.
+func TestOracleSessions(t *testing.T) {
+	for _, o := range oracleSessions(t) {
+		t.Run(fmt.Sprint(o.Seed), func(t *testing.T) {
+			s := New("/w", 200_000)
+			for _, raw := range o.Actions {
+				Reduce(s, tsAction(t, raw))
+			}
+			sameJSON(t, "state", s, o.State)
+			pane := BuildPane(s, []Artifact{})
+			for _, sinks := range []*Sinks{pane.Header.Time, pane.Header.Context} {
+				if sinks != nil {
+					sinks.Sinks = []Sink{}
+				}
+			}
+			sameJSON(t, "pane", pane, o.Pane)
+			sameJSON(t, "band", BuildBand(s), o.Band)
+			sameJSON(t, "bandNow", BuildBandAt(s, o.BandNow.Now), o.BandNow.Model)
+			sameJSON(t, "storable", StorableOf(s), o.Storable)
+			sameJSON(t, "turnsToCompaction", TurnsToCompaction(s), o.TurnsToCompaction)
+			sameJSON(t, "tokensToCompaction", TokensToCompaction(s), o.TokensToCompaction)
+			sameJSON(t, "processLine", ProcessLine(s), o.ProcessLine)
+			got, want := strings.Split(DebugDump(s, o.Dump.Spoke), "\n"), strings.Split(o.Dump.Text, "\n")
+			if len(got) != len(want) {
+				t.Fatalf("debug dump: %d lines, want %d", len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] && !strings.Contains(want[i], " sinks: ") {
+					t.Errorf("debug line %d:\n got %s\nwant %s", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package state
+
+// Settlements: how a sent instruction (a steer or a kill) is credited or found ignored (D4). A row that
+// repeats the pattern's signature after the decision's turn means the instruction was ignored: the card
+// comes back and nothing is saved. A row of the pattern's class that is not the repeat means it held: the
+// difference to the pattern's baseline is saved. An instruction that outlives SettleTurns turns untouched
+// is credited its whole baseline; a behavioural pattern (no signature) accrues its per-turn estimate for
+// every turn it is believed.
+
+// settlement is what one pattern's settling adds: saved time and context, and whether its card returns.
+type settlement struct {
+	ms, chars float64
+	requeue   bool
+}
+
+// settleRow settles every pattern against one row about to be appended (numbered, not yet in the
+// ledger), then applies the settlements in pattern order, as the seed's applySettlements does.
+func settleRow(s *State, row *Row) {
+	var requeue []string
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		st := settleWithRow(s, i, p, row)
+		s.Saved.Ms += st.ms
+		s.Saved.Chars += st.chars
+		if st.requeue {
+			requeue = append(requeue, p.ID)
+		}
+	}
+	requeueCards(s, requeue)
+}
+
+// settleWithRow settles one pattern (at its position in s.Patterns) against a row; the pattern gains the
+// row as a hit when it carries its signature. Everything it reads (the cited rows, the baseline) is the ledger before the row.
+func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
+	var st settlement
+	if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
+		// A row in the decision's own turn was already in flight before Claude could read the instruction.
+		row.Turn > *p.OpenedAtTurn {
+		switch {
+		case p.Signature != nil && row.Key == p.Signature.Key:
+			// Every ignored instruction brings the card back, so the person can Ignore it or say something else.
+			p.Ignored++
+			p.OpenedAtTurn = nil
+			st.requeue = true
+		default:
+			if first := firstCited(s, at, p); first != nil && first.Cls == row.Cls {
+				base := Baseline(s, p.Hits)
+				p.OpenedAtTurn = nil
+				st.ms = max(0, base.Ms-float64(row.Ms))
+				st.chars = max(0, base.Chars-float64(row.Chars))
+			}
+		}
+	}
+	if signatureHit(p, row) {
+		p.Hits = pushUnique(p.Hits, row.ID)
+	}
+	return st
+}
+
+// requeueCards brings each id's card back to the front, in order (the last one ends up first), unless
+// it is already queued. The queue is rebuilt, never shifted in place.
+func requeueCards(s *State, ids []string) {
+	for _, id := range ids {
+		if Contains(s.Cards, id) {
+			continue
+		}
+		cards := make([]string, 0, len(s.Cards)+1)
+		s.Cards = append(append(cards, id), s.Cards...)
+	}
+}
+
+// turnComplete settles every pattern at the end of a turn, then records the turn with its number and the
+// calls the ledger holds for it.
+func turnComplete(s *State, stat TurnStat) {
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		ms, chars := settleAtTurn(s, p)
+		s.Saved.Ms += ms
+		s.Saved.Chars += chars
+	}
+	stat.Turn = s.Turn
+	stat.Calls = 0
+	for i := range s.Rows {
+		if s.Rows[i].Turn == s.Turn {
+			stat.Calls++
+		}
+	}
+	if stat.Context != nil {
+		stat.Context = Ptr(*stat.Context)
+	}
+	s.Turns = append(s.Turns, stat)
+}
+
+// settleAtTurn credits one pattern at a turn's end: its whole baseline once SettleTurns have passed since
+// the decision, plus, for a behavioural pattern still believed, its per-turn estimate. An ignored
+// instruction saves nothing, so a behavioural pattern accrues only while nothing ignored it.
+func settleAtTurn(s *State, p *Pattern) (ms, chars float64) {
+	var accrued float64
+	if p.Signature == nil && isSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil {
+		accrued = *p.EstTokensPerTurn * 4
+	}
+	if p.OpenedAtTurn == nil || s.Turn-*p.OpenedAtTurn < SettleTurns {
+		return 0, accrued
+	}
+	base := Baseline(s, p.Hits)
+	p.OpenedAtTurn = nil
+	return base.Ms, base.Chars + accrued
+}

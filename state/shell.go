@@ -1,0 +1,777 @@
+package state
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Reading a Bash command for its ledger key and class.
+//
+// The seed split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
+// they stood, quotes included, and it read heredoc bodies as commands (KNOWN-ISSUES). readShell scans
+// the command once, the way the shell quotes it: single and double quotes, backslash escapes, `$(…)`,
+// `$((…))` and backticks hide what they hold from the command around them; a heredoc's body (and its
+// terminator line) is data and is dropped; a `#` comment's quotes open nothing. It returns the command
+// with whitespace collapsed, as the seed's key prints it, and the top-level tokens found in that text:
+// words, chain operators, pipes and redirects.
+//
+// Kept from the seed on purpose: a newline is whitespace, not a separator (splitting on newlines would
+// read heredoc bodies as commands), and a `#` comment runs only to the newline but its `&&`, `;`, `|`,
+// `<` and `>` still count, as they did.
+
+// shellTokKind is what one top-level token is.
+type shellTokKind uint8
+
+const (
+	tokWord       shellTokKind = iota
+	tokChain                   // && || ;
+	tokPipe                    // | |&
+	tokRedirect                // < > >> >| >& <& <> << <<- <<< &> &>> with an optional fd digit
+	tokBackground              // a lone &
+)
+
+// shellTok is one token: its byte range in the collapsed text. A redirect's range starts at the fd
+// digit written right before it (the seed's `\d?`) or at the `&` of `&>`.
+type shellTok struct {
+	kind       shellTokKind
+	start, end int
+	out        bool // a redirect that sends standard output to its target
+	dup        bool // a `>&`/`<&` form: a number target duplicates a descriptor, no file
+}
+
+// shellCmd is a command as the ledger reads it.
+type shellCmd struct {
+	text string // whitespace collapsed, heredoc bodies removed
+	toks []shellTok
+}
+
+type frameKind uint8
+
+const (
+	frameSingle   frameKind = iota // '…'
+	frameDouble                    // "…"
+	frameSubst                     // $(…)
+	frameArith                     // $((…))
+	frameBacktick                  // `…`
+)
+
+type shellFrame struct {
+	kind  frameKind
+	depth int // plain parentheses open inside a $(…) or $((…))
+}
+
+type heredocSpec struct {
+	delim     string
+	stripTabs bool // <<- : leading tabs of the terminator line are ignored
+}
+
+type shellScanner struct {
+	raw          string
+	out          []byte
+	toks         []shellTok
+	frames       []shellFrame
+	pending      []heredocSpec // heredocs whose bodies start after the next newline
+	pendingSpace bool          // whitespace seen and not yet written (collapsed to one space)
+	word         int           // out offset where the current top-level word began; -1 outside a word
+	wordStart    bool          // in code, the next character begins a word (a `#` there is a comment)
+	comment      bool          // inside a # comment, until the next newline
+	plainAt      int           // out offset of the last unquoted top-level byte written; -1 none
+}
+
+// readShell scans a raw Bash command (see the comment at the top of this file).
+func readShell(raw string) shellCmd {
+	raw = strings.ToValidUTF8(raw, "\uFFFD")
+	s := shellScanner{raw: raw, out: make([]byte, 0, len(raw)), word: -1, wordStart: true, plainAt: -1}
+	for i := 0; i < len(raw); {
+		i = s.step(i)
+	}
+	s.endWord(len(s.out))
+	return shellCmd{text: string(s.out), toks: s.toks}
+}
+
+func (s *shellScanner) step(i int) int {
+	r, size := utf8.DecodeRuneInString(s.raw[i:])
+	if unicode.IsSpace(r) {
+		return s.space(i, r, size)
+	}
+	if s.comment {
+		return s.commentChar(i, size)
+	}
+	if len(s.frames) == 0 {
+		return s.codeChar(i, size)
+	}
+	switch s.top().kind {
+	case frameSingle:
+		s.put(s.raw[i : i+size])
+		if s.raw[i] == '\'' {
+			s.pop()
+		}
+		return i + size
+	case frameDouble:
+		return s.doubleChar(i, size)
+	case frameArith:
+		return s.arithChar(i, size)
+	}
+	return s.codeChar(i, size)
+}
+
+func (s *shellScanner) top() *shellFrame { return &s.frames[len(s.frames)-1] }
+
+func (s *shellScanner) push(k frameKind) { s.frames = append(s.frames, shellFrame{kind: k}) }
+
+func (s *shellScanner) pop() {
+	s.frames = s.frames[:len(s.frames)-1]
+	s.wordStart = false
+}
+
+// inCode: top level, or inside a $(…) or backticks, where quotes, operators and heredocs mean something.
+func (s *shellScanner) inCode() bool {
+	return len(s.frames) == 0 || s.top().kind == frameSubst || s.top().kind == frameBacktick
+}
+
+func (s *shellScanner) flush() {
+	if s.pendingSpace && len(s.out) > 0 {
+		s.out = append(s.out, ' ')
+	}
+	s.pendingSpace = false
+}
+
+// put writes text that belongs to a word (starting one at top level).
+func (s *shellScanner) put(text string) {
+	s.flush()
+	if len(s.frames) == 0 && s.word < 0 {
+		s.word = len(s.out)
+	}
+	s.out = append(s.out, text...)
+}
+
+func (s *shellScanner) endWord(at int) {
+	if s.word >= 0 {
+		s.toks = append(s.toks, shellTok{kind: tokWord, start: s.word, end: at})
+		s.word = -1
+	}
+}
+
+func (s *shellScanner) space(i int, r rune, size int) int {
+	if len(s.frames) == 0 {
+		s.endWord(len(s.out))
+	}
+	if s.inCode() {
+		s.wordStart = true
+	}
+	s.pendingSpace = true
+	next := i + size
+	if r == '\n' {
+		s.comment = false
+		if len(s.pending) > 0 && s.inCode() {
+			next = s.skipHeredocs(next)
+		}
+	}
+	return next
+}
+
+// commentChar: quotes, escapes and substitutions are inert in a comment; at top level its operators
+// still count, as they did in the seed.
+func (s *shellScanner) commentChar(i, size int) int {
+	if len(s.frames) == 0 && size == 1 && strings.IndexByte("&|;<>", s.raw[i]) >= 0 {
+		return s.operator(i, false)
+	}
+	s.put(s.raw[i : i+size])
+	if len(s.frames) == 0 && size == 1 {
+		s.plainAt = len(s.out) - 1
+	}
+	return i + size
+}
+
+// codeChar reads one construct at top level or inside $(…) or backticks.
+func (s *shellScanner) codeChar(i, size int) int {
+	c := s.raw[i]
+	topLevel := len(s.frames) == 0
+	switch c {
+	case '\\':
+		return s.escape(i)
+	case '\'':
+		s.put("'")
+		s.push(frameSingle)
+		return i + 1
+	case '"':
+		s.put(`"`)
+		s.push(frameDouble)
+		return i + 1
+	case '`':
+		s.put("`")
+		if !topLevel && s.top().kind == frameBacktick {
+			s.pop()
+		} else {
+			s.push(frameBacktick)
+			s.wordStart = true
+		}
+		return i + 1
+	case '$':
+		if n := s.substitution(i); n > i {
+			return n
+		}
+	case '#':
+		if s.wordStart {
+			s.comment = true
+			s.put("#")
+			return i + 1
+		}
+	case '(', ')':
+		if !topLevel && s.top().kind == frameSubst {
+			f := s.top()
+			s.put(s.raw[i : i+1])
+			switch {
+			case c == '(':
+				f.depth++
+				s.wordStart = true
+			case f.depth > 0:
+				f.depth--
+			default:
+				s.pop()
+			}
+			return i + 1
+		}
+	case '&', '|', ';', '<', '>':
+		if topLevel {
+			return s.operator(i, true)
+		}
+		return s.nestedOperator(i)
+	}
+	s.put(s.raw[i : i+size])
+	if topLevel && size == 1 {
+		s.plainAt = len(s.out) - 1
+	}
+	s.wordStart = false
+	return i + size
+}
+
+// substitution opens $( or $(( at i; it returns i when there is none.
+func (s *shellScanner) substitution(i int) int {
+	if i+1 >= len(s.raw) || s.raw[i+1] != '(' {
+		return i
+	}
+	if i+2 < len(s.raw) && s.raw[i+2] == '(' {
+		s.put("$((")
+		s.push(frameArith)
+		return i + 3
+	}
+	s.put("$(")
+	s.push(frameSubst)
+	s.wordStart = true
+	return i + 2
+}
+
+func (s *shellScanner) doubleChar(i, size int) int {
+	switch s.raw[i] {
+	case '\\':
+		return s.escape(i)
+	case '"':
+		s.put(`"`)
+		s.pop()
+		return i + 1
+	case '`':
+		s.put("`")
+		s.push(frameBacktick)
+		s.wordStart = true
+		return i + 1
+	case '$':
+		if n := s.substitution(i); n > i {
+			return n
+		}
+	}
+	s.put(s.raw[i : i+size])
+	return i + size
+}
+
+func (s *shellScanner) arithChar(i, size int) int {
+	f := s.top()
+	switch s.raw[i] {
+	case '(':
+		f.depth++
+	case ')':
+		switch {
+		case f.depth > 0:
+			f.depth--
+		case i+1 < len(s.raw) && s.raw[i+1] == ')':
+			s.put("))")
+			s.pop()
+			return i + 2
+		default:
+			s.put(")")
+			s.pop()
+			return i + 1
+		}
+	}
+	s.put(s.raw[i : i+size])
+	return i + size
+}
+
+// escape writes a backslash and the character it quotes. A backslash before whitespace leaves the
+// whitespace to collapse as usual, so the key reads as the seed's did.
+func (s *shellScanner) escape(i int) int {
+	s.put(`\`)
+	s.wordStart = false
+	if i+1 >= len(s.raw) {
+		return i + 1
+	}
+	r, size := utf8.DecodeRuneInString(s.raw[i+1:])
+	if unicode.IsSpace(r) {
+		return i + 1
+	}
+	s.out = append(s.out, s.raw[i+1:i+1+size]...)
+	return i + 1 + size
+}
+
+// nestedOperator writes an operator inside $(…) or backticks: it splits and cuts nothing outside, but a
+// heredoc opened there still has a body to drop.
+func (s *shellScanner) nestedOperator(i int) int {
+	op := operatorAt(s.raw, i)
+	s.put(op)
+	s.wordStart = true
+	if op == "<<" || op == "<<-" {
+		s.heredoc(i+len(op), op == "<<-")
+	}
+	return i + len(op)
+}
+
+// operator records a top-level operator; heredocs open only where they can (not in a comment).
+func (s *shellScanner) operator(i int, code bool) int {
+	op := operatorAt(s.raw, i)
+	kind := tokRedirect
+	switch op {
+	case "&&", "||", ";":
+		kind = tokChain
+	case "|", "|&":
+		kind = tokPipe
+	case "&":
+		kind = tokBackground
+	}
+	start := -1
+	fdFirst := false // the fd digit is a word of its own (`2>`), not the tail of one (`a2>`)
+	var fd byte
+	if kind == tokRedirect && op[0] != '&' && !s.pendingSpace && s.plainAt >= 0 && s.plainAt == len(s.out)-1 && asciiDigit(s.out[s.plainAt]) {
+		start = s.plainAt
+		fd = s.out[start]
+		fdFirst = s.word == start
+		if fdFirst {
+			s.word = -1
+		}
+	}
+	if start >= 0 {
+		s.endWord(start)
+	}
+	s.endWord(len(s.out))
+	s.flush()
+	if start < 0 {
+		start = len(s.out)
+	}
+	s.out = append(s.out, op...)
+	s.wordStart = true
+	stdout := fd == 0 || !fdFirst || fd == '1'
+	t := shellTok{kind: kind, start: start, end: len(s.out)}
+	switch op {
+	case ">", ">>", ">|":
+		t.out = stdout
+	case ">&":
+		t.out, t.dup = stdout, true
+	case "&>", "&>>":
+		t.out = true
+	case "<&":
+		t.dup = true
+	}
+	s.toks = append(s.toks, t)
+	if code && (op == "<<" || op == "<<-") {
+		s.heredoc(i+len(op), op == "<<-")
+	}
+	return i + len(op)
+}
+
+// operatorAt is the longest operator starting at raw[i].
+func operatorAt(raw string, i int) string {
+	for _, op := range shellOperators {
+		if strings.HasPrefix(raw[i:], op) {
+			return op
+		}
+	}
+	return raw[i : i+1]
+}
+
+// shellOperators, longest first so the first prefix found is the operator.
+var shellOperators = []string{"&>>", "<<<", "<<-", "&&", "||", "|&", "&>", ">>", ">|", ">&", "<&", "<>", "<<", "&", "|", ";", "<", ">"}
+
+func asciiDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// heredoc notes the heredoc whose delimiter word starts at raw[i].
+func (s *shellScanner) heredoc(i int, stripTabs bool) {
+	if delim, ok := heredocDelim(s.raw[i:]); ok {
+		s.pending = append(s.pending, heredocSpec{delim: delim, stripTabs: stripTabs})
+	}
+}
+
+// heredocDelim reads a heredoc's delimiter word with its quotes removed (`'EOF'`, `"EOF"`, `\EOF`).
+func heredocDelim(rest string) (string, bool) {
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	var b strings.Builder
+	found := false
+	for i < len(rest) {
+		c := rest[i]
+		switch {
+		case strings.IndexByte(" \t\r\n;&|<>()", c) >= 0:
+			return b.String(), found
+		case c == '\'' || c == '"':
+			end := strings.IndexByte(rest[i+1:], c)
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(strings.ReplaceAll(rest[i+1:i+1+end], `\`, ""))
+			i += end + 2
+		case c == '\\' && i+1 < len(rest):
+			b.WriteByte(rest[i+1])
+			i += 2
+		default:
+			b.WriteByte(c)
+			i++
+		}
+		found = true
+	}
+	return b.String(), found
+}
+
+// skipHeredocs skips the bodies of the pending heredocs, which start at raw[start], each through its
+// terminator line; it returns where scanning resumes (the newline after the last terminator, or the
+// end when a body never closes).
+func (s *shellScanner) skipHeredocs(start int) int {
+	pending := s.pending
+	s.pending = nil
+	pos := start
+	for k, h := range pending {
+		for {
+			if pos >= len(s.raw) {
+				return len(s.raw)
+			}
+			lineEnd := len(s.raw)
+			if nl := strings.IndexByte(s.raw[pos:], '\n'); nl >= 0 {
+				lineEnd = pos + nl
+			}
+			line := strings.TrimSuffix(s.raw[pos:lineEnd], "\r")
+			if h.stripTabs {
+				line = strings.TrimLeft(line, "\t")
+			}
+			pos = lineEnd + 1
+			if line == h.delim {
+				if k == len(pending)-1 {
+					return lineEnd
+				}
+				break
+			}
+		}
+	}
+	return min(pos, len(s.raw))
+}
+
+// ---- classifying a command
+
+// runners are script runners: what follows them is the command that matters (longest first).
+var runners = []string{"npm run", "bun run", "bun x", "pnpm run", "yarn run", "python3 -m", "python -m", "npx", "bunx", "pnpm", "yarn"}
+
+// runnerScripts are script names seen after a runner (`bun run lint`) that no binary in the table covers.
+// A Go map has no inherited names: `npm run constructor` is other (KNOWN-ISSUES).
+var runnerScripts = map[string]CommandClass{"test": ClassTest, "lint": ClassLint, "format": ClassFormat, "typecheck": ClassTypecheck, "build": ClassBuild}
+
+type commandHead struct {
+	head string
+	cls  CommandClass
+}
+
+// commandHeads are matched on a token boundary, first match wins; two-token heads never shadow one another.
+var commandHeads = []commandHead{
+	{"npm test", ClassTest}, {"bun test", ClassTest}, {"go test", ClassTest}, {"cargo test", ClassTest},
+	{"jest", ClassTest}, {"vitest", ClassTest}, {"pytest", ClassTest}, {"mocha", ClassTest},
+	{"biome lint", ClassLint}, {"eslint", ClassLint}, {"ruff", ClassLint}, {"flake8", ClassLint}, {"golangci-lint", ClassLint},
+	{"biome format", ClassFormat}, {"prettier", ClassFormat}, {"black", ClassFormat}, {"gofmt", ClassFormat}, {"rustfmt", ClassFormat},
+	{"tsc", ClassTypecheck}, {"mypy", ClassTypecheck}, {"pyright", ClassTypecheck},
+	{"make build", ClassBuild}, {"cargo build", ClassBuild}, {"go build", ClassBuild}, {"docker build", ClassBuild}, {"vite", ClassBuild}, {"webpack", ClassBuild},
+	{"npm install", ClassInstall}, {"npm i", ClassInstall}, {"bun install", ClassInstall}, {"bun add", ClassInstall},
+	{"pnpm install", ClassInstall}, {"pnpm add", ClassInstall}, {"yarn install", ClassInstall}, {"yarn add", ClassInstall},
+	{"pip install", ClassInstall}, {"uv pip", ClassInstall}, {"cargo fetch", ClassInstall}, {"apt-get install", ClassInstall}, {"brew install", ClassInstall},
+	{"git", ClassGit}, {"gh", ClassGit},
+	{"cat", ClassRead}, {"head", ClassRead}, {"tail", ClassRead}, {"less", ClassRead}, {"ls", ClassRead}, {"tree", ClassRead}, {"sed", ClassRead},
+	{"grep", ClassSearch}, {"rg", ClassSearch}, {"ag", ClassSearch}, {"find", ClassSearch}, {"fd", ClassSearch}, {"ast-grep", ClassSearch},
+}
+
+// hasHead: s is head, or head followed by a space.
+func hasHead(s, head string) bool {
+	return s == head || (len(s) > len(head) && s[len(head)] == ' ' && s[:len(head)] == head)
+}
+
+func tableClass(command string) (CommandClass, bool) {
+	for _, h := range commandHeads {
+		if hasHead(command, h.head) {
+			return h.cls, true
+		}
+	}
+	return "", false
+}
+
+// headToken is the text before the first space.
+func headToken(command string) string {
+	if i := strings.IndexByte(command, ' '); i >= 0 {
+		return command[:i]
+	}
+	return command
+}
+
+// baseHead reads the head by its basename: `venv/bin/python -m pytest` is `python -m pytest` to the table.
+func baseHead(command string) string {
+	head := headToken(command)
+	slash := strings.LastIndexByte(head, '/')
+	if slash < 0 {
+		return command
+	}
+	return command[slash+1:]
+}
+
+// segmentClass classifies one segment of a chain, noise already stripped.
+func segmentClass(bare string) CommandClass {
+	b := baseHead(bare)
+	if cls, ok := tableClass(b); ok {
+		return cls
+	}
+	for _, r := range runners {
+		if !hasHead(b, r) {
+			continue
+		}
+		script := strings.TrimSpace(b[len(r):])
+		if cls, ok := tableClass(script); ok {
+			return cls
+		}
+		if cls, ok := runnerScripts[headToken(script)]; ok {
+			return cls
+		}
+		return ClassOther
+	}
+	return ClassOther
+}
+
+// noiseLen is the length of the noise a segment opens with: `cd <dir> &&`, `VAR=value`, `timeout <n>`
+// or `time`, each with the spaces after it (the seed's NOISE, on collapsed text where \s is a space).
+func noiseLen(s string) int {
+	if n := cdNoise(s); n > 0 {
+		return n
+	}
+	if n := assignNoise(s); n > 0 {
+		return n
+	}
+	if rest, ok := strings.CutPrefix(s, "timeout "); ok {
+		i := len(s) - len(rest)
+		j := i
+		for j < len(s) && asciiDigit(s[j]) {
+			j++
+		}
+		if j > i {
+			if j < len(s) && strings.IndexByte("smhd", s[j]) >= 0 && j+1 < len(s) && s[j+1] == ' ' {
+				j++
+			}
+			if j < len(s) && s[j] == ' ' {
+				return spacesAfter(s, j)
+			}
+		}
+	}
+	if strings.HasPrefix(s, "time ") {
+		return spacesAfter(s, 4)
+	}
+	return 0
+}
+
+// spacesAfter is the index past the run of spaces starting at s[i].
+func spacesAfter(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// cdNoise matches `cd\s+[^\s&|;]+\s*&&\s*`.
+func cdNoise(s string) int {
+	if !strings.HasPrefix(s, "cd ") {
+		return 0
+	}
+	i := spacesAfter(s, 3)
+	j := i
+	for j < len(s) && strings.IndexByte(" &|;", s[j]) < 0 {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	j = spacesAfter(s, j)
+	if !strings.HasPrefix(s[j:], "&&") {
+		return 0
+	}
+	return spacesAfter(s, j+2)
+}
+
+// assignNoise matches `[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+`, alternatives in order.
+func assignNoise(s string) int {
+	if s == "" || !(s[0] == '_' || asciiLetter(s[0])) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (s[i] == '_' || asciiLetter(s[i]) || asciiDigit(s[i])) {
+		i++
+	}
+	if i >= len(s) || s[i] != '=' {
+		return 0
+	}
+	i++
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		if end := strings.IndexByte(s[i+1:], s[i]); end >= 0 {
+			j := i + 1 + end + 1
+			if j < len(s) && s[j] == ' ' {
+				return spacesAfter(s, j)
+			}
+		}
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' {
+		j++
+	}
+	if j < len(s) {
+		return spacesAfter(s, j)
+	}
+	return 0
+}
+
+func asciiLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// verdict is the command's class and its key text: the first segment of the chain that classifies, as
+// typed, minus the noise before it and the filtering after it (the first top-level pipe or redirect).
+// A command with no such segment is other; its key text is the whole command.
+func (c *shellCmd) verdict() (CommandClass, string) {
+	segStart, first := 0, 0
+	for k := 0; k <= len(c.toks); k++ {
+		if k < len(c.toks) && c.toks[k].kind != tokChain {
+			continue
+		}
+		segEnd := len(c.text)
+		if k < len(c.toks) {
+			segEnd = c.toks[k].start
+		}
+		if cls, key, ok := c.segment(segStart, segEnd, c.toks[first:k]); ok {
+			return cls, key
+		}
+		if k < len(c.toks) {
+			segStart, first = c.toks[k].end, k+1
+		}
+	}
+	return ClassOther, c.text
+}
+
+// segment classifies text[a:b]; ok is false when it is other.
+func (c *shellCmd) segment(a, b int, toks []shellTok) (CommandClass, string, bool) {
+	for a < b && c.text[a] == ' ' {
+		a++
+	}
+	for b > a && c.text[b-1] == ' ' {
+		b--
+	}
+	for {
+		n := noiseLen(c.text[a:b])
+		if n == 0 {
+			break
+		}
+		a += n
+	}
+	bare := c.text[a:b]
+	cls := segmentClass(bare)
+	if cls == ClassOther {
+		return cls, "", false
+	}
+	// A cat whose output goes to a file writes (KNOWN-ISSUES): other, so its key is the whole command.
+	if cls == ClassRead && headToken(baseHead(bare)) == "cat" && writesFile(c.text, toks, a) {
+		return ClassOther, "", false
+	}
+	cut := b
+	for _, t := range toks {
+		if (t.kind == tokPipe || t.kind == tokRedirect) && t.end > a {
+			cut = max(t.start, a)
+			break
+		}
+	}
+	return cls, strings.TrimRight(c.text[a:min(cut, b)], " "), true
+}
+
+// writesFile reports whether the segment's output lands in a file: a stdout redirect to a path, or a
+// `tee` stage with a file operand. /dev/… targets are devices, not files.
+func writesFile(text string, toks []shellTok, from int) bool {
+	stageHead, tee, target := true, false, false
+	for i, t := range toks {
+		if t.start < from {
+			continue
+		}
+		switch t.kind {
+		case tokPipe:
+			stageHead, tee, target = true, false, false
+		case tokRedirect:
+			target = true
+			if !t.out || i+1 >= len(toks) || toks[i+1].kind != tokWord {
+				continue
+			}
+			w := shellUnquote(text[toks[i+1].start:toks[i+1].end])
+			if t.dup && (w == "-" || digitsOnly(w)) {
+				continue
+			}
+			if !strings.HasPrefix(w, "/dev/") {
+				return true
+			}
+		case tokWord:
+			w := shellUnquote(text[t.start:t.end])
+			switch {
+			case target:
+				target = false
+			case stageHead:
+				stageHead = false
+				tee = w[strings.LastIndexByte(w, '/')+1:] == "tee"
+			case tee && w != "" && w[0] != '-' && !strings.HasPrefix(w, "/dev/"):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !asciiDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// shellUnquote is a word with its quote characters and escaping backslashes removed: enough to read a
+// redirect target or a command name.
+func shellUnquote(w string) string {
+	if strings.IndexAny(w, `'"\`) < 0 {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case '\'', '"':
+		case '\\':
+			if i+1 < len(w) {
+				i++
+				b.WriteByte(w[i])
+			}
+		default:
+			b.WriteByte(w[i])
+		}
+	}
+	return b.String()
+}

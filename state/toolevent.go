@@ -1,0 +1,379 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ToolEvent is the flat event a ledger row is built from: `tool`, `tool_use_id`, an optional `agentId`,
+// and the tool's own arguments beside them. Numbers decoded from the wire are json.Number (see
+// ToolEventFromJSON), so a key built from them prints them as JavaScript would.
+type ToolEvent map[string]any
+
+// Tool is the event's tool name ("" when absent or not a string).
+func (e ToolEvent) Tool() string { return anyString(e["tool"]) }
+
+// ToolEventFromJSON decodes one wire event. Numbers stay json.Number so that stableJson re-prints them
+// the way JSON.stringify would (1.0 as 1, 1e21 as 1e+21); the top level must be an object.
+func ToolEventFromJSON(raw []byte) (ToolEvent, error) {
+	v, err := decodeWireJSON(raw)
+	if err != nil {
+		return nil, fmt.Errorf("tool event: %w", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("tool event: want a JSON object, got %s", jsonKindOf(v))
+	}
+	return ToolEvent(m), nil
+}
+
+// ToolResult is what a tool call returned, as the ledger reads it.
+type ToolResult struct {
+	Result  any     // the tool's structured result (maps and json.Number from the wire)
+	Text    *string // the text the model saw; nil when absent
+	IsError bool
+	Deny    *string // the refusal; nil = not denied
+}
+
+// UnmarshalJSON reads the wire shape {result?, text?, isError?, deny?}. The seed threw on a text that
+// was not a string and counted `deny: null` as a denial (KNOWN-ISSUES): here a non-string text is
+// absent, isError counts only when it is JSON true, and a null deny is no denial. A deny that is
+// neither a string nor null (an object, say) still denies; its JSON text is kept as the reason.
+func (r *ToolResult) UnmarshalJSON(data []byte) error {
+	*r = ToolResult{}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return fmt.Errorf("tool result: %w", err)
+	}
+	if raw, ok := fields["result"]; ok {
+		v, err := decodeWireJSON(raw)
+		if err != nil {
+			return fmt.Errorf("tool result: result: %w", err)
+		}
+		r.Result = v
+	}
+	if raw, ok := fields["text"]; ok {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && rawIsString(raw) {
+			r.Text = &s
+		}
+	}
+	if raw, ok := fields["isError"]; ok {
+		r.IsError = bytes.Equal(bytes.TrimSpace(raw), []byte("true"))
+	}
+	if raw, ok := fields["deny"]; ok {
+		trimmed := bytes.TrimSpace(raw)
+		var s string
+		switch {
+		case bytes.Equal(trimmed, []byte("null")):
+		case rawIsString(trimmed) && json.Unmarshal(trimmed, &s) == nil:
+			r.Deny = &s
+		default:
+			var buf bytes.Buffer
+			if json.Compact(&buf, trimmed) == nil {
+				r.Deny = Ptr(buf.String())
+			} else {
+				r.Deny = Ptr(string(trimmed))
+			}
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the wire shape back, leaving out what is absent.
+func (r ToolResult) MarshalJSON() ([]byte, error) {
+	out := map[string]any{}
+	if r.Result != nil {
+		out["result"] = r.Result
+	}
+	if r.Text != nil {
+		out["text"] = *r.Text
+	}
+	if r.IsError {
+		out["isError"] = true
+	}
+	if r.Deny != nil {
+		out["deny"] = *r.Deny
+	}
+	return json.Marshal(out)
+}
+
+func rawIsString(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '"'
+}
+
+// decodeWireJSON decodes one JSON value with numbers kept as json.Number; trailing data is an error.
+func decodeWireJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return "an object"
+}
+
+// ---- reading loosely typed values, as the seed's asString / asNumber / asRecord did
+
+// anyString is v when it is a string, else "".
+func anyString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// anyStringPtr is v when it is a string, else nil (the seed's `string | null`).
+func anyStringPtr(v any) *string {
+	if s, ok := v.(string); ok {
+		return &s
+	}
+	return nil
+}
+
+// anyRecord is v when it is a JSON object, else nil (which reads as an empty one).
+func anyRecord(v any) map[string]any {
+	if m, ok := v.(map[string]any); ok {
+		return m
+	}
+	if e, ok := v.(ToolEvent); ok {
+		return e
+	}
+	return nil
+}
+
+// anyNumber is v as a finite number: a json.Number from the wire or any Go number a caller built.
+func anyNumber(v any) (float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case json.Number:
+		x, err := strconv.ParseFloat(string(n), 64)
+		if err != nil && !isFloatRangeErr(err) {
+			return 0, false
+		}
+		f = x
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case uint:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	case uint32:
+		f = float64(n)
+	default:
+		return 0, false
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isFloatRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// anyNumberPtr is anyNumber as the seed's `number | null`.
+func anyNumberPtr(v any) *float64 {
+	if f, ok := anyNumber(v); ok {
+		return &f
+	}
+	return nil
+}
+
+// jsNumberText is String(n) for a finite n; -0 prints as 0, as JavaScript prints it.
+func jsNumberText(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	return JSNumber(f)
+}
+
+// ---- JSON.stringify, byte for byte
+
+// eventReservedKeys are the event's own fields; a key built from the arguments leaves them out (top level only).
+var eventReservedKeys = []string{"tool", "tool_use_id", "agentId", "consent"}
+
+// stableJSON is the seed's stableJson with its two accidents fixed (KNOWN-ISSUES): keys are sorted
+// plainly (by UTF-16 code units, as Array.prototype.sort compares) at every depth, and the reserved
+// names are dropped at the top level only. Everything else prints as JSON.stringify would: no HTML
+// escaping, U+2028/U+2029 unescaped, numbers in JavaScript's form, non-finite numbers as null.
+func stableJSON(v any, omit []string) string {
+	return string(appendJS(nil, v, omit, true))
+}
+
+// jsonLen16 is the length in UTF-16 units of JSON.stringify(v); key order does not change a length.
+func jsonLen16(v any) int { return Len16(string(appendJS(nil, v, nil, false))) }
+
+func appendJS(b []byte, v any, omit []string, sorted bool) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case string:
+		return appendJSString(b, x)
+	case json.Number, float64, float32, int, int64, int32, uint, uint64, uint32:
+		if f, ok := anyNumber(x); ok {
+			return append(b, jsNumberText(f)...)
+		}
+		return append(b, "null"...)
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJS(b, e, nil, sorted)
+		}
+		return append(b, ']')
+	case []string:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSString(b, e)
+		}
+		return append(b, ']')
+	case ToolEvent:
+		return appendJSObject(b, x, omit, sorted)
+	case map[string]any:
+		return appendJSObject(b, x, omit, sorted)
+	}
+	// Any other Go value a caller built: through encoding/json and back, then as above.
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	back, err := decodeWireJSON(raw)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return appendJS(b, back, omit, sorted)
+}
+
+func appendJSObject(b []byte, m map[string]any, omit []string, sorted bool) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !Contains(omit, k) {
+			keys = append(keys, k)
+		}
+	}
+	if sorted {
+		sort.Slice(keys, func(i, j int) bool { return lessUTF16(keys[i], keys[j]) })
+	}
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSString(b, k)
+		b = append(b, ':')
+		b = appendJS(b, m[k], nil, sorted)
+	}
+	return append(b, '}')
+}
+
+// lessUTF16 orders strings by UTF-16 code units, as JavaScript's default sort does.
+func lessUTF16(a, b string) bool {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := firstUnit16(ra), firstUnit16(rb)
+			if ua != ub {
+				return ua < ub
+			}
+			return ra < rb // same high surrogate: the low surrogates order as the runes do
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == "" && b != ""
+}
+
+// firstUnit16 is the first UTF-16 code unit of r.
+func firstUnit16(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
+}
+
+const jsHexDigits = "0123456789abcdef"
+
+// appendJSString quotes s as JSON.stringify does: only ", \ and control characters are escaped.
+// Invalid UTF-8 (which JavaScript strings cannot hold) becomes U+FFFD, so the output is valid UTF-8.
+func appendJSString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"':
+				b = append(b, '\\', '"')
+			case c == '\\':
+				b = append(b, '\\', '\\')
+			case c == '\b':
+				b = append(b, '\\', 'b')
+			case c == '\f':
+				b = append(b, '\\', 'f')
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', jsHexDigits[c>>4], jsHexDigits[c&0xF])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

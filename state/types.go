@@ -1,0 +1,680 @@
+package state
+
+import "encoding/json"
+
+// CommandClass is what a shell command does, as the ledger classifies it.
+type CommandClass string
+
+// The command classes.
+const (
+	ClassTest      CommandClass = "test"
+	ClassLint      CommandClass = "lint"
+	ClassFormat    CommandClass = "format"
+	ClassTypecheck CommandClass = "typecheck"
+	ClassBuild     CommandClass = "build"
+	ClassInstall   CommandClass = "install"
+	ClassGit       CommandClass = "git"
+	ClassRead      CommandClass = "read"
+	ClassSearch    CommandClass = "search"
+	ClassOther     CommandClass = "other"
+)
+
+// Category is a finding's category: the nine names are the whole enum.
+type Category string
+
+// Categories lists the nine categories in the seed's order.
+var Categories = []Category{"execution", "reading", "production", "behavior", "communication", "multi-agent", "environment", "process", "other"}
+
+// IsCategory reports whether s is one of the nine categories.
+func IsCategory(s string) bool {
+	for _, c := range Categories {
+		if string(c) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Choice is a person's decision on a card.
+type Choice string
+
+// The three choices: Ignore (keep), Fix… (steer) and Fix (kill).
+const (
+	Keep  Choice = "keep"
+	Steer Choice = "steer"
+	Kill  Choice = "kill"
+)
+
+// ProcessTrigger is what asked for a process run.
+type ProcessTrigger string
+
+// The process triggers: an accepted ExitPlanMode, a Workflow launch, a typed pace complaint, the clock.
+const (
+	TriggerPlan     ProcessTrigger = "plan"
+	TriggerWorkflow ProcessTrigger = "workflow"
+	TriggerPace     ProcessTrigger = "pace"
+	TriggerClock    ProcessTrigger = "clock"
+)
+
+// TurnEnd is how a turn ended.
+type TurnEnd string
+
+// The ways a turn ends.
+const (
+	EndAnswer  TurnEnd = "answer"
+	EndAborted TurnEnd = "aborted"
+	EndRefusal TurnEnd = "refusal"
+	EndError   TurnEnd = "error"
+)
+
+// ArtifactKind is the kind of lasting rule a proposal writes.
+type ArtifactKind string
+
+// The four artifact kinds.
+const (
+	ArtifactClaudeMD      ArtifactKind = "claude-md"
+	ArtifactSkill         ArtifactKind = "skill"
+	ArtifactAgentBrief    ArtifactKind = "agent-brief"
+	ArtifactSettingsAllow ArtifactKind = "settings-allow"
+)
+
+// IsArtifactKind reports whether s names one of the four artifact kinds.
+func IsArtifactKind(s string) bool {
+	switch ArtifactKind(s) {
+	case ArtifactClaudeMD, ArtifactSkill, ArtifactAgentBrief, ArtifactSettingsAllow:
+		return true
+	}
+	return false
+}
+
+// Ask is one prompt the person typed (composer or bridge origin): the process judge's view of what was
+// asked. Session-only: Head is at most AskHeadMax characters, control characters stripped.
+type Ask struct {
+	Turn int    `json:"turn"`
+	At   int64  `json:"at"`
+	Head string `json:"head"`
+	Pace bool   `json:"pace"`
+}
+
+// Lines is the lines an edit added and deleted.
+type Lines struct {
+	Add int64 `json:"add"`
+	Del int64 `json:"del"`
+}
+
+// Spawn is what an Agent row knows of the loop it spawned.
+type Spawn struct {
+	Type        string   `json:"type"`
+	Requested   *string  `json:"requested"`
+	Resolved    *string  `json:"resolved"`
+	Status      *string  `json:"status"`
+	Tokens      *float64 `json:"tokens"`
+	Edits       *float64 `json:"edits"`
+	PromptChars int      `json:"promptChars"`
+}
+
+// Row is one tool call in the ledger.
+type Row struct {
+	Seq   int          `json:"seq"` // 1-based, monotonically increasing; the judge sees r<seq>
+	ID    string       `json:"id"`  // tool_use_id
+	Tool  string       `json:"tool"`
+	Key   string       `json:"key"`
+	Cls   CommandClass `json:"cls"`
+	Agent string       `json:"agent"` // the event's agentId, else "main"
+	Turn  int          `json:"turn"`
+	Ms    int64        `json:"ms"`
+	Chars int64        `json:"chars"`
+	Head  string       `json:"head"`  // first 80 printable characters of the result text
+	Flags []string     `json:"flags"` // err denied dedup trunc bg timeout persist=N ask recommended recovered
+	Lines *Lines       `json:"lines"`
+	Paths []string     `json:"paths"`
+	Spawn *Spawn       `json:"spawn"`
+}
+
+// HasFlag reports whether the row carries flag.
+func (r *Row) HasFlag(flag string) bool {
+	for _, f := range r.Flags {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// TurnStat is one completed turn of the main loop.
+type TurnStat struct {
+	Turn        int     `json:"turn"`
+	Input       int64   `json:"input"`
+	Output      int64   `json:"output"`
+	CacheRead   int64   `json:"cacheRead"`
+	CacheCreate int64   `json:"cacheCreate"`
+	Calls       int     `json:"calls"`
+	Ms          int64   `json:"ms"`
+	AnswerChars int     `json:"answerChars"`
+	AnswerHead  string  `json:"answerHead"`
+	Aborted     bool    `json:"aborted"`
+	Ended       TurnEnd `json:"ended"`
+	At          int64   `json:"at"`      // clock at completion
+	IdleMs      int64   `json:"idleMs"`  // wait until the next turn started (0 until it does)
+	Context     *int64  `json:"context"` // tokens in the window after the turn; nil when unknown
+}
+
+// Tokens is the four token counts a turn or a fork is billed.
+type Tokens struct {
+	Input       int64 `json:"input"`
+	Output      int64 `json:"output"`
+	CacheRead   int64 `json:"cacheRead"`
+	CacheCreate int64 `json:"cacheCreate"`
+}
+
+// OutcomeFindings and OutcomeReport are the two kinds of loop outcome.
+const (
+	OutcomeFindings = "findings"
+	OutcomeReport   = "report"
+)
+
+// Outcome is what a loop returned: findings counted by severity, or a report sized in characters.
+type Outcome struct {
+	Kind     string `json:"kind"`
+	Critical int    `json:"critical"`
+	High     int    `json:"high"`
+	Medium   int    `json:"medium"`
+	Low      int    `json:"low"`
+	Chars    int    `json:"chars"`
+}
+
+// MarshalJSON writes only the fields the outcome's kind has, as the seed's union does.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	if o.Kind == OutcomeReport {
+		return json.Marshal(struct {
+			Kind  string `json:"kind"`
+			Chars int    `json:"chars"`
+		}{o.Kind, o.Chars})
+	}
+	return json.Marshal(struct {
+		Kind     string `json:"kind"`
+		Critical int    `json:"critical"`
+		High     int    `json:"high"`
+		Medium   int    `json:"medium"`
+		Low      int    `json:"low"`
+	}{o.Kind, o.Critical, o.High, o.Medium, o.Low})
+}
+
+// Loop is one spawned agent loop; ID is its agentId (the ledger's agent), Run the workflow run that
+// launched it, Ended nil while it runs. Calls, Edits, Checks and Reads count its own rows as they land,
+// so its line stays whole once RowCap drops them.
+type Loop struct {
+	ID        string   `json:"id"`
+	Run       *string  `json:"run"`
+	Label     *string  `json:"label"`
+	Phase     *string  `json:"phase"`
+	Model     *string  `json:"model"`
+	Turns     int      `json:"turns"`
+	Ms        int64    `json:"ms"`
+	Tokens    Tokens   `json:"tokens"`
+	Ended     *TurnEnd `json:"ended"`
+	FirstTurn int      `json:"firstTurn"`
+	FirstSeq  int      `json:"firstSeq"`
+	Outcome   *Outcome `json:"outcome"`
+	Calls     int      `json:"calls"`
+	Edits     int      `json:"edits"`
+	Checks    int      `json:"checks"`
+	Reads     int      `json:"reads"`
+}
+
+// FoldFlags counts the flags the folded rows carried.
+type FoldFlags struct {
+	Ask         int `json:"ask"`
+	Recommended int `json:"recommended"`
+	Err         int `json:"err"`
+}
+
+// Folded is one (tool, key) pair's rows dropped past RowCap: nothing citable, everything counted;
+// Agent is main or the first loop seen.
+type Folded struct {
+	Tool      string       `json:"tool"`
+	Key       string       `json:"key"`
+	Cls       CommandClass `json:"cls"`
+	Agent     string       `json:"agent"`
+	Count     int          `json:"count"`
+	Ms        int64        `json:"ms"`
+	Chars     int64        `json:"chars"`
+	FirstTurn int          `json:"firstTurn"`
+	LastTurn  int          `json:"lastTurn"`
+	Flags     FoldFlags    `json:"flags"`
+}
+
+// Run is one Workflow launched this session. At is the clock at launch; RefreshedAt the last journal
+// read (0 never); Phases the script's declared meta.phases titles, empty when unread or undeclared.
+type Run struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Dir         *string  `json:"dir"`
+	Turn        int      `json:"turn"`
+	Seq         int      `json:"seq"`
+	At          int64    `json:"at"`
+	RefreshedAt int64    `json:"refreshedAt"`
+	Phases      []string `json:"phases"`
+}
+
+// RunInfo is what a Workflow result names of the run it launched.
+type RunInfo struct {
+	ID   string  `json:"id"`
+	Name string  `json:"name"`
+	Dir  *string `json:"dir"`
+}
+
+// JournalEntry is one line of a workflow journal: a loop started (Kind "started", with its label and
+// phase) or returned (Kind "result", with its outcome).
+type JournalEntry struct {
+	Kind    string   `json:"kind"`
+	AgentID string   `json:"agentId"`
+	Label   *string  `json:"label,omitempty"`
+	Phase   *string  `json:"phase,omitempty"`
+	Outcome *Outcome `json:"outcome,omitempty"`
+}
+
+// Signature is the (tool, key) pair one recurring call carries.
+type Signature struct {
+	Tool string `json:"tool"`
+	Key  string `json:"key"`
+}
+
+// Proposal is a lasting rule a finding proposes.
+type Proposal struct {
+	Kind  ArtifactKind `json:"kind"`
+	Title string       `json:"title"`
+	Body  string       `json:"body"`
+}
+
+// StoredPattern is what is persisted across sessions, per project.
+type StoredPattern struct {
+	ID               string     `json:"id"` // <category>:<slug>, slug ≤ 40
+	Category         Category   `json:"category"`
+	Kind             string     `json:"kind"`
+	Signature        *Signature `json:"signature"` // nil = behavioural
+	Why              string     `json:"why"`
+	Alternative      string     `json:"alternative"`
+	Confidence       float64    `json:"confidence"`
+	Proposal         *Proposal  `json:"proposal"`
+	EstTokensPerTurn *float64   `json:"estTokensPerTurn"`
+	LastDecision     *Choice    `json:"lastDecision"`
+	Lean             *string    `json:"lean"`
+}
+
+// Cost is a process finding's claimed cost, clamped to its cited handles.
+type Cost struct {
+	Tokens int64 `json:"tokens"`
+	Ms     int64 `json:"ms"`
+}
+
+// Pattern is a stored pattern with its session-only fields.
+type Pattern struct {
+	StoredPattern
+	Hits          []string `json:"hits"` // row ids, turn:<n> or agent:<agentId>
+	Decision      *Choice  `json:"decision"`
+	DecidedAtTurn *int     `json:"decidedAtTurn"`
+	Instruction   *string  `json:"instruction"`
+	OpenedAtTurn  *int     `json:"openedAtTurn"`
+	Ignored       int      `json:"ignored"`
+	Sent          int      `json:"sent"`
+	Cost          *Cost    `json:"cost,omitempty"`
+}
+
+// Decided reports whether the pattern carries a decision of choice c.
+func (p *Pattern) Decided(c Choice) bool { return p.Decision != nil && *p.Decision == c }
+
+// IsProcess reports whether the pattern is a process finding (it has a lean way).
+func (p *Pattern) IsProcess() bool { return p.Lean != nil }
+
+// JudgeUsage is what one fork of a judge cost.
+type JudgeUsage struct {
+	Input       int64 `json:"input"`
+	Output      int64 `json:"output"`
+	CacheRead   int64 `json:"cacheRead"`
+	CacheCreate int64 `json:"cacheCreate"`
+}
+
+// JudgeRun is what one run reported: findings returned and kept, one line per drop and per cap a kept
+// finding missed, and what the fork cost (nil when it returned nothing).
+type JudgeRun struct {
+	Returned int         `json:"returned"`
+	Kept     int         `json:"kept"`
+	Dropped  []string    `json:"dropped"`
+	Usage    *JudgeUsage `json:"usage"`
+}
+
+// Evidence is one cited call (or turn, or loop) as the details render it.
+type Evidence struct {
+	Turn  int     `json:"turn"`
+	What  string  `json:"what"`
+	Agent *string `json:"agent"`
+	Ms    int64   `json:"ms"`
+	Chars int64   `json:"chars"`
+	Head  string  `json:"head"`
+}
+
+// CardTotal is a card's cited calls, their wall time and their context; Unit says what Calls counts.
+type CardTotal struct {
+	Unit  string  `json:"unit"` // calls | turns | agents
+	Calls int     `json:"calls"`
+	Ms    float64 `json:"ms"`
+	Chars float64 `json:"chars"`
+}
+
+// Card is one waster as the pane draws it.
+type Card struct {
+	PatternID string     `json:"patternId"`
+	N         int        `json:"n"`
+	Category  Category   `json:"category"`
+	Kind      string     `json:"kind"`
+	Stats     string     `json:"stats"`
+	Why       string     `json:"why"`
+	Fix       string     `json:"fix"`
+	Lean      *string    `json:"lean"`
+	Total     CardTotal  `json:"total"`
+	Evidence  []Evidence `json:"evidence"`
+}
+
+// Artifact modes: how an artifact lands in its file.
+const (
+	ModeAppend        = "append"
+	ModeWrite         = "write"
+	ModeMergeSettings = "merge-settings"
+)
+
+// Artifact is one lasting rule the pane offers to write.
+type Artifact struct {
+	PatternID string       `json:"patternId"`
+	Kind      ArtifactKind `json:"kind"`
+	Title     string       `json:"title"`
+	Path      string       `json:"path"`
+	Content   string       `json:"content"`
+	SavingPct float64      `json:"savingPct"`
+	Mode      string       `json:"mode"`
+}
+
+// Usage is the context window as last sampled; absent fields are unknown.
+type Usage struct {
+	Tokens    *int64   `json:"tokens,omitempty"`
+	Window    int64    `json:"window"`
+	Percent   *float64 `json:"percent,omitempty"`
+	CompactAt *int64   `json:"compactAt,omitempty"`
+}
+
+// Overhead is the fixed per-turn overhead, in tokens: memory files, MCP tool schemas, agent descriptions.
+type Overhead struct {
+	Memory int64 `json:"memory"`
+	MCP    int64 `json:"mcp"`
+	Agents int64 `json:"agents"`
+}
+
+// JudgeState is the habit judge's cadence, cost and last answer.
+type JudgeState struct {
+	LastAtTokens int64     `json:"lastAtTokens"`
+	LastAtTurn   int       `json:"lastAtTurn"`
+	LastAtSeq    int       `json:"lastAtSeq"`
+	LastAtMs     int64     `json:"lastAtMs"`
+	Running      bool      `json:"running"`
+	Runs         int       `json:"runs"`
+	Spent        int64     `json:"spent"`
+	Backoff      int64     `json:"backoff"`
+	Error        *string   `json:"error"`
+	Focus        *string   `json:"focus"`
+	Time         *string   `json:"time"`
+	Context      *string   `json:"context"`
+	Last         *JudgeRun `json:"last"`
+}
+
+// ProcessState is the process judge's own cadence and cost, beside the habit judge's.
+type ProcessState struct {
+	LastAtMs   int64     `json:"lastAtMs"`
+	LastAtSeq  int       `json:"lastAtSeq"`
+	LastAtTurn int       `json:"lastAtTurn"`
+	Running    bool      `json:"running"`
+	Runs       int       `json:"runs"`
+	Spent      int64     `json:"spent"`
+	Backoff    int64     `json:"backoff"`
+	Error      *string   `json:"error"`
+	Last       *JudgeRun `json:"last"`
+}
+
+// ProcessMark is the process cadence a cold run hands back.
+type ProcessMark struct {
+	LastAtMs   int64 `json:"lastAtMs"`
+	LastAtSeq  int   `json:"lastAtSeq"`
+	LastAtTurn int   `json:"lastAtTurn"`
+}
+
+// Delivery is where the standing instructions went: agent ids reached, spawns in flight, last toast.
+type Delivery struct {
+	Agents      []string `json:"agents"`
+	Pending     int      `json:"pending"`
+	LastToastAt int64    `json:"lastToastAt"`
+}
+
+// Saved is what settled instructions saved. Chars can be fractional: a baseline is a median.
+type Saved struct {
+	Ms    float64 `json:"ms"`
+	Chars float64 `json:"chars"`
+}
+
+// State is one session.
+type State struct {
+	Cwd          string            `json:"cwd"`
+	Turn         int               `json:"turn"`
+	Seq          int               `json:"seq"`
+	Rows         []Row             `json:"rows"`
+	Folded       map[string]Folded `json:"folded"`
+	Turns        []TurnStat        `json:"turns"`
+	Loops        []Loop            `json:"loops"`
+	Runs         []Run             `json:"runs"`
+	Usage        Usage             `json:"usage"`
+	Overhead     *Overhead         `json:"overhead"`
+	Compactions  []int             `json:"compactions"`
+	Patterns     []Pattern         `json:"patterns"`
+	Cards        []string          `json:"cards"`
+	Expanded     *string           `json:"expanded"`
+	Steering     *string           `json:"steering"`
+	SteerDraft   *string           `json:"steerDraft"`
+	Notes        []string          `json:"notes"`
+	Standing     []string          `json:"standing"`
+	Written      []string          `json:"written"`
+	Judge        JudgeState        `json:"judge"`
+	Asks         []Ask             `json:"asks"`
+	Process      ProcessState      `json:"process"`
+	Delivery     Delivery          `json:"delivery"`
+	PendingCheck bool              `json:"pendingCheck"`
+	PaneOpen     bool              `json:"paneOpen"`
+	AutoOpened   bool              `json:"autoOpened"`
+	Columns      *int              `json:"columns"`
+	Saved        Saved             `json:"saved"`
+
+	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
+	// so Clone drops it and the clone rebuilds its own on first use.
+	idx *lookup
+}
+
+// New is a fresh session in cwd with a context window of window tokens.
+func New(cwd string, window int64) *State {
+	return &State{
+		Cwd:         cwd,
+		Rows:        []Row{},
+		Folded:      map[string]Folded{},
+		Turns:       []TurnStat{},
+		Loops:       []Loop{},
+		Runs:        []Run{},
+		Usage:       Usage{Window: window},
+		Compactions: []int{},
+		Patterns:    []Pattern{},
+		Cards:       []string{},
+		Notes:       []string{},
+		Standing:    []string{},
+		Written:     []string{},
+		Judge:       JudgeState{Backoff: 1},
+		Asks:        []Ask{},
+		Process:     ProcessState{Backoff: 1},
+		Delivery:    Delivery{Agents: []string{}},
+	}
+}
+
+// Clone is a copy of s that later Reduce calls on either cannot change (see the package's mutation rule).
+// The shared slices are clipped to their length, so an append on the clone reallocates rather than write
+// into spare capacity the original may append into too.
+func (s *State) Clone() *State {
+	c := *s
+	c.idx = nil
+	c.Rows = clipped(s.Rows)
+	c.Notes = clipped(s.Notes)
+	c.Standing = clipped(s.Standing)
+	c.Written = clipped(s.Written)
+	c.Asks = clipped(s.Asks)
+	c.Compactions = clipped(s.Compactions)
+	c.Delivery.Agents = clipped(s.Delivery.Agents)
+	c.Folded = make(map[string]Folded, len(s.Folded))
+	for k, v := range s.Folded {
+		c.Folded[k] = v
+	}
+	c.Turns = copied(s.Turns)
+	c.Loops = copied(s.Loops)
+	c.Runs = copied(s.Runs)
+	c.Patterns = copied(s.Patterns)
+	for i := range c.Patterns {
+		c.Patterns[i].Hits = clipped(c.Patterns[i].Hits)
+	}
+	c.Cards = copied(s.Cards)
+	return &c
+}
+
+// copied is a copy of xs in a fresh array; empty stays empty and nil stays nil, so JSON reads the same.
+func copied[T any](xs []T) []T {
+	if xs == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(xs)), xs...)
+}
+
+// clipped is xs with its capacity cut to its length (nil stays nil).
+func clipped[T any](xs []T) []T { return xs[:len(xs):len(xs)] }
+
+// PatternByID is the pattern with id, or nil.
+func (s *State) PatternByID(id string) *Pattern {
+	for i := range s.Patterns {
+		if s.Patterns[i].ID == id {
+			return &s.Patterns[i]
+		}
+	}
+	return nil
+}
+
+// LoopByID is the loop with id, or nil.
+func (s *State) LoopByID(id string) *Loop {
+	for i := range s.Loops {
+		if s.Loops[i].ID == id {
+			return &s.Loops[i]
+		}
+	}
+	return nil
+}
+
+// Finding is one judge finding after validation.
+type Finding struct {
+	ID               string     `json:"id"`
+	Category         Category   `json:"category"`
+	Kind             string     `json:"kind"`
+	Evidence         []string   `json:"evidence"`
+	Signature        *Signature `json:"signature"`
+	Why              string     `json:"why"`
+	Alternative      string     `json:"alternative"`
+	Confidence       float64    `json:"confidence"`
+	EstTokensPerTurn *float64   `json:"estTokensPerTurn"`
+	Proposal         *Proposal  `json:"proposal"`
+	Lean             *string    `json:"lean"`
+	Cost             *Cost      `json:"cost,omitempty"` // process findings only
+}
+
+// Sink is one named consumer (tests, reads, agents, git…); Amount in ms (time) or chars (context).
+type Sink struct {
+	Label  string `json:"label"`
+	Amount int64  `json:"amount"`
+	Count  int    `json:"count"`
+}
+
+// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent spawn rows
+// excluded: they contain their loop's rows), and the SinksShown largest named.
+type Sinks struct {
+	Total int64  `json:"total"`
+	Sinks []Sink `json:"sinks"`
+}
+
+// Header is the pane's hero row.
+type Header struct {
+	Percent            *float64  `json:"percent"`
+	TokensToCompaction *int64    `json:"tokensToCompaction"`
+	TurnsToCompaction  *int64    `json:"turnsToCompaction"`
+	Trend              []float64 `json:"trend"`
+	Time               *Sinks    `json:"time"`
+	Context            *Sinks    `json:"context"`
+	JudgeTime          *string   `json:"judgeTime"`
+	JudgeContext       *string   `json:"judgeContext"`
+	JudgeRuns          int       `json:"judgeRuns"`
+	JudgeTokens        int64     `json:"judgeTokens"`
+	JudgeShare         float64   `json:"judgeShare"`
+	JudgeRunning       bool      `json:"judgeRunning"`
+	SavedPct           float64   `json:"savedPct"`
+	SavedMs            float64   `json:"savedMs"`
+}
+
+// DecidedRow is one decision as the pane's decided list draws it.
+type DecidedRow struct {
+	PatternID   string   `json:"patternId"`
+	Choice      Choice   `json:"choice"`
+	Kind        string   `json:"kind"`
+	SavedPct    *float64 `json:"savedPct"`
+	Settled     bool     `json:"settled"`
+	Instruction *string  `json:"instruction"`
+	Ignored     int      `json:"ignored"`
+	Sent        int      `json:"sent"`
+}
+
+// PaneModel is everything the pane renders.
+type PaneModel struct {
+	Header     Header       `json:"header"`
+	Wasters    []Card       `json:"wasters"`
+	Expanded   *string      `json:"expanded"`
+	Steering   *string      `json:"steering"`
+	SteerDraft *string      `json:"steerDraft"`
+	Decided    []DecidedRow `json:"decided"`
+	Artifacts  []Artifact   `json:"artifacts"`
+}
+
+// BandRunning is the newest active workflow run as the band names it.
+type BandRunning struct {
+	Name  string  `json:"name"`
+	Loops int     `json:"loops"`
+	Calls int     `json:"calls"`
+	Label *string `json:"label"`
+}
+
+// Band states, in the order the first that applies wins.
+const (
+	BandDied     = "died"
+	BandChecking = "checking"
+	BandFound    = "found"
+	BandSaved    = "saved"
+	BandWatching = "watching"
+)
+
+// BandModel is the band's one teaser line.
+type BandModel struct {
+	State    string       `json:"state"`
+	Died     *TurnEnd     `json:"died"`
+	Running  *BandRunning `json:"running"`
+	Fresh    int          `json:"fresh"`
+	CostPct  float64      `json:"costPct"`
+	CostMs   float64      `json:"costMs"`
+	SavedPct float64      `json:"savedPct"`
+	SavedMs  float64      `json:"savedMs"`
+	Calls    int          `json:"calls"`
+	PaneOpen bool         `json:"paneOpen"`
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// tempMark separates a key's file name from a temp file's random suffix.
+const tempMark = ".tmp-"
+
+// writeAtomic replaces path with data so that a reader sees either the old file or the new one:
+// temp file in the same directory, write, fsync, rename over, fsync the directory.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, filepath.Base(path)+tempMark+"*")
+	if err != nil {
+		return fmt.Errorf("write store %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write store %s: %w", path, err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write store %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write store %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync store dir %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync store dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// fileLock is a held flock on a sidecar lock file. The lock file is never removed: deleting it while
+// another process waits on it would let two holders lock two different files.
+type fileLock struct {
+	f    *os.File
+	path string
+}
+
+// lock opens path (creating it) and flocks it, exclusively or shared.
+func lock(path string, exclusive bool) (*fileLock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock store %s: %w", path, err)
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	l := &fileLock{f: f, path: path}
+	if err := flock(f, how); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("lock store %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// upgrade turns a shared lock into an exclusive one. flock may drop the shared lock before granting
+// the exclusive one, so the caller must look at the file again afterwards.
+func (l *fileLock) upgrade() error {
+	if err := flock(l.f, syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock store %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// release unlocks and closes the lock file.
+func (l *fileLock) release() error {
+	err := flock(l.f, syscall.LOCK_UN)
+	// Closing releases the lock too, so a failed unlock still ends with the lock gone.
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("unlock store %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// flock retries when a signal interrupts the wait.
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}

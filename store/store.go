@@ -1,0 +1,208 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Store is a directory of registry files, one per key. It is safe for concurrent use by many
+// goroutines and many processes: every operation locks the key's sidecar file.
+type Store struct {
+	dir string
+	log zerolog.Logger
+	now func() time.Time // names moved-aside files; a field so tests can pin it
+}
+
+// envelope is a key's file on disk.
+type envelope struct {
+	Key   *string         `json:"key"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Open is a store kept in dir, which it creates (mode 0700) when missing.
+func Open(dir string, log zerolog.Logger) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("open store: empty directory")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("open store %s: not a directory", dir)
+	}
+	return &Store{dir: dir, log: log, now: time.Now}, nil
+}
+
+// DefaultDir is $XDG_STATE_HOME/saverd, else ~/.local/state/saverd. A relative XDG_STATE_HOME is
+// ignored, as the XDG spec asks.
+func DefaultDir() (string, error) {
+	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "saverd"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("store dir: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "saverd"), nil
+}
+
+// Dir is the directory the store keeps its files in.
+func (s *Store) Dir() string { return s.dir }
+
+// base is the file name stem a key lives under.
+func base(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// Path is the file key lives in.
+func (s *Store) Path(key string) string { return filepath.Join(s.dir, base(key)+".json") }
+
+func (s *Store) lockPath(key string) string { return filepath.Join(s.dir, base(key)+".lock") }
+
+// Get is key's value as decoded JSON ([]any, map[string]any, float64, string, bool), or nil when the
+// key is absent. A corrupt file, or one holding another key, is moved aside and logged, and Get
+// reports (nil, nil): the session starts empty rather than failing.
+func (s *Store) Get(key string) (value any, err error) {
+	l, err := lock(s.lockPath(key), false)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, l.release()) }()
+	v, bad, err := s.read(key)
+	if err != nil || bad == nil {
+		return v, err
+	}
+	// Moving a file aside is a write: take the lock exclusively, then look again, since another
+	// process may have moved or rewritten it while the lock was being converted.
+	if err := l.upgrade(); err != nil {
+		return nil, err
+	}
+	return s.readOrSetAside(key)
+}
+
+// Update reads key's value, passes it to merge (nil when absent or corrupt) and writes what merge
+// returns, all under the key's exclusive lock. When merge fails nothing is written and its error is
+// returned wrapped. A nil result is stored as JSON null, which Get reads back as nil. The lock is
+// released even if merge panics.
+func (s *Store) Update(key string, merge func(old any) (any, error)) (err error) {
+	l, err := lock(s.lockPath(key), true)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, l.release()) }()
+	return s.update(key, merge)
+}
+
+func (s *Store) update(key string, merge func(old any) (any, error)) error {
+	// Under the exclusive lock no writer is mid-way, so any temp file of this key is a crashed one's.
+	s.removeStrayTemps(key)
+	old, err := s.readOrSetAside(key)
+	if err != nil {
+		return err
+	}
+	next, err := merge(old)
+	if err != nil {
+		return fmt.Errorf("merge store %s: %w", key, err)
+	}
+	value, err := json.Marshal(next)
+	if err != nil {
+		return fmt.Errorf("encode store %s: %w", key, err)
+	}
+	data, err := json.Marshal(envelope{Key: &key, Value: value})
+	if err != nil {
+		return fmt.Errorf("encode store %s: %w", key, err)
+	}
+	return writeAtomic(s.Path(key), append(data, '\n'))
+}
+
+// readOrSetAside is read, moving a corrupt file aside; the caller holds the exclusive lock.
+func (s *Store) readOrSetAside(key string) (any, error) {
+	v, bad, err := s.read(key)
+	if err != nil || bad == nil {
+		return v, err
+	}
+	return nil, s.setAside(s.Path(key), bad)
+}
+
+// read decodes key's file. bad is non-nil when the file exists but cannot be trusted; err is an I/O
+// failure (the value is then unknown, and nothing must be written over it).
+func (s *Store) read(key string) (value any, bad error, err error) {
+	path := s.Path(key)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read store %s: %w", path, err)
+	}
+	v, bad := decode(key, data)
+	return v, bad, nil
+}
+
+// decode checks a file's envelope and returns its value.
+func decode(key string, data []byte) (any, error) {
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, err
+	}
+	if env.Key == nil || env.Value == nil {
+		return nil, errors.New(`missing "key" or "value"`)
+	}
+	if *env.Key != key {
+		return nil, fmt.Errorf("holds key %q, not %q", *env.Key, key)
+	}
+	var v any
+	if err := json.Unmarshal(env.Value, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// setAside renames a corrupt file out of the way, so the next write starts fresh and a person can
+// still look at what was there.
+func (s *Store) setAside(path string, why error) error {
+	aside := fmt.Sprintf("%s.corrupt-%d", path, s.now().UnixNano())
+	err := os.Rename(path, aside)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("set aside store %s: %w", path, err)
+	}
+	s.log.Warn().Str("path", path).Str("moved_to", aside).AnErr("error", why).Msg("corrupt store file moved aside; starting empty")
+	return nil
+}
+
+// removeStrayTemps deletes temp files a crashed writer of key left behind. Best effort: a stray file
+// is harmless, since nothing ever reads one.
+func (s *Store) removeStrayTemps(key string) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	prefix := base(key) + ".json" + tempMark
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		m := filepath.Join(s.dir, e.Name())
+		if err := os.Remove(m); err == nil {
+			s.log.Debug().Str("path", m).Msg("removed a stray store temp file")
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package textview
+
+import (
+	"math"
+	"strings"
+
+	"github.com/saverd/saverd/state"
+)
+
+// bandName opens the band, so a status line says whose figures these are.
+const bandName = "ContextSaver"
+
+// Band draws the one teaser line shown above the prompt, at most width columns: the session's state
+// (the first that applies: died, checking, found, saved, watching), the running workflow when there is
+// one, and how to open or close the pane. When it does not fit, the pane hint goes first, then the
+// name, then whole figures from the end (a trailing … says some were left out); a figure is never cut
+// in half unless the state's own words do not fit.
+func Band(m state.BandModel, width int) string {
+	parts := append(bandState(m), bandRunning(m.Running)...)
+	hint := "/saver to open"
+	if m.PaneOpen {
+		hint = "/saver to close"
+	}
+	named := append([]string{bandName}, parts...)
+	for _, line := range []string{join(append(named, hint)...), join(named...)} {
+		if fits(line, width) {
+			return line
+		}
+	}
+	return fitParts(parts, width)
+}
+
+// fitParts joins as many leading parts as fit in w with " …" after them, or cuts the first.
+func fitParts(parts []string, w int) string {
+	if line := join(parts...); fits(line, w) {
+		return line
+	}
+	for k := len(parts) - 1; k > 0; k-- {
+		line := join(parts[:k]...)
+		if !strings.HasSuffix(line, ellipsis) {
+			line += " " + ellipsis // says figures were left out, unless the kept part already trails off
+		}
+		if fits(line, w) {
+			return line
+		}
+	}
+	return cut(join(parts...), w)
+}
+
+func fits(s string, w int) bool { return width(s) <= w }
+
+// bandState is the state's own words and figures, one part each.
+func bandState(m state.BandModel) []string {
+	switch m.State {
+	case state.BandDied:
+		if m.Died != nil && *m.Died == state.EndRefusal {
+			return []string{"the last turn was refused"}
+		}
+		if m.Died != nil && *m.Died == state.EndError {
+			return []string{"the last turn died with an error"}
+		}
+		return []string{"the last turn died"}
+	case state.BandChecking:
+		return []string{"Checking…", count(m.Calls, "call") + " watched"}
+	case state.BandFound:
+		return parts(count(m.Fresh, "waster")+" waiting", pctOf(m.CostPct), msOf(m.CostMs))
+	case state.BandSaved:
+		return parts("saved", pctOf(m.SavedPct), msOf(m.SavedMs))
+	}
+	return []string{"watching " + count(m.Calls, "call")}
+}
+
+// bandRunning names the newest active workflow run: its loops, their calls, the running stage.
+func bandRunning(r *state.BandRunning) []string {
+	if r == nil {
+		return nil
+	}
+	label := ""
+	if r.Label != nil {
+		label = clean(*r.Label)
+	}
+	return parts(orElse(clean(r.Name), "workflow"), count(r.Loops, "loop"), count(r.Calls, "call"), label)
+}
+
+// duration is state.Duration made safe for any float a model may carry.
+func duration(ms float64) string {
+	if math.IsNaN(ms) {
+		ms = 0
+	}
+	return state.Duration(math.Min(ms, 1e15))
+}
+
+// kilo is state.Kilo made safe for any float a model may carry.
+func kilo(n float64) string {
+	if math.IsNaN(n) {
+		n = 0
+	}
+	return state.Kilo(math.Min(n, 1e18))
+}

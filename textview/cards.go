@@ -1,0 +1,140 @@
+package textview
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/saverd/saverd/state"
+)
+
+// wasters is the WASTERS section: one numbered card per undecided pattern, newest first.
+func wasters(m state.PaneModel, w int) []string {
+	if len(m.Wasters) == 0 {
+		if len(m.Decided) == 0 {
+			return []string{"No wasters found yet"}
+		}
+		return []string{"No wasters waiting"}
+	}
+	lines := []string{"WASTERS (" + strconv.Itoa(len(m.Wasters)) + ")"}
+	for i := range m.Wasters {
+		c := &m.Wasters[i]
+		steering := m.Steering != nil && *m.Steering == c.PatternID
+		lines = append(lines, card(c, steering, m.SteerDraft, w)...)
+	}
+	return append(lines, wrapParts([]string{hintFix, hintIgnore}, w, "", "")...)
+}
+
+// card is one waster: title, stats, why, fix, lean, the Fix… field when open, then its evidence.
+func card(c *state.Card, steering bool, draft *string, w int) []string {
+	seat := strconv.Itoa(c.N) + ". "
+	body := "   "
+	lines := wrap("["+string(c.Category)+"] "+c.Kind, w, seat, body)
+	if stats := clean(c.Stats); stats != "" {
+		// The seed's stats are " · "-joined figures: break between them, never inside one.
+		lines = append(lines, wrapParts(strings.Split(stats, sep), w, body, body)...)
+	}
+	lines = append(lines, labelled(body, "why", c.Why, w)...)
+	lines = append(lines, labelled(body, "fix", c.Fix, w)...)
+	if c.Lean != nil {
+		lines = append(lines, labelled(body, "lean", *c.Lean, w)...)
+	}
+	if steering {
+		note := state.Str(draft)
+		if clean(note) == "" {
+			note = "(type your instruction, Enter to send)"
+		}
+		lines = append(lines, wrap(note, w, body+"Fix… ", body+"     ")...)
+	}
+	for i := range c.Evidence {
+		lines = append(lines, evidence(&c.Evidence[i], w)...)
+	}
+	return lines
+}
+
+// labelled is a "why: …" paragraph wrapped under its label; nothing for empty text.
+func labelled(prefix, name, text string, w int) []string {
+	if clean(text) == "" {
+		return nil
+	}
+	first := prefix + name + ": "
+	return wrap(text, w, first, prefix+strings.Repeat(" ", len(name)+2))
+}
+
+// evidence is one cited call: when, where and how long first, so a cut only ever shortens what ran;
+// then what came back, quoted.
+func evidence(e *state.Evidence, w int) []string {
+	agent := ""
+	if e.Agent != nil {
+		agent = clean(*e.Agent)
+	}
+	line := "   - " + join("turn "+strconv.Itoa(e.Turn), agent, msOf(float64(e.Ms)), clean(e.What))
+	lines := []string{cut(line, w)}
+	if head := clean(e.Head); head != "" {
+		// Cut inside the quotes, so the closing one survives.
+		lines = append(lines, `     "`+cut(head, w-7)+`"`)
+	}
+	return lines
+}
+
+// decided is the DECIDED section, newest first: the choice, the behaviour, then what it is worth,
+// how often it was ignored, how many subagents it reached, and the user's own note.
+func decided(rows []state.DecidedRow, w int) []string {
+	lines := []string{"DECIDED (" + strconv.Itoa(len(rows)) + ")"}
+	for i := range rows {
+		d := &rows[i]
+		lines = append(lines, wrap(choiceOf(d.Choice)+sep+d.Kind, w, "- ", "  ")...)
+		worth := ""
+		if d.SavedPct != nil && *d.SavedPct > 0 {
+			worth = "~" + num(*d.SavedPct) + "% per repeat"
+			if d.Settled {
+				worth = "~" + num(*d.SavedPct) + "% saved"
+			}
+		}
+		ignored, sent := "", ""
+		if d.Ignored > 0 {
+			ignored = "ignored ×" + strconv.Itoa(d.Ignored)
+		}
+		if d.Sent > 0 {
+			sent = "sent ×" + strconv.Itoa(d.Sent)
+		}
+		if figures := parts(worth, ignored, sent); len(figures) > 0 {
+			lines = append(lines, wrapParts(figures, w, "  ", "  ")...)
+		}
+		if d.Instruction != nil {
+			lines = append(lines, labelled("  ", "your note", *d.Instruction, w)...)
+		}
+	}
+	return lines
+}
+
+// choiceOf is a decision in the words the plugin's toasts used for it.
+func choiceOf(c state.Choice) string {
+	switch c {
+	case state.Keep:
+		return "ignored"
+	case state.Kill:
+		return "fixed"
+	case state.Steer:
+		return "fixed with your note"
+	}
+	return clean(string(c))
+}
+
+// rules is RULES TO WRITE, largest saving first as the model orders them: the title, its kind and
+// saving, then the file it lands in (cut from the left, since a path's end names it).
+func rules(arts []state.Artifact, w int) []string {
+	lines := []string{"RULES TO WRITE (" + strconv.Itoa(len(arts)) + ")"}
+	for i := range arts {
+		a := &arts[i]
+		lines = append(lines, wrap(a.Title, w, "- ", "  ")...)
+		saves := ""
+		if a.SavingPct > 0 {
+			saves = "saves ~" + num(a.SavingPct) + "% of context"
+		}
+		lines = append(lines, wrapParts([]string{clean(string(a.Kind)), clean(a.Mode), saves}, w, "  ", "  ")...)
+		if p := clean(a.Path); p != "" {
+			lines = append(lines, "  "+cutLeft(p, w-2))
+		}
+	}
+	return lines
+}

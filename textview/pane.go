@@ -1,0 +1,181 @@
+package textview
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/saverd/saverd/state"
+)
+
+// MinWidth is the narrowest pane drawn; a smaller width is drawn at MinWidth.
+const MinWidth = 40
+
+const (
+	gaugeCells = 10          // the window gauge's cells
+	sparks     = "▁▂▃▄▅▆▇█"  // the trend's eight levels, lowest first
+	indent     = "         " // under a header row's value
+	hintFix    = "/saver fix <n> [note]"
+	hintIgnore = "/saver ignore <n>"
+)
+
+// Pane draws the docked panel: the header (window, trend, where time and context went, the judge,
+// what was saved), then WASTERS, DECIDED and RULES TO WRITE. Every line is at most width columns
+// (at least MinWidth); long text wraps under its label and single-line items are cut with ….
+// Evidence is drawn for every card: a text view has no (i) to press, so Expanded changes nothing.
+func Pane(m state.PaneModel, width int) string {
+	w := max(width, MinWidth)
+	var lines []string
+	lines = append(lines, header(m.Header, w)...)
+	lines = append(lines, "")
+	lines = append(lines, wasters(m, w)...)
+	if len(m.Decided) > 0 {
+		lines = append(lines, "")
+		lines = append(lines, decided(m.Decided, w)...)
+	}
+	if len(m.Artifacts) > 0 {
+		lines = append(lines, "")
+		lines = append(lines, rules(m.Artifacts, w)...)
+	}
+	// The safety net: whatever a section drew, no line leaves the pane.
+	for i, l := range lines {
+		lines[i] = cut(l, w)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// row is one header row: its label, then its parts wrapped under the value column.
+func row(name string, ps []string, w int) []string { return wrapParts(ps, w, pad(name), indent) }
+
+func pad(name string) string { return name + strings.Repeat(" ", max(0, len(indent)-len(name))) }
+
+// header is the hero block.
+func header(h state.Header, w int) []string {
+	lines := append([]string{bandName}, row("Window", windowOf(h), w)...)
+	if len(h.Trend) > 0 {
+		lines = append(lines, row("Trend", []string{trendOf(h.Trend, w-len(indent))}, w)...)
+	}
+	if h.Time != nil {
+		lines = append(lines, row("Time", sinksOf(*h.Time, duration(float64(h.Time.Total))), w)...)
+	}
+	if h.Context != nil {
+		total := "~" + kilo(float64(h.Context.Total)/4) + " tokens"
+		lines = append(lines, row("Context", sinksOf(*h.Context, total), w)...)
+	}
+	lines = append(lines, row("Judge", judgeOf(h), w)...)
+	if h.JudgeTime != nil && clean(*h.JudgeTime) != "" {
+		lines = append(lines, wrap(*h.JudgeTime, w, indent+"time: ", indent+"      ")...)
+	}
+	if h.JudgeContext != nil && clean(*h.JudgeContext) != "" {
+		lines = append(lines, wrap(*h.JudgeContext, w, indent+"context: ", indent+"         ")...)
+	}
+	if saved := parts(pctOf(h.SavedPct), msOf(h.SavedMs)); len(saved) > 0 {
+		lines = append(lines, row("Saved", saved, w)...)
+	}
+	return lines
+}
+
+// windowOf is how full the window is, with its gauge, and how far compaction is.
+func windowOf(h state.Header) []string {
+	gauge := ""
+	if h.Percent != nil {
+		p := *h.Percent
+		if math.IsNaN(p) {
+			p = 0
+		}
+		filled := int(math.Max(0, math.Min(gaugeCells, math.Floor(p/100*gaugeCells+0.5))))
+		gauge = num(p) + "% " + strings.Repeat("█", filled) + strings.Repeat("░", gaugeCells-filled)
+	}
+	if ps := parts(append([]string{gauge}, compaction(h)...)...); len(ps) > 0 {
+		return ps
+	}
+	return []string{"not measured yet"}
+}
+
+// compaction is the tokens and turns left before the host compacts the window.
+func compaction(h state.Header) []string {
+	tok, turns := h.TokensToCompaction, h.TurnsToCompaction
+	if (tok != nil && *tok <= 0) || (turns != nil && *turns <= 0) {
+		return []string{"compaction due"}
+	}
+	switch {
+	case tok != nil && turns != nil:
+		return []string{kilo(float64(*tok)) + " tokens", "~" + count(int(*turns), "turn") + " to compaction"}
+	case tok != nil:
+		return []string{kilo(float64(*tok)) + " tokens to compaction"}
+	case turns != nil:
+		return []string{"~" + count(int(*turns), "turn") + " to compaction"}
+	}
+	return nil
+}
+
+// trendOf draws the last percents as a sparkline scaled from their lowest to their highest, so the
+// shape shows (a flat run draws mid-height), then first → last; it keeps the newest samples that fit.
+func trendOf(trend []float64, cols int) string {
+	first, last := trend[0], trend[len(trend)-1]
+	span := num(last) + "%"
+	if len(trend) > 1 {
+		span = num(first) + "% → " + span
+	}
+	keep := max(1, min(len(trend), cols-width(span)-1))
+	trend = trend[len(trend)-keep:]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range trend {
+		if finite(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	levels := []rune(sparks)
+	top := len(levels) - 1
+	var b strings.Builder
+	for _, v := range trend {
+		level := top / 2
+		if finite(v) && hi-lo > 0 && finite(hi-lo) {
+			level = int(math.Floor((v-lo)/(hi-lo)*float64(top) + 0.5))
+		}
+		b.WriteRune(levels[max(0, min(top, level))])
+	}
+	return b.String() + " " + span
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// sinksOf is a sink row: the total, then each named sink with its share of it.
+func sinksOf(s state.Sinks, total string) []string {
+	ps := []string{total}
+	for _, k := range s.Sinks {
+		ps = append(ps, clean(k.Label)+" "+shareOf(k.Amount, s.Total))
+	}
+	return ps
+}
+
+// shareOf is amount as a whole percentage of total; "<1%" for a sliver, so no named sink reads 0%.
+func shareOf(amount, total int64) string {
+	if total <= 0 || amount <= 0 {
+		return "0%"
+	}
+	pct := math.Floor(float64(amount)/float64(total)*100 + 0.5)
+	if pct < 1 {
+		return "<1%"
+	}
+	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
+}
+
+// judgeOf is the judge's runs and spend, and Checking… while a run is in flight.
+func judgeOf(h state.Header) []string {
+	checking := ""
+	if h.JudgeRunning {
+		checking = "Checking…"
+	}
+	if h.JudgeRuns <= 0 {
+		return []string{orElse(checking, "not run yet")}
+	}
+	return parts(count(h.JudgeRuns, "run"), kilo(float64(h.JudgeTokens))+" tokens", checking)
+}
+
+func orElse(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,228 @@
+package textview
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/saverd/saverd/state"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./textview -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// checkLines fails when a line of out is wider than w or out is not valid UTF-8.
+func checkLines(t *testing.T, name, out string, w int) {
+	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Errorf("%s: invalid UTF-8", name)
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if width(l) > w {
+			t.Errorf("%s: line %d is %d wide, over %d: %q", name, i+1, width(l), w, l)
+		}
+		if strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7F }) {
+			t.Errorf("%s: line %d holds a control character: %q", name, i+1, l)
+		}
+	}
+}
+
+func TestBandGolden(t *testing.T) {
+	var b strings.Builder
+	for _, c := range bandCases() {
+		for _, w := range []int{120, 60, 40, 24} {
+			line := Band(c.m, w)
+			checkLines(t, c.name, line, w)
+			if strings.Contains(line, "\n") {
+				t.Errorf("%s@%d: more than one line", c.name, w)
+			}
+			fmt.Fprintf(&b, "%-28s %3d |%s|\n", c.name, w, line)
+		}
+	}
+	golden(t, "band.golden", b.String())
+}
+
+func TestBandStates(t *testing.T) {
+	cases := []struct {
+		name string
+		m    state.BandModel
+		want string
+	}{
+		{"died error", state.BandModel{State: state.BandDied, Died: errEnd(state.EndError)},
+			"ContextSaver · the last turn died with an error · /saver to open"},
+		{"died refusal", state.BandModel{State: state.BandDied, Died: errEnd(state.EndRefusal)},
+			"ContextSaver · the last turn was refused · /saver to open"},
+		{"checking", state.BandModel{State: state.BandChecking, Calls: 1},
+			"ContextSaver · Checking… · 1 call watched · /saver to open"},
+		{"found", state.BandModel{State: state.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000},
+			"ContextSaver · 3 wasters waiting · ~7.2% of context · 3m 10s · /saver to open"},
+		{"found, nothing measured", state.BandModel{State: state.BandFound, Fresh: 1},
+			"ContextSaver · 1 waster waiting · /saver to open"},
+		{"saved, pane open", state.BandModel{State: state.BandSaved, SavedPct: 2.4, SavedMs: 65_400, PaneOpen: true},
+			"ContextSaver · saved · ~2.4% of context · 1m 5s · /saver to close"},
+		{"watching", state.BandModel{State: state.BandWatching, Calls: 212},
+			"ContextSaver · watching 212 calls · /saver to open"},
+		{"unknown state reads as watching", state.BandModel{State: "bogus", Calls: 0},
+			"ContextSaver · watching 0 calls · /saver to open"},
+		{"running", state.BandModel{State: state.BandWatching, Calls: 5, Running: &state.BandRunning{Name: "audit", Loops: 2, Calls: 5, Label: state.Ptr("scan")}},
+			"ContextSaver · watching 5 calls · audit · 2 loops · 5 calls · scan · /saver to open"},
+	}
+	for _, c := range cases {
+		if got := Band(c.m, 200); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestBandNarrowing(t *testing.T) {
+	m := state.BandModel{State: state.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000}
+	cases := []struct {
+		w    int
+		want string
+	}{
+		{75, "ContextSaver · 3 wasters waiting · ~7.2% of context · 3m 10s"}, // the hint goes first
+		{60, "ContextSaver · 3 wasters waiting · ~7.2% of context · 3m 10s"},
+		{45, "3 wasters waiting · ~7.2% of context · 3m 10s"}, // then the name
+		{40, "3 wasters waiting · ~7.2% of context …"},        // then whole figures from the end
+		{30, "3 wasters waiting …"},
+		{12, "3 wasters w…"}, // the state's own words cut only when nothing else is left
+		{1, "…"},
+		{0, ""},
+		{-5, ""},
+	}
+	for _, c := range cases {
+		if got := Band(m, c.w); got != c.want {
+			t.Errorf("width %d:\n got %q\nwant %q", c.w, got, c.want)
+		}
+	}
+}
+
+func TestPaneGolden(t *testing.T) {
+	for _, c := range paneCases() {
+		t.Run(c.name, func(t *testing.T) {
+			out := Pane(c.m, c.width)
+			checkLines(t, c.name, out, c.width)
+			golden(t, "pane-"+c.name+".golden", out)
+		})
+	}
+}
+
+func TestPaneContents(t *testing.T) {
+	out := Pane(fullPane(), 100)
+	for _, want := range []string{
+		"Window   32% ███░░░░░░░ · 580k tokens · ~12 turns to compaction",
+		"Trend    ▁▂▃▆█ 12% → 32%",
+		"Time     41m 10s · tests 38% · agents 30% · reads 12%",
+		"Context  ~370k tokens · reads 40% · agents 30% · tests <1%",
+		"Judge    2 runs · 318k tokens · Checking…",
+		"Saved    ~2.4% of context · 1m 5s",
+		"WASTERS (3)",
+		"1. [execution] Claude keeps running the whole bun test suite after every single-file edit",
+		"   lean: one explore agent",
+		"   Fix… run only the auth tests then stop",
+		"   - turn 7 · a1 · 1m 30s · explore · claude-sonnet-4-6",
+		`     "9k tokens · 0 edits"`,
+		"   - turn 3 · no tool calls\n",
+		"DECIDED (4)",
+		"  ~2% saved · sent ×2",
+		"  ~0.8% per repeat · ignored ×1",
+		"  ~3.6% per repeat\n",
+		"- ignored · npm install runs on every session start\n\nRULES", // a keep row has no figures line
+		"  your note: run only the tests",
+		"RULES TO WRITE (3)",
+		"  claude-md · append · saves ~10.8% of context",
+		"  settings-allow · merge-settings\n",
+	} {
+		if !strings.Contains(out+"- ", want) {
+			t.Errorf("pane lacks %q", want)
+		}
+	}
+	// The Fix… field shows only on the card being steered.
+	if n := strings.Count(out, "Fix… "); n != 1 {
+		t.Errorf("%d Fix… fields, want 1", n)
+	}
+	// The judge's share is for /saver debug only.
+	if strings.Contains(out, "4.1") {
+		t.Error("the pane shows the judge's share")
+	}
+}
+
+func TestPaneEmptySections(t *testing.T) {
+	empty := Pane(state.PaneModel{}, 80)
+	for _, want := range []string{"Window   not measured yet", "Judge    not run yet", "No wasters found yet"} {
+		if !strings.Contains(empty, want) {
+			t.Errorf("empty pane lacks %q:\n%s", want, empty)
+		}
+	}
+	for _, absent := range []string{"Trend", "Time", "Saved", "WASTERS", "DECIDED", "RULES"} {
+		if strings.Contains(empty, absent) {
+			t.Errorf("empty pane draws %q:\n%s", absent, empty)
+		}
+	}
+	onlyDecided := Pane(state.PaneModel{Decided: []state.DecidedRow{{Choice: state.Keep, Kind: "k"}}}, 80)
+	if !strings.Contains(onlyDecided, "No wasters waiting") || !strings.Contains(onlyDecided, "- ignored · k") {
+		t.Errorf("decided-only pane:\n%s", onlyDecided)
+	}
+	due := Pane(state.PaneModel{Header: state.Header{TokensToCompaction: state.Ptr(int64(-5)), TurnsToCompaction: state.Ptr(int64(0))}}, 80)
+	if !strings.Contains(due, "Window   compaction due") {
+		t.Errorf("past the threshold:\n%s", due)
+	}
+}
+
+func TestPaneNarrowWidthIsForty(t *testing.T) {
+	m := fullPane()
+	want := Pane(m, MinWidth)
+	for _, w := range []int{-1, 0, 10, 39} {
+		if got := Pane(m, w); got != want {
+			t.Errorf("width %d draws differently from %d", w, MinWidth)
+		}
+	}
+}
+
+func TestPaneDeterministic(t *testing.T) {
+	m := fullPane()
+	first := Pane(m, 77)
+	for range 20 {
+		if Pane(m, 77) != first {
+			t.Fatal("two draws of one model differ")
+		}
+	}
+}
+
+func BenchmarkPane(b *testing.B) {
+	m := fullPane()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Pane(m, 100)
+	}
+}
+
+func BenchmarkBand(b *testing.B) {
+	m := bandCases()[5].m
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Band(m, 60)
+	}
+}
