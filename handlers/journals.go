@@ -107,7 +107,7 @@ func (sess *Session) refreshRunsLater(force bool, now int64) {
 	if ids, _ := sess.dueRuns(force, now); len(ids) == 0 {
 		return
 	}
-	sess.srv.background(func() { sess.refreshRuns(force, now) })
+	sess.spawn(func() { sess.refreshRuns(force, now) })
 }
 
 // readPhases reads the phases a launch's script declares, as a literal, never run; a script we cannot

@@ -35,7 +35,7 @@ func (sess *Session) runJudge(reason string, now int64) {
 	}
 	sess.flags.forking = true
 	sess.dispatch(state.JudgeStart{Now: now, Seq: sess.st.Seq})
-	sess.srv.background(func() { sess.judgeOnce(host, reason, now) })
+	sess.spawn(func() { sess.judgeOnce(host, reason, now) })
 }
 
 // judgeOnce is one run: journals brought up to date, the prompt built with one alias table, the fork,

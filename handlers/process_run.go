@@ -15,7 +15,7 @@ func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before f
 		return false
 	}
 	sess.flags.processing = true
-	sess.srv.background(func() {
+	sess.spawn(func() {
 		defer sess.event(func() { sess.flags.processing = false })
 		if before != nil {
 			before()

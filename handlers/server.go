@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type Options struct {
 	ForkTimeout time.Duration // 0 = 10 minutes
 	// OpenStore opens the registry named by initialize's storeDir; nil keeps Store.
 	OpenStore func(dir string) (Registry, error)
+	// Synchronous runs background work inline, right after the event that started it, instead of in
+	// a goroutine: replay uses it so a recording plays back the same way every time.
+	Synchronous bool
 	// TestHooks enables debug.panic, a method that panics mid-event so the end-to-end tests can prove
 	// the rollback and the -32603 answer.
 	TestHooks bool
@@ -58,7 +62,7 @@ type Server struct {
 	busy   int
 	idle   *sync.Cond
 
-	table map[string]method
+	table    map[string]method
 	exitC    chan struct{}
 	exitOnce sync.Once
 }
@@ -110,6 +114,10 @@ func (s *Server) forker() (Host, bool) {
 
 // background runs fn off the read loop, counted so Quiesce can wait for it.
 func (s *Server) background(fn func()) {
+	if s.opt.Synchronous {
+		s.guard(fn)
+		return
+	}
 	s.busyMu.Lock()
 	s.busy++
 	s.busyMu.Unlock()
@@ -122,13 +130,18 @@ func (s *Server) background(fn func()) {
 			}
 			s.busyMu.Unlock()
 		}()
-		defer func() {
-			if r := recover(); r != nil {
-				s.log.Error().Interface("panic", r).Stack().Msg("background run panicked")
-			}
-		}()
-		fn()
+		s.guard(fn)
 	})
+}
+
+// guard runs fn, logging a panic instead of letting it end the daemon.
+func (s *Server) guard(fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error().Interface("panic", r).Str("stack", string(debug.Stack())).Msg("background run panicked")
+		}
+	}()
+	fn()
 }
 
 // Quiesce waits until no background run is in flight: replay calls it between frames so a recording

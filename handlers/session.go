@@ -46,6 +46,9 @@ type Session struct {
 
 	// outbox holds the notifications of the event in progress; they are sent after the lock is released.
 	outbox []note
+	// later holds the background work the event started; it starts once the outbox is sent, so a hook's
+	// own notifications always precede what its background work says.
+	later []func()
 }
 
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
@@ -70,14 +73,18 @@ func (s *Session) event(fn func()) {
 		if r := recover(); r != nil {
 			s.rollback(mark, before)
 			s.outbox = nil
+			s.later = nil
 			s.mu.Unlock()
 			panic(r)
 		}
-		out := s.outbox
-		s.outbox = nil
+		out, later := s.outbox, s.later
+		s.outbox, s.later = nil, nil
 		s.mu.Unlock()
 		for _, n := range out {
 			s.srv.notify(n.method, n.params)
+		}
+		for _, fn := range later {
+			s.srv.background(fn)
 		}
 	}()
 	fn()
@@ -168,6 +175,9 @@ func (s *Session) savedToast(before state.Saved) {
 	}
 	s.toast(text + " context saved")
 }
+
+// spawn starts fn in the background once the current event is over.
+func (s *Session) spawn(fn func()) { s.later = append(s.later, fn) }
 
 func (s *Session) send(method string, params any) {
 	s.outbox = append(s.outbox, note{method, params})

@@ -105,7 +105,7 @@ func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
 // plugin's store write was fire-and-forget too. Called under the session's lock.
 func (sess *Session) persist() {
 	if write := sess.registryWrite(); write != nil {
-		sess.srv.background(write)
+		sess.spawn(write)
 	}
 }
 

@@ -75,7 +75,7 @@ func (sess *Session) toolCall(e state.ToolEvent, result state.ToolResult, ms int
 	planned := tool == planTool && result.Deny == nil && !result.IsError
 	launched := run != nil && sess.processAt(now, state.TriggerWorkflow, phases)
 	if run != nil && !launched {
-		sess.srv.background(phases)
+		sess.spawn(phases)
 	}
 	if !launched && !(planned && sess.processAt(now, state.TriggerPlan, nil)) {
 		sess.processAt(now, state.TriggerClock, nil)

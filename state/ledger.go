@@ -116,9 +116,19 @@ func eventPath(args map[string]any) string {
 // rowHead is the first rowHeadMax UTF-16 units of printable text, tabs and newlines read as spaces; it stops
 // before a character that would not fit whole, so it never holds half a surrogate pair.
 func rowHead(text string) string {
+	// Fast path: printable ASCII needs no copy.
+	i := 0
+	for i < len(text) && i < rowHeadMax && text[i] >= 0x20 && text[i] < 0x7f {
+		i++
+	}
+	if i == rowHeadMax || i == len(text) {
+		return text[:i]
+	}
 	var b strings.Builder
-	units := 0
-	for _, r := range text {
+	b.Grow(min(len(text), 4*rowHeadMax))
+	b.WriteString(text[:i])
+	units := i
+	for _, r := range text[i:] {
 		if r == '\t' || r == '\n' {
 			r = ' '
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -416,5 +417,117 @@ func TestOracleSessions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestUsageSample(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		steps  []UsageSample
+		want   Usage
+		lastAt int64
+	}{
+		{"present values win, window and compactAt stick",
+			[]UsageSample{
+				{Usage: Usage{Window: 1_000, CompactAt: Ptr[int64](900), Tokens: Ptr[int64](100), Percent: Ptr(10.0)}, Now: 5},
+				{Usage: Usage{Tokens: Ptr[int64](200)}, Now: 9},
+			},
+			Usage{Window: 1_000, CompactAt: Ptr[int64](900), Tokens: Ptr[int64](200), Percent: Ptr(10.0)}, 5},
+		{"the first sample dates the cadence; a Now of 0 seeds nothing",
+			[]UsageSample{{Usage: Usage{Percent: Ptr(1.5)}, Now: 0}, {Usage: Usage{}, Now: 7}},
+			Usage{Window: 500, Percent: Ptr(1.5)}, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New("/w", 500)
+			for _, a := range tc.steps {
+				Reduce(s, a)
+			}
+			sameJSON(t, "usage", s.Usage, jsonValue(t, tc.want))
+			if s.Judge.LastAtMs != tc.lastAt {
+				t.Fatalf("lastAtMs %d, want %d", s.Judge.LastAtMs, tc.lastAt)
+			}
+		})
+	}
+}
+
+func TestCompactForgetsTheFill(t *testing.T) {
+	s := New("/w", 500)
+	Reduce(s, UsageSample{Usage: Usage{CompactAt: Ptr[int64](400), Tokens: Ptr[int64](300), Percent: Ptr(60.0)}})
+	Reduce(s, TurnStart{Now: 1})
+	Reduce(s, Compact{})
+	if s.Usage.Tokens != nil || s.Usage.Percent != nil || *s.Usage.CompactAt != 400 || s.Usage.Window != 500 || !slices.Equal(s.Compactions, []int{1}) {
+		t.Fatalf("usage %+v compactions %v", s.Usage, s.Compactions)
+	}
+}
+
+func TestPaneFields(t *testing.T) {
+	s := New("/w", 1)
+	steps := []struct {
+		a                  Action
+		expanded, steering string // "" for nil
+	}{
+		{Expand{PatternID: Ptr("a")}, "a", ""},
+		{Expand{PatternID: Ptr("b")}, "b", ""},
+		{Expand{PatternID: Ptr("b")}, "", ""},
+		{Expand{PatternID: Ptr("a")}, "a", ""},
+		{Expand{PatternID: nil}, "", ""},
+		{SteerBegin{PatternID: "a"}, "", "a"},
+		{SteerDraft{Text: "half"}, "", "a"},
+		{SteerBegin{PatternID: "a"}, "", ""},
+	}
+	for i, st := range steps {
+		Reduce(s, st.a)
+		if Str(s.Expanded) != st.expanded || Str(s.Steering) != st.steering {
+			t.Fatalf("step %d: expanded %v steering %v", i, s.Expanded, s.Steering)
+		}
+	}
+	if s.SteerDraft != nil {
+		t.Fatal("toggling the field keeps no draft")
+	}
+	Reduce(s, SetPane{Open: true, Auto: true})
+	Reduce(s, SetPane{Open: false})
+	Reduce(s, SetColumns{Columns: 150})
+	Reduce(s, CheckArm{})
+	if s.PaneOpen || !s.AutoOpened || *s.Columns != 150 || !s.PendingCheck {
+		t.Fatalf("pane %v auto %v columns %v pending %v", s.PaneOpen, s.AutoOpened, s.Columns, s.PendingCheck)
+	}
+}
+
+func TestArtifactDone(t *testing.T) {
+	p := suitePattern()
+	p.Proposal = &Proposal{Kind: ArtifactSkill, Title: "t", Body: "b"}
+	s := judged(t, p)
+	Reduce(s, ArtifactDone{PatternID: p.ID, Kind: ArtifactSkill, Written: false})
+	if s.PatternByID(p.ID).Proposal != nil || len(s.Written) != 0 {
+		t.Fatalf("proposal %v written %v", s.PatternByID(p.ID).Proposal, s.Written)
+	}
+	Reduce(s, ArtifactDone{PatternID: p.ID, Kind: ArtifactSkill, Written: true})
+	Reduce(s, ArtifactDone{PatternID: p.ID, Kind: ArtifactSkill, Written: true})
+	if !slices.Equal(s.Written, []string{"execution:full-suite:skill"}) {
+		t.Fatalf("written %v", s.Written)
+	}
+}
+
+func TestResetKeepsStoredPatterns(t *testing.T) {
+	s := steered(t)
+	s.Patterns[0].Cost = &Cost{Tokens: 1}
+	Reduce(s, SetOverhead{Overhead: Overhead{Memory: 1, MCP: 2, Agents: 3}})
+	Reduce(s, SetColumns{Columns: 160})
+	Reduce(s, SetPane{Open: true, Auto: true})
+	Reduce(s, UsageSample{Usage: Usage{Tokens: Ptr[int64](5)}, Now: 10})
+	Reduce(s, Reset{})
+	want := New("/w", 200_000)
+	want.Overhead = &Overhead{Memory: 1, MCP: 2, Agents: 3}
+	want.Columns = Ptr(160)
+	want.PaneOpen = true
+	stored := suitePattern().StoredPattern
+	stored.LastDecision = Ptr(Steer)
+	want.Patterns = []Pattern{FromStored(stored)}
+	sameJSON(t, "reset", s, jsonValue(t, want))
+	// The reset session reduces like a fresh one.
+	Reduce(s, TurnStart{Now: 1})
+	Reduce(s, AddRow{Row: call("r1", suiteKey, ClassTest, 1, 1, 1)})
+	if s.Seq != 1 || !slices.Equal(s.Patterns[0].Hits, []string{"r1"}) {
+		t.Fatalf("seq %d hits %v", s.Seq, s.Patterns[0].Hits)
 	}
 }

@@ -82,7 +82,7 @@ type shellScanner struct {
 // readShell scans a raw Bash command (see the comment at the top of this file).
 func readShell(raw string) shellCmd {
 	raw = strings.ToValidUTF8(raw, "\uFFFD")
-	s := shellScanner{raw: raw, out: make([]byte, 0, len(raw)), word: -1, wordStart: true, plainAt: -1}
+	s := shellScanner{raw: raw, out: make([]byte, 0, len(raw)), toks: make([]shellTok, 0, 16), word: -1, wordStart: true, plainAt: -1}
 	for i := 0; i < len(raw); {
 		i = s.step(i)
 	}

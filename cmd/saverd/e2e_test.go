@@ -16,10 +16,10 @@ func judgeReply(_ json.RawMessage) (any, string) {
 		"focus": "fixing a.ts and b.ts", "time": "three full suite runs", "context": "suite output",
 		"findings": []any{map[string]any{
 			"id": "execution:full-suite", "category": "execution",
-			"kind":      "Claude keeps running the whole suite after every edit",
-			"evidence":  []string{"r4", "r7"},
-			"signature": map[string]any{"tool": "Bash", "key": "test:bun test"},
-			"why":       "r1 was the baseline; the suite ran in full twice more after one-file edits",
+			"kind":        "Claude keeps running the whole suite after every edit",
+			"evidence":    []string{"r4", "r7"},
+			"signature":   map[string]any{"tool": "Bash", "key": "test:bun test"},
+			"why":         "r1 was the baseline; the suite ran in full twice more after one-file edits",
 			"alternative": "run only the tests covering the files you changed",
 			"confidence":  0.9, "est_tokens_per_turn": nil, "proposal": nil,
 		}},
@@ -37,7 +37,9 @@ type call struct {
 // dozen is the scenario's twelve tool calls: the suite run after every edit.
 func dozen(cwd string) []call {
 	suite := call{"Bash", map[string]any{"command": "bun test"}, strings.Repeat("212 pass\n", 500)}
-	read := func(f string) call { return call{"Read", map[string]any{"file_path": cwd + "/" + f}, strings.Repeat("x", 900)} }
+	read := func(f string) call {
+		return call{"Read", map[string]any{"file_path": cwd + "/" + f}, strings.Repeat("x", 900)}
+	}
 	edit := func(f string) call {
 		return call{"Edit", map[string]any{"file_path": cwd + "/" + f, "old_string": "a", "new_string": "b"}, "The file has been updated."}
 	}

@@ -38,9 +38,9 @@ type recorded struct {
 
 // script is what a replay plays: the host's requests in order, and the host's answers to model.fork.
 type script struct {
-	requests []wireMsg
+	requests  []wireMsg
 	malformed map[int]string // position in requests → the raw text of a frame that did not parse
-	forks    []wireMsg
+	forks     []wireMsg
 }
 
 // readScript reads a recording, or any NDJSON of host requests.
@@ -167,7 +167,7 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 	enc.SetEscapeHTML(false)
 	host := &replayHost{out: enc, forks: sc.forks}
 	var clock int64
-	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }})
+	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true})
 	srv.SetHost(host)
 	lastSession := ""
 	for i, m := range sc.requests {

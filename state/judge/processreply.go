@@ -154,9 +154,6 @@ func ParseProcessReply(text string, s *state.State, aliases map[string]string) P
 	if aliases == nil {
 		aliases = Aliases(s)
 	}
-	if onParse != nil {
-		onParse("parseProcessReply", text, s, aliases)
-	}
 	root := parseObject(text)
 	if root == nil {
 		return ProcessReply{Findings: []state.Finding{}, Dropped: []string{"reply was not JSON"}}

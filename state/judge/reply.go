@@ -249,14 +249,9 @@ func capNotes(f *state.Finding) []string {
 // ParseReply reads what the judge said, against the session as it is now and the alias table the
 // prompt was built with (nil: Aliases(s)); it never fails: whatever the text, the answer says what was
 // kept and why the rest was dropped.
-var onParse func(fn, text string, s *state.State, aliases map[string]string)
-
 func ParseReply(text string, s *state.State, aliases map[string]string) Reply {
 	if aliases == nil {
 		aliases = Aliases(s)
-	}
-	if onParse != nil {
-		onParse("parseReply", text, s, aliases)
 	}
 	root := parseObject(text)
 	if root == nil {
