@@ -45,7 +45,11 @@ func AppendedTo(existing *string, content string) string {
 	case found && at < 0:
 		return base + glue + BulletOnly(content)
 	case found:
-		return base[:at] + BulletOnly(content) + base[at:]
+		bullet := BulletOnly(content)
+		if strings.HasSuffix(base[:at], "\r\n") { // a CRLF file stays CRLF
+			bullet = strings.ReplaceAll(bullet, "\n", "\r\n")
+		}
+		return base[:at] + bullet + base[at:]
 	case base == "":
 		return strings.TrimLeft(content, "\n")
 	}

@@ -88,7 +88,7 @@ func TestRulesAppendedTo(t *testing.T) {
 		{"a level-3 heading stays inside", Ptr("## ContextSaver\n- old\n### Sub\n- s\n\n## Other\n"), "## ContextSaver\n- old\n### Sub\n- s\n- New rule\n\n## Other\n"},
 		{"an empty section", Ptr("## ContextSaver\n\n## Other\n"), "## ContextSaver\n- New rule\n\n## Other\n"},
 		{"a # in a code fence is no heading", Ptr("## ContextSaver\n- old\n```sh\n# comment\n```\n## Other\n"), "## ContextSaver\n- old\n```sh\n# comment\n```\n- New rule\n## Other\n"},
-		{"trailing whitespace on the heading", Ptr("## ContextSaver  \r\n- old\r\n## Other\r\n"), "## ContextSaver  \r\n- old\r\n- New rule\n## Other\r\n"},
+		{"trailing whitespace on the heading", Ptr("## ContextSaver  \r\n- old\r\n## Other\r\n"), "## ContextSaver  \r\n- old\r\n- New rule\r\n## Other\r\n"},
 		{"the heading in prose is no section", Ptr("see ## ContextSaver\n"), "see ## ContextSaver\n\n## ContextSaver\n- New rule\n"},
 	}
 	for _, c := range cases {

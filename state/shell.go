@@ -91,6 +91,9 @@ func readShell(raw string) shellCmd {
 }
 
 func (s *shellScanner) step(i int) int {
+	if n := s.plainRun(i); n > i {
+		return n
+	}
 	r, size := utf8.DecodeRuneInString(s.raw[i:])
 	if unicode.IsSpace(r) {
 		return s.space(i, r, size)
@@ -114,6 +117,36 @@ func (s *shellScanner) step(i int) int {
 		return s.arithChar(i, size)
 	}
 	return s.codeChar(i, size)
+}
+
+// shellPlain marks the ASCII bytes that mean nothing by themselves at top level or inside quotes
+// (whitespace and the characters the scanner reacts to are not plain).
+var shellPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = strings.IndexByte("\\'\"`$#&|;<>()", byte(c)) < 0
+	}
+	return t
+}()
+
+// plainRun copies a run of plain ASCII at top level or inside quotes in one go (the common case, and
+// the reason the scanner is fast); it returns i when raw[i] is not plain there.
+func (s *shellScanner) plainRun(i int) int {
+	if s.comment || (len(s.frames) > 0 && s.top().kind != frameSingle && s.top().kind != frameDouble) {
+		return i
+	}
+	j := i
+	for j < len(s.raw) && s.raw[j] < utf8.RuneSelf && shellPlain[s.raw[j]] {
+		j++
+	}
+	if j == i {
+		return i
+	}
+	s.put(s.raw[i:j])
+	if len(s.frames) == 0 {
+		s.plainAt = len(s.out) - 1
+		s.wordStart = false
+	}
+	return j
 }
 
 func (s *shellScanner) top() *shellFrame { return &s.frames[len(s.frames)-1] }

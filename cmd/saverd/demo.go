@@ -181,10 +181,10 @@ func demoScript() *script {
 	b.turn("Added test/auth/refresh.test.ts; it fails on the old TTL and passes now.", 40_000, 270_000)
 	b.prompt("thanks — ship it")
 	b.turn("Committed the fix and the test.", 20_000, 280_000)
-	return &script{requests: b.reqs, malformed: map[int]string{}, forks: []wireMsg{{
+	return &script{requests: b.reqs, malformed: map[int]string{}, forks: []forkReply{{purpose: "judge", msg: wireMsg{
 		JSONRPC: "2.0", ID: json.RawMessage(`"fork-1"`),
 		Result: mustJSON(map[string]any{"text": demoReply(b.rows), "usage": map[string]any{"input_tokens": 96_000, "output_tokens": 1_200, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 221_000}}),
-	}}}
+	}}}}
 }
 
 func mustJSON(v any) json.RawMessage {

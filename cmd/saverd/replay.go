@@ -40,13 +40,20 @@ type recorded struct {
 type script struct {
 	requests  []wireMsg
 	malformed map[int]string // position in requests → the raw text of a frame that did not parse
-	forks     []wireMsg
+	forks     []forkReply
+}
+
+// forkReply is one recorded answer to model.fork, with the purpose of the call it answered when the
+// recording shows it ("" when it does not).
+type forkReply struct {
+	purpose string
+	msg     wireMsg
 }
 
 // readScript reads a recording, or any NDJSON of host requests.
 func readScript(r io.Reader, name string) (*script, error) {
 	sc := &script{malformed: map[int]string{}}
-	forkIDs := map[string]bool{}
+	forkIDs := map[string]string{}
 	br := bufio.NewReaderSize(r, 1<<20)
 	for line := 1; ; line++ {
 		text, err := br.ReadBytes('\n')
@@ -65,7 +72,7 @@ func readScript(r io.Reader, name string) (*script, error) {
 	}
 }
 
-func (sc *script) add(text []byte, forkIDs map[string]bool) error {
+func (sc *script) add(text []byte, forkIDs map[string]string) error {
 	var rec recorded
 	if err := json.Unmarshal(text, &rec); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
@@ -88,7 +95,9 @@ func (sc *script) add(text []byte, forkIDs map[string]bool) error {
 	switch rec.Dir {
 	case "out":
 		if m.Method == "model.fork" {
-			forkIDs[string(m.ID)] = true
+			var p struct{ Purpose string }
+			_ = json.Unmarshal(m.Params, &p)
+			forkIDs[string(m.ID)] = p.Purpose
 		}
 		return nil
 	case "in":
@@ -97,17 +106,19 @@ func (sc *script) add(text []byte, forkIDs map[string]bool) error {
 	return fmt.Errorf("dir must be in or out, got %q", rec.Dir)
 }
 
-func (sc *script) addIn(text []byte, forkIDs map[string]bool) error {
+func (sc *script) addIn(text []byte, forkIDs map[string]string) error {
 	var m wireMsg
 	if err := json.Unmarshal(text, &m); err != nil {
 		return fmt.Errorf("not a JSON-RPC message: %w", err)
 	}
-	switch {
-	case m.Method != "":
+	if m.Method != "" {
 		sc.requests = append(sc.requests, m)
-	case len(forkIDs) == 0 || forkIDs[string(m.ID)]:
-		// A reply to one of the daemon's model.fork calls.
-		sc.forks = append(sc.forks, m)
+		return nil
+	}
+	// A reply to one of the daemon's model.fork calls.
+	purpose, known := forkIDs[string(m.ID)]
+	if known || len(forkIDs) == 0 {
+		sc.forks = append(sc.forks, forkReply{purpose: purpose, msg: m})
 	}
 	return nil
 }
@@ -116,7 +127,7 @@ func (sc *script) addIn(text []byte, forkIDs map[string]bool) error {
 type replayHost struct {
 	mu    sync.Mutex
 	out   *json.Encoder
-	forks []wireMsg
+	forks []forkReply
 	calls int
 }
 
@@ -135,9 +146,12 @@ func (h *replayHost) Fork(_ context.Context, req handlers.ForkRequest) (*handler
 	h.calls++
 	id := fmt.Sprintf("fork-%d", h.calls)
 	var reply *wireMsg
-	if len(h.forks) > 0 {
-		reply = &h.forks[0]
-		h.forks = h.forks[1:]
+	for i, f := range h.forks {
+		if f.purpose == "" || f.purpose == req.Purpose {
+			reply = &f.msg
+			h.forks = append(h.forks[:i:i], h.forks[i+1:]...)
+			break
+		}
 	}
 	h.mu.Unlock()
 	h.print(map[string]any{"jsonrpc": "2.0", "id": id, "method": "model.fork", "params": req})

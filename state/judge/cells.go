@@ -3,7 +3,6 @@ package judge
 import (
 	"math"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,7 +93,9 @@ func toFixed1(x float64) string {
 	return sign + digits[:len(digits)-1] + "." + digits[len(digits)-1:]
 }
 
-var modelFamily = regexp.MustCompile(`(opus|sonnet|haiku|fable)`)
+// modelFamilies are the family words a model id may carry; they start with different letters, so the
+// leftmost one found is the one the seed's /(opus|sonnet|haiku|fable)/ finds.
+var modelFamilies = []string{"opus", "sonnet", "haiku", "fable"}
 
 // modelShort is the family word of a model id (`claude-opus-4-1` → `opus`), the id itself when it names
 // none, `?` when unknown.
@@ -102,10 +103,33 @@ func modelShort(model *string) string {
 	if model == nil {
 		return "?"
 	}
-	if m := modelFamily.FindString(*model); m != "" {
-		return m
+	best, at := *model, -1
+	for _, f := range modelFamilies {
+		if i := strings.Index(*model, f); i >= 0 && (at < 0 || i < at) {
+			best, at = f, i
+		}
 	}
-	return *model
+	return best
+}
+
+// hasWord reports whether w occurs in s between ASCII word boundaries (JavaScript's /\bw\b/).
+func hasWord(s, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
 
 // less16 orders strings as JavaScript's < does: by UTF-16 code units, not by code points.

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
@@ -41,19 +40,58 @@ const (
 	gapMinMs   = 60_000 // a wait shorter than a minute before the next prompt is the person reading
 )
 
-var (
-	readRange  = regexp.MustCompile(`:\d*-\d*$`)
-	mergeWord  = regexp.MustCompile(`\bmerge\b`)
-	commitWord = regexp.MustCompile(`\bcommit\b`)
-	memoryFile = regexp.MustCompile(`(/memory/[^/]+\.md|/(CLAUDE|MEMORY)\.md)$`)
-	roleWord   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*`)
-)
+// The seed's regular expressions, matched by hand: the digest runs them over every row and loop.
+
+// readPath is the path a Read key names, without its `:<offset>-<limit>` slice (/:\d*-\d*$/).
+func readPath(key string) string {
+	at := strings.LastIndexByte(key, ':')
+	if at < 0 {
+		return key
+	}
+	dash := false
+	for i := at + 1; i < len(key); i++ {
+		switch c := key[i]; {
+		case c == '-' && !dash:
+			dash = true
+		case c < '0' || c > '9':
+			return key
+		}
+	}
+	if !dash {
+		return key
+	}
+	return key[:at]
+}
+
+// isMemoryFile: a memory file or a CLAUDE.md / MEMORY.md, by path (/(\/memory\/[^/]+\.md|\/(CLAUDE|MEMORY)\.md)$/).
+func isMemoryFile(p string) bool {
+	if strings.HasSuffix(p, "/CLAUDE.md") || strings.HasSuffix(p, "/MEMORY.md") {
+		return true
+	}
+	slash := strings.LastIndexByte(p, '/')
+	base := p[slash+1:]
+	return slash >= 0 && len(base) > len(".md") && strings.HasSuffix(base, ".md") && strings.HasSuffix(p[:slash], "/memory")
+}
+
+// roleWord is a label's leading word (/^[A-Za-z][\w-]*/), or "".
+func roleWord(label string) string {
+	if label == "" || !isLetter(label[0]) {
+		return ""
+	}
+	i := 1
+	for i < len(label) && (isWordByte(label[i]) || label[i] == '-') {
+		i++
+	}
+	return label[:i]
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 
 // roleOf is the role a loop plays: its label's first word (`review:C3-r1` → `review`), else its phase,
 // else `agent`.
 func roleOf(l *state.Loop) string {
 	if l.Label != nil {
-		if w := roleWord.FindString(*l.Label); w != "" {
+		if w := roleWord(*l.Label); w != "" {
 			return strings.ToLower(w)
 		}
 	}
@@ -127,7 +165,7 @@ func outcomesCell(loops []*state.Loop) string {
 	return strings.Join(parts, " · ")
 }
 
-func isMerge(r *state.Row) bool { return r.Cls == state.ClassGit && mergeWord.MatchString(r.Key) }
+func isMerge(r *state.Row) bool { return r.Cls == state.ClassGit && hasWord(r.Key, "merge") }
 
 // mergeChecks counts the merges among rows, and the merges a check followed before the next merge.
 func mergeChecks(rows []*state.Row) (merges, checked int) {
@@ -364,7 +402,7 @@ func cadenceLines(s *state.State) []string {
 		if state.IsCheck(r) {
 			checks++
 		}
-		if r.Cls == state.ClassGit && commitWord.MatchString(r.Key) {
+		if r.Cls == state.ClassGit && hasWord(r.Key, "commit") {
 			commits++
 		}
 	}
@@ -396,9 +434,6 @@ func cadenceLines(s *state.State) []string {
 		gapLine(s.Turns),
 	}
 }
-
-// readPath is the path a Read key names, without its slice.
-func readPath(key string) string { return readRange.ReplaceAllString(key, "") }
 
 // topCounts is the listMax most frequent entries, first seen first among equals.
 func topCounts(entries []string) []struct {
@@ -472,7 +507,7 @@ func artifactLines(s *state.State) []string {
 	}
 	// Memory files by name and path only: what they say is never read.
 	for _, p := range state.Unique(touched) {
-		if !memoryFile.MatchString(p) {
+		if !isMemoryFile(p) {
 			continue
 		}
 		how := "read"

@@ -28,9 +28,13 @@ func (b *session) row(tool, key string, cls state.CommandClass, agent string, tu
 	return &b.s.Rows[len(b.s.Rows)-1]
 }
 
-func flags(f ...string) func(*state.Row) { return func(r *state.Row) { r.Flags = append(r.Flags, f...) } }
+func flags(f ...string) func(*state.Row) {
+	return func(r *state.Row) { r.Flags = append(r.Flags, f...) }
+}
 
-func paths(p ...string) func(*state.Row) { return func(r *state.Row) { r.Paths = append(r.Paths, p...) } }
+func paths(p ...string) func(*state.Row) {
+	return func(r *state.Row) { r.Paths = append(r.Paths, p...) }
+}
 
 func lines(add, del int64) func(*state.Row) {
 	return func(r *state.Row) { r.Lines = &state.Lines{Add: add, Del: del} }

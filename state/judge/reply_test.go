@@ -15,7 +15,7 @@ import (
 func replyState() *state.State {
 	b := &session{s: smallSession()}
 	b.loop("agent-a", nil, "review:C1-r1", "", "claude-opus-4-1") // 48k new tokens, first turn 4
-	b.read("/src/auth.ts", "agent-a", 4, 4_000)                  // r11
+	b.read("/src/auth.ts", "agent-a", 4, 4_000)                   // r11
 	b.bash("test:bun test", state.ClassTest, "agent-a", 4, 30_000, 4_100)
 	b.loop("agent-b", nil, "check:C1", "", "claude-sonnet-4-5", func(l *state.Loop) { l.Tokens = state.Tokens{Input: 10_000, Output: 6_000, CacheCreate: 12_000} })
 	b.pattern("reading:reread-auth", "Claude keeps re-reading /src/auth.ts", sig("Read", "/src/auth.ts:-"), choice(state.Keep), state.Ptr(2), nil)
@@ -29,7 +29,7 @@ func finding(over map[string]any) string {
 		"kind": "Claude keeps running the whole bun test suite after every single-file edit", "evidence": []any{"r5", "r9"},
 		"signature": map[string]any{"tool": "Bash", "key": "test:bun test"}, "why": "r1 was the baseline; r5 and r9 ran after one-file edits",
 		"alternative": "Run only the tests covering the files you changed, then the whole suite once per phase.",
-		"confidence": 0.9, "est_tokens_per_turn": nil, "proposal": nil,
+		"confidence":  0.9, "est_tokens_per_turn": nil, "proposal": nil,
 	}
 	for k, v := range over {
 		if v == nil {
