@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -80,9 +81,10 @@ func genRepo(b *testing.B, dir string, n int, base time.Time) {
 //	parse:   the parsing alone, on the log output held in memory: the cost
 //	         impact adds on top of git
 //	query:   all of Query (refs, config, log, rev-list, linking, summary)
-//	ratio:   query and git-log alternated; reports query / git-log for wall
-//	         time (wall-x) and for CPU time of this process and its git
-//	         children (cpu-x), which a busy machine disturbs less
+//	ratio:   query and git-log alternated (ratioPairs pairs per iteration);
+//	         reports the median query / git-log ratio of wall time (wall-x)
+//	         and of CPU time of this process and its git children (cpu-x),
+//	         which a busy machine disturbs less
 //	ratio-commit-graph: the same after `git commit-graph write`
 func BenchmarkScan(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "big")
@@ -158,16 +160,21 @@ func BenchmarkScan(b *testing.B) {
 			runQuery()
 		}
 	})
+	// ratio alternates the two and reports the median of the per-pair
+	// ratios: a busy machine slows single runs at random, and the median
+	// of pairs run back to back shrugs that off better than sums do.
 	ratio := func(b *testing.B) {
-		var gWall, gCPU, qWall, qCPU time.Duration
+		var wall, cpu []float64
 		for b.Loop() {
-			w, c := gitLog()
-			gWall, gCPU = gWall+w, gCPU+c
-			w, c, _ = runQuery()
-			qWall, qCPU = qWall+w, qCPU+c
+			for range ratioPairs {
+				gw, gc := gitLog()
+				qw, qc, _ := runQuery()
+				wall = append(wall, float64(qw)/float64(gw))
+				cpu = append(cpu, float64(qc)/float64(gc))
+			}
 		}
-		b.ReportMetric(float64(qWall)/float64(gWall), "wall-x")
-		b.ReportMetric(float64(qCPU)/float64(gCPU), "cpu-x")
+		b.ReportMetric(median(wall), "wall-x")
+		b.ReportMetric(median(cpu), "cpu-x")
 	}
 	b.Run("ratio", ratio)
 	// A repository that git gc has seen has a commit-graph, which makes the
@@ -176,6 +183,21 @@ func BenchmarkScan(b *testing.B) {
 	runGit(b, dir, nil, "commit-graph", "write", "--reachable")
 	b.Run("ratio-commit-graph", ratio)
 	_ = os.RemoveAll(dir)
+}
+
+// ratioPairs is how many git-log/query pairs one ratio iteration runs.
+const ratioPairs = 5
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // cpuTime is the CPU time used so far by this process and its waited-for

@@ -90,7 +90,7 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 
 // withinDays keeps the sessions whose end lies in [now − days, now]. A
 // session ending after now did not exist yet at now (--now replays the past).
-func withinDays(all []Session, now time.Time, days int) []*sess {
+func withinDays(all []session, now time.Time, days int) []*sess {
 	from := now.Add(-time.Duration(days) * 24 * time.Hour)
 	cache := make(map[string]string)
 	resolve := func(p string) string {

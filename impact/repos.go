@@ -9,7 +9,7 @@ import (
 
 // sess is a session with what the linking rules derive from it once.
 type sess struct {
-	*Session
+	*session
 	real    string // realpath of Repo, "" when Repo is null
 	busy    bool   // at least MIN_CALLS API calls
 	writes  bool   // used a WRITE_TOOLS tool
@@ -46,8 +46,8 @@ func realpath(p string) (string, error) {
 	return real, nil
 }
 
-func newSess(s *Session, resolve func(string) string) *sess {
-	x := &sess{Session: s, busy: s.Calls >= MinCalls, writes: usedWriteTool(s.Tools)}
+func newSess(s *session, resolve func(string) string) *sess {
+	x := &sess{session: s, busy: s.Calls >= MinCalls, writes: usedWriteTool(s.Tools)}
 	if s.Repo != "" {
 		x.real = resolve(s.Repo)
 	}

@@ -377,3 +377,18 @@ func TestSameCommitTwoRepos(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSessionInSubdir: without --repo, a session that ran in a
+// subdirectory scans that path, and git finds the enclosing repository.
+func TestSessionInSubdir(t *testing.T) {
+	r := newRepo(t, t.TempDir(), "mono", "main")
+	sha := r.commit(spec{at: at("10:10"), msg: "web" + claude, lines: 1})
+	web := filepath.Join(r.dir, "web")
+	if err := os.Mkdir(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := query(t, Options{Sessions: []string{writeSessions(t, busy("a", "claude-code", web, at("10:00"), at("11:00"), 1))}})
+	if rec := record(t, rep, "a", "web"); !reflect.DeepEqual(rec.Commits, []string{sha}) {
+		t.Errorf("record = %+v", rec)
+	}
+}

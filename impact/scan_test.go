@@ -74,7 +74,7 @@ func TestParseLogMalformed(t *testing.T) {
 
 func TestWindows(t *testing.T) {
 	s := func(start, end string) member {
-		return member{s: &sess{Session: &Session{Start: at(start), End: at(end)}}}
+		return member{s: &sess{session: &session{Start: at(start), End: at(end)}}}
 	}
 	w := windowsOf([]member{s("14:00", "14:30"), s("10:00", "11:00"), s("11:20", "12:00")})
 	if len(w) != 2 || !w.earliest().Equal(at("09:55")) {

@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// Session is one agent session as the sessions JSONL files record it.
-type Session struct {
+// session is one agent session as the sessions JSONL files record it.
+type session struct {
 	ID      string
 	Harness string
 	Repo    string // "" when the record's repo is null
@@ -43,9 +43,9 @@ type sessionLine struct {
 // readSessions reads every file in order. A file that cannot be read and a
 // line that cannot be used become warnings; the rest is returned. A session
 // id seen twice keeps its first record, so no session's cost counts twice.
-func readSessions(paths []string) ([]Session, []string) {
+func readSessions(paths []string) ([]session, []string) {
 	var (
-		out  []Session
+		out  []session
 		warn []string
 		seen = make(map[string]string) // session id → where it was first read
 	)
@@ -64,14 +64,14 @@ func readSessions(paths []string) ([]Session, []string) {
 	return out, warn
 }
 
-func readSessionFile(path string) ([]Session, []string) {
+func readSessionFile(path string) ([]session, []string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("sessions %s: %v", path, err)}
 	}
 	defer f.Close()
 	var (
-		out  []Session
+		out  []session
 		warn []string
 	)
 	// bufio.Reader rather than Scanner: a line has no length limit, so one
@@ -100,29 +100,29 @@ func readSessionFile(path string) ([]Session, []string) {
 
 // parseSession validates one line. It rejects what would make the rules
 // meaningless: no id, unparsable or inverted times, negative counts or cost.
-func parseSession(line []byte) (Session, error) {
+func parseSession(line []byte) (session, error) {
 	var l sessionLine
 	if err := json.Unmarshal(line, &l); err != nil {
-		return Session{}, fmt.Errorf("bad JSON: %w", err)
+		return session{}, fmt.Errorf("bad JSON: %w", err)
 	}
 	if l.SessionID == "" {
-		return Session{}, errors.New("missing session_id")
+		return session{}, errors.New("missing session_id")
 	}
 	start, err := time.Parse(time.RFC3339Nano, l.Start)
 	if err != nil {
-		return Session{}, fmt.Errorf("session %s: bad start: %w", l.SessionID, err)
+		return session{}, fmt.Errorf("session %s: bad start: %w", l.SessionID, err)
 	}
 	end, err := time.Parse(time.RFC3339Nano, l.End)
 	if err != nil {
-		return Session{}, fmt.Errorf("session %s: bad end: %w", l.SessionID, err)
+		return session{}, fmt.Errorf("session %s: bad end: %w", l.SessionID, err)
 	}
 	if end.Before(start) {
-		return Session{}, fmt.Errorf("session %s: end %s before start %s", l.SessionID, l.End, l.Start)
+		return session{}, fmt.Errorf("session %s: end %s before start %s", l.SessionID, l.End, l.Start)
 	}
 	if l.Calls < 0 {
-		return Session{}, fmt.Errorf("session %s: negative calls", l.SessionID)
+		return session{}, fmt.Errorf("session %s: negative calls", l.SessionID)
 	}
-	s := Session{
+	s := session{
 		ID:      l.SessionID,
 		Harness: l.Harness,
 		Repo:    deref(l.Repo),
@@ -134,7 +134,7 @@ func parseSession(line []byte) (Session, error) {
 	}
 	if l.Cost != nil {
 		if l.Cost.Total < 0 {
-			return Session{}, fmt.Errorf("session %s: negative cost", l.SessionID)
+			return session{}, fmt.Errorf("session %s: negative cost", l.SessionID)
 		}
 		s.Cost = l.Cost.Total
 	}
@@ -149,18 +149,18 @@ func deref(p *string) string {
 }
 
 // window is L-window: [start − PRE_MIN, end + POST_MIN], inclusive.
-func (s *Session) window() (lo, hi time.Time) {
+func (s *session) window() (lo, hi time.Time) {
 	return s.Start.Add(-PreMin), s.End.Add(PostMin)
 }
 
-func (s *Session) holds(ts time.Time) bool {
+func (s *session) holds(ts time.Time) bool {
 	lo, hi := s.window()
 	return !ts.Before(lo) && !ts.After(hi)
 }
 
 // distance is the L-assign distance: 0 inside [start, end], else the time to
 // the nearer edge.
-func (s *Session) distance(ts time.Time) time.Duration {
+func (s *session) distance(ts time.Time) time.Duration {
 	switch {
 	case ts.Before(s.Start):
 		return s.Start.Sub(ts)

@@ -42,7 +42,7 @@ func waitingCost(s *State) (ms, chars float64) {
 	cards := queued(s)
 	find := rowFinder(s, cards)
 	for _, p := range cards {
-		t := totalOf(p, s, find(p.Hits))
+		t := totalOf(p, citedOf(p, s, find(p.Hits)))
 		ms += t.Ms
 		chars += t.Chars
 	}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,6 +132,18 @@ func agentOfHandle(h string) (string, bool) {
 	return id, true
 }
 
+// cited is what a pattern's hits name: ledger rows (in ledger order), loops and completed turns.
+type cited struct {
+	rows  []*Row
+	loops []*Loop
+	turns []*TurnStat
+}
+
+// citedOf is what p cites, its rows already found.
+func citedOf(p *Pattern, s *State, rows []*Row) cited {
+	return cited{rows: rows, loops: loopsCited(p, s), turns: turnsCitedStats(p, s)}
+}
+
 // loopsCited is the loops the pattern's agent handles name, one per handle.
 func loopsCited(p *Pattern, s *State) []*Loop {
 	var out []*Loop
@@ -165,8 +178,8 @@ func turnsCitedStats(p *Pattern, s *State) []*TurnStat {
 // statsOf is a habit card's stats line: hits, context share, wall time and the turns it spans. Zero
 // segments are dropped whole: turn handles and rebuilt rows carry no duration, and `0s` would claim a
 // suite that ran for minutes cost nothing. One turn is not a range: 'turns 1–1' reads as a bug.
-func statsOf(p *Pattern, s *State, rows []*Row) string {
-	cost := sumRows(rows)
+func statsOf(p *Pattern, s *State, c cited) string {
+	cost := sumRows(c.rows)
 	parts := []string{strconv.Itoa(len(p.Hits)) + "×"}
 	if pct := PctOf(float64(cost.Chars), s.Usage.Window); pct > 0 {
 		parts = append(parts, "~"+JSNumber(pct)+"% of context")
@@ -182,7 +195,7 @@ func statsOf(p *Pattern, s *State, rows []*Row) string {
 		}
 		first, last = min(first, t), max(last, t)
 	}
-	for _, r := range rows {
+	for _, r := range c.rows {
 		see(r.Turn)
 	}
 	for _, h := range p.Hits {
@@ -190,7 +203,7 @@ func statsOf(p *Pattern, s *State, rows []*Row) string {
 			see(n)
 		}
 	}
-	for _, l := range loopsCited(p, s) {
+	for _, l := range c.loops {
 		see(l.FirstTurn)
 	}
 	if any {
@@ -245,9 +258,8 @@ func allDigits(s string) bool {
 // evidenceOf is the card's receipts, newest first, at most CardEvidence: cited calls (a loop named only
 // when it was not the main one), cited loops, cited turns. Reversed first, so two calls inside one turn
 // also read newest first once the stable sort has run.
-func evidenceOf(p *Pattern, s *State, rows []*Row, aliases map[string]string) []Evidence {
-	loops := loopsCited(p, s)
-	turns := turnsCitedStats(p, s)
+func evidenceOf(c cited, aliases map[string]string) []Evidence {
+	rows, loops, turns := c.rows, c.loops, c.turns
 	out := make([]Evidence, 0, len(rows)+len(loops)+len(turns))
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
@@ -263,7 +275,7 @@ func evidenceOf(p *Pattern, s *State, rows []*Row, aliases map[string]string) []
 	for _, t := range turns {
 		out = append(out, Evidence{Turn: t.Turn, What: NoCalls, Ms: 0, Chars: int64(t.AnswerChars), Head: t.AnswerHead})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Turn > out[j].Turn })
+	slices.SortStableFunc(out, func(a, b Evidence) int { return b.Turn - a.Turn })
 	if len(out) > CardEvidence {
 		out = out[:CardEvidence]
 	}
@@ -293,23 +305,23 @@ func citedLoop(l *Loop, aliases map[string]string) Evidence {
 // totalOf is the card's total. A pattern with no row in hand cites loops or turns, not calls: it counts
 // them, and its context cost is the judge's per-turn estimate. The unit is stated here, so the drawing
 // never has to guess it back.
-func totalOf(p *Pattern, s *State, rows []*Row) CardTotal {
-	if len(rows) > 0 {
-		sum := sumRows(rows)
-		return CardTotal{Unit: "calls", Calls: len(rows), Ms: float64(sum.Ms), Chars: float64(sum.Chars)}
+func totalOf(p *Pattern, c cited) CardTotal {
+	if len(c.rows) > 0 {
+		sum := sumRows(c.rows)
+		return CardTotal{Unit: "calls", Calls: len(c.rows), Ms: float64(sum.Ms), Chars: float64(sum.Chars)}
 	}
 	var chars float64
 	if p.EstTokensPerTurn != nil {
 		chars = *p.EstTokensPerTurn * 4
 	}
-	if loops := loopsCited(p, s); len(loops) > 0 {
+	if len(c.loops) > 0 {
 		var ms int64
-		for _, l := range loops {
+		for _, l := range c.loops {
 			ms += l.Ms
 		}
-		return CardTotal{Unit: "agents", Calls: len(loops), Ms: float64(ms), Chars: chars}
+		return CardTotal{Unit: "agents", Calls: len(c.loops), Ms: float64(ms), Chars: chars}
 	}
-	return CardTotal{Unit: "turns", Calls: len(turnsCitedStats(p, s)), Ms: 0, Chars: chars}
+	return CardTotal{Unit: "turns", Calls: len(c.turns), Ms: 0, Chars: chars}
 }
 
 // costSoFar is a process card's cost so far: the newest run's claim, clamped to its cited handles;
@@ -335,9 +347,10 @@ func cardWith(p *Pattern, s *State, n int, aliases map[string]string, rows []*Ro
 	if p.Ignored > 0 {
 		kind = "ignored · " + p.Kind
 	}
+	c := citedOf(p, s, rows)
 	var stats string
 	if p.Lean == nil {
-		stats = statsOf(p, s, rows)
+		stats = statsOf(p, s, c)
 	} else {
 		stats = costSoFar(s, p)
 	}
@@ -350,7 +363,7 @@ func cardWith(p *Pattern, s *State, n int, aliases map[string]string, rows []*Ro
 		Why:       p.Why,
 		Fix:       p.Alternative,
 		Lean:      copyStr(p.Lean),
-		Total:     totalOf(p, s, rows),
-		Evidence:  evidenceOf(p, s, rows, aliases),
+		Total:     totalOf(p, c),
+		Evidence:  evidenceOf(c, aliases),
 	}
 }

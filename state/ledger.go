@@ -124,17 +124,26 @@ func rowHead(text string) string {
 	if i == rowHeadMax || i == len(text) {
 		return text[:i]
 	}
-	var b strings.Builder
-	b.Grow(min(len(text), 4*rowHeadMax))
-	b.WriteString(text[:i])
+	var buf [4 * rowHeadMax]byte
+	b := append(buf[:0], text[:i]...)
 	units := i
-	for _, r := range text[i:] {
-		if r == '\t' || r == '\n' {
-			r = ' '
-		}
-		if r < 0x20 || r == 0x7f {
+	for units < rowHeadMax && i < len(text) {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '\t' || c == '\n':
+				b = append(b, ' ')
+			case c < 0x20 || c == 0x7f:
+				continue
+			default:
+				b = append(b, c)
+			}
+			units++
 			continue
 		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		w := 1
 		if r >= 0x10000 {
 			w = 2
@@ -143,9 +152,9 @@ func rowHead(text string) string {
 			break
 		}
 		units += w
-		b.WriteRune(r)
+		b = utf8.AppendRune(b, r) // an invalid byte becomes U+FFFD, one unit
 	}
-	return b.String()
+	return string(b)
 }
 
 // callAnswered: the call ran and did not fail. A denied or errored call has no lines, no paths and no bg.
@@ -292,3 +301,189 @@ func rowSpawn(e ToolEvent, tool string, res map[string]any) *Spawn {
 		PromptChars: Len16(anyString(e["prompt"])),
 	}
 }
+
+// ---- the seed's command tables and noise rules
+
+// runners are script runners: what follows them is the command that matters (longest first).
+var runners = []string{"npm run", "bun run", "bun x", "pnpm run", "yarn run", "python3 -m", "python -m", "npx", "bunx", "pnpm", "yarn"}
+
+// runnerScripts are script names seen after a runner (`bun run lint`) that no binary in the table covers.
+// A Go map has no inherited names: `npm run constructor` is other (KNOWN-ISSUES).
+var runnerScripts = map[string]CommandClass{"test": ClassTest, "lint": ClassLint, "format": ClassFormat, "typecheck": ClassTypecheck, "build": ClassBuild}
+
+type commandHead struct {
+	head string
+	cls  CommandClass
+}
+
+// commandHeads are matched on a token boundary, first match wins; two-token heads never shadow one another.
+var commandHeads = []commandHead{
+	{"npm test", ClassTest}, {"bun test", ClassTest}, {"go test", ClassTest}, {"cargo test", ClassTest},
+	{"jest", ClassTest}, {"vitest", ClassTest}, {"pytest", ClassTest}, {"mocha", ClassTest},
+	{"biome lint", ClassLint}, {"eslint", ClassLint}, {"ruff", ClassLint}, {"flake8", ClassLint}, {"golangci-lint", ClassLint},
+	{"biome format", ClassFormat}, {"prettier", ClassFormat}, {"black", ClassFormat}, {"gofmt", ClassFormat}, {"rustfmt", ClassFormat},
+	{"tsc", ClassTypecheck}, {"mypy", ClassTypecheck}, {"pyright", ClassTypecheck},
+	{"make build", ClassBuild}, {"cargo build", ClassBuild}, {"go build", ClassBuild}, {"docker build", ClassBuild}, {"vite", ClassBuild}, {"webpack", ClassBuild},
+	{"npm install", ClassInstall}, {"npm i", ClassInstall}, {"bun install", ClassInstall}, {"bun add", ClassInstall},
+	{"pnpm install", ClassInstall}, {"pnpm add", ClassInstall}, {"yarn install", ClassInstall}, {"yarn add", ClassInstall},
+	{"pip install", ClassInstall}, {"uv pip", ClassInstall}, {"cargo fetch", ClassInstall}, {"apt-get install", ClassInstall}, {"brew install", ClassInstall},
+	{"git", ClassGit}, {"gh", ClassGit},
+	{"cat", ClassRead}, {"head", ClassRead}, {"tail", ClassRead}, {"less", ClassRead}, {"ls", ClassRead}, {"tree", ClassRead}, {"sed", ClassRead},
+	{"grep", ClassSearch}, {"rg", ClassSearch}, {"ag", ClassSearch}, {"find", ClassSearch}, {"fd", ClassSearch}, {"ast-grep", ClassSearch},
+}
+
+// hasHead: s is head, or head followed by a space.
+func hasHead(s, head string) bool {
+	return s == head || (len(s) > len(head) && s[len(head)] == ' ' && s[:len(head)] == head)
+}
+
+// headsByByte is commandHeads grouped by first byte, in table order, so a lookup reads only a few.
+var headsByByte = func() (t [256][]commandHead) {
+	for _, h := range commandHeads {
+		t[h.head[0]] = append(t[h.head[0]], h)
+	}
+	return t
+}()
+
+func tableClass(command string) (CommandClass, bool) {
+	if command == "" {
+		return "", false
+	}
+	for _, h := range headsByByte[command[0]] {
+		if hasHead(command, h.head) {
+			return h.cls, true
+		}
+	}
+	return "", false
+}
+
+// headToken is the text before the first space.
+func headToken(command string) string {
+	if i := strings.IndexByte(command, ' '); i >= 0 {
+		return command[:i]
+	}
+	return command
+}
+
+// baseHead reads the head by its basename: `venv/bin/python -m pytest` is `python -m pytest` to the table.
+func baseHead(command string) string {
+	head := headToken(command)
+	slash := strings.LastIndexByte(head, '/')
+	if slash < 0 {
+		return command
+	}
+	return command[slash+1:]
+}
+
+// segmentClass classifies one segment of a chain, noise already stripped.
+func segmentClass(bare string) CommandClass {
+	b := baseHead(bare)
+	if cls, ok := tableClass(b); ok {
+		return cls
+	}
+	for _, r := range runners {
+		if !hasHead(b, r) {
+			continue
+		}
+		script := strings.TrimSpace(b[len(r):])
+		if cls, ok := tableClass(script); ok {
+			return cls
+		}
+		if cls, ok := runnerScripts[headToken(script)]; ok {
+			return cls
+		}
+		return ClassOther
+	}
+	return ClassOther
+}
+
+// noiseLen is the length of the noise a segment opens with: `cd <dir> &&`, `VAR=value`, `timeout <n>`
+// or `time`, each with the spaces after it (the seed's NOISE, on collapsed text where \s is a space).
+func noiseLen(s string) int {
+	if n := cdNoise(s); n > 0 {
+		return n
+	}
+	if n := assignNoise(s); n > 0 {
+		return n
+	}
+	if rest, ok := strings.CutPrefix(s, "timeout "); ok {
+		i := len(s) - len(rest)
+		j := i
+		for j < len(s) && asciiDigit(s[j]) {
+			j++
+		}
+		if j > i {
+			if j < len(s) && strings.IndexByte("smhd", s[j]) >= 0 && j+1 < len(s) && s[j+1] == ' ' {
+				j++
+			}
+			if j < len(s) && s[j] == ' ' {
+				return spacesAfter(s, j)
+			}
+		}
+	}
+	if strings.HasPrefix(s, "time ") {
+		return spacesAfter(s, 4)
+	}
+	return 0
+}
+
+// spacesAfter is the index past the run of spaces starting at s[i].
+func spacesAfter(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// cdNoise matches `cd\s+[^\s&|;]+\s*&&\s*`.
+func cdNoise(s string) int {
+	if !strings.HasPrefix(s, "cd ") {
+		return 0
+	}
+	i := spacesAfter(s, 3)
+	j := i
+	for j < len(s) && strings.IndexByte(" &|;", s[j]) < 0 {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	j = spacesAfter(s, j)
+	if !strings.HasPrefix(s[j:], "&&") {
+		return 0
+	}
+	return spacesAfter(s, j+2)
+}
+
+// assignNoise matches `[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+`, alternatives in order.
+func assignNoise(s string) int {
+	if s == "" || !(s[0] == '_' || asciiLetter(s[0])) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (s[i] == '_' || asciiLetter(s[i]) || asciiDigit(s[i])) {
+		i++
+	}
+	if i >= len(s) || s[i] != '=' {
+		return 0
+	}
+	i++
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		if end := strings.IndexByte(s[i+1:], s[i]); end >= 0 {
+			j := i + 1 + end + 1
+			if j < len(s) && s[j] == ' ' {
+				return spacesAfter(s, j)
+			}
+		}
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' {
+		j++
+	}
+	if j < len(s) {
+		return spacesAfter(s, j)
+	}
+	return 0
+}
+
+func asciiLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }

@@ -440,6 +440,10 @@ func FuzzNormalize(f *testing.F) {
 		if !Contains(lgClasses, cls) || !strings.HasPrefix(key, string(cls)+":") {
 			t.Fatalf("class %q for key %q", cls, key)
 		}
+		// The same text as a result: its head is at most 80 units of whole, printable characters.
+		if head := rowHead(command); Len16(head) > rowHeadMax || !utf8.ValidString(head) || strings.ContainsAny(head, "\t\n\x00\x7f") {
+			t.Fatalf("head %q of %q", head, command)
+		}
 	})
 }
 

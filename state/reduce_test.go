@@ -25,6 +25,10 @@ func fullSession(tb testing.TB) *State {
 	for turn := 1; turn <= 44; turn++ {
 		Reduce(s, TurnStart{Now: int64(turn) * 60_000})
 		Reduce(s, AddAsk{Ask: Ask{Turn: turn, At: int64(turn) * 60_000, Head: fmt.Sprintf("please fix the failing test number %d in the auth module", turn)}})
+		if turn == 44 { // the instruction steered last turn is ignored at once
+			sig := s.Patterns[1].Signature
+			Reduce(s, AddRow{Row: Row{ID: "toolu_repeat", Tool: sig.Tool, Key: sig.Key, Cls: ClassTest, Agent: MainAgent, Turn: turn, Ms: 1, Chars: 1}})
+		}
 		for k := 0; k < 50; k++ {
 			seq++
 			Reduce(s, AddRow{Row: sessionRow(seq, turn)})
@@ -37,10 +41,17 @@ func fullSession(tb testing.TB) *State {
 				Reduce(s, Decide{PatternID: s.Patterns[i].ID, Choice: choice, Text: Ptr("do it the cheap way")})
 			}
 		}
+		switch turn {
+		case 43:
+			Reduce(s, Decide{PatternID: s.Patterns[1].ID, Choice: Steer, Text: Ptr("only the touched tests")})
+		case 44:
+			Reduce(s, Decide{PatternID: s.Patterns[2].ID, Choice: Kill}) // still open
+		}
 		ctx := int64(40_000 + turn*1_500)
 		Reduce(s, TurnComplete{Stat: TurnStat{Input: 30_000, Output: 2_000, CacheCreate: 4_000, Ms: 90_000, At: int64(turn)*60_000 + 50_000, Ended: EndAnswer, Context: &ctx}})
 	}
-	if len(s.Rows) != RowCap || len(s.Loops) != LoopCap || len(s.Patterns) != MaxPatterns || len(s.Folded) == 0 {
+	if len(s.Rows) != RowCap || len(s.Loops) != LoopCap || len(s.Patterns) != MaxPatterns || len(s.Folded) == 0 ||
+		s.Patterns[1].Ignored != 1 || s.Patterns[2].OpenedAtTurn == nil {
 		tb.Fatalf("not a full session: rows %d loops %d patterns %d folded %d", len(s.Rows), len(s.Loops), len(s.Patterns), len(s.Folded))
 	}
 	return s
@@ -54,9 +65,9 @@ var sessionKeys = []struct {
 }{
 	{"Bash", "test:npm test", ClassTest},
 	{"Bash", "read:cat logs/api.log", ClassRead},
-	{"Read", "/repo/src/auth.ts:1-200", ClassOther},
+	{"Read", "/repo/src/auth.ts:1-200", ClassRead},
 	{"Edit", "/repo/src/auth.ts", ClassOther},
-	{"Grep", "TODO", ClassSearch},
+	{"Grep", "Grep:TODO:", ClassSearch},
 	{"Bash", "git:git status", ClassGit},
 	{"Bash", "build:go build ./...", ClassBuild},
 }

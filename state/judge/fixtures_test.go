@@ -161,6 +161,9 @@ func compactedSession() *state.State {
 	s.Overhead = &state.Overhead{Memory: 3_100, MCP: 12_400, Agents: 900}
 	b.read("/src/auth.ts", "main", 5, 4_300)
 	b.bash("test:bun test", state.ClassTest, "main", 5, 1_000, 900, flags("timeout", "bg"))
+	b.read("/repo/CLAUDE.md", "main", 5, 2_200)
+	b.row("Write", "/home/u/.claude/projects/repo/memory/feedback_tests.md", state.ClassOther, "main", 5, 20, 60, lines(3, 0),
+		paths("/home/u/.claude/projects/repo/memory/feedback_tests.md"))
 	b.turn(5, 400, 300, 900, 2, 3_000, 120, ended(state.EndAborted))
 	b.turn(6, 300, 0, 0, 0, 1_000, 0, ended(state.EndError), idle(59_999))
 	b.turn(7, 300, 50, 0, 0, 900, 80, ended(state.EndRefusal), idle(3_540_000))

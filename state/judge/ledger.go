@@ -151,17 +151,34 @@ func pathsCell(paths []string) string {
 // foldLines is the `~` lines: every row outside the window folded with state.Folded, the FoldLines
 // largest by characters, then `~ ×N more`.
 func foldLines(s *state.State, idx []int) []string {
-	folded := make(map[string]state.Folded, len(s.Folded)+8)
-	for k, f := range s.Folded {
-		folded[k] = f
-	}
-	state.FoldRows(folded, outside(s.Rows, idx))
-	if len(folded) == 0 {
-		return nil
-	}
-	all := make([]state.Folded, 0, len(folded))
-	for _, f := range folded {
+	all := make([]state.Folded, 0, len(s.Folded)+64)
+	at := make(map[callKey]int, len(s.Folded)+64)
+	for _, f := range s.Folded {
+		at[callKey{f.Tool, f.Key}] = len(all)
 		all = append(all, f)
+	}
+	// The rows outside the window, folded as state.FoldRows folds them (only count and Σchars print),
+	// under a struct key so no row costs a concatenation.
+	j := 0
+	for i := range s.Rows {
+		if j < len(idx) && idx[j] == i {
+			j++
+			continue
+		}
+		r := &s.Rows[i]
+		k := callKey{r.Tool, r.Key}
+		n, ok := at[k]
+		if !ok {
+			n = len(all)
+			at[k] = n
+			all = append(all, state.Folded{Tool: r.Tool, Key: r.Key})
+		}
+		all[n].Count++
+		all[n].Ms += r.Ms
+		all[n].Chars += r.Chars
+	}
+	if len(all) == 0 {
+		return nil
 	}
 	sortFolded(all)
 	shown := min(len(all), state.FoldLines)
@@ -174,20 +191,6 @@ func foldLines(s *state.State, idx []int) []string {
 		lines = append(lines, "~ ×"+inum(more)+" more")
 	}
 	return lines
-}
-
-// outside is the rows not at the indexes idx (which are ascending).
-func outside(rows []state.Row, idx []int) []state.Row {
-	out := make([]state.Row, 0, len(rows)-len(idx))
-	j := 0
-	for i := range rows {
-		if j < len(idx) && idx[j] == i {
-			j++
-			continue
-		}
-		out = append(out, rows[i])
-	}
-	return out
 }
 
 // sortFolded orders fold records largest by characters first, then by count, tool and key.

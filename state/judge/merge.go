@@ -10,10 +10,10 @@ import (
 // of the person (fresh), the steered or killed behaviours that came back (recurred), and the findings
 // the MaxPatterns cap pushed out (evicted: they get no card, and the caller reports them as dropped).
 type MergeResult struct {
-	Patterns []state.Pattern
-	Fresh    []string
-	Recurred []string
-	Evicted  []string
+	Patterns []state.Pattern `json:"patterns"`
+	Fresh    []string        `json:"fresh"`
+	Recurred []string        `json:"recurred"`
+	Evicted  []string        `json:"evicted"`
 }
 
 // patternOf is a new pattern from a finding: undecided, its evidence its hits.

@@ -12,9 +12,9 @@ import (
 // its claimed cost clamped to what its cited handles measured, one line per drop, and how many it
 // returned.
 type ProcessReply struct {
-	Findings []state.Finding
-	Dropped  []string
-	Returned int
+	Findings []state.Finding `json:"findings"`
+	Dropped  []string        `json:"dropped"`
+	Returned int             `json:"returned"`
 }
 
 // processHandle is a handle the digest printed, stored the way the registry keeps it

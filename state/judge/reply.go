@@ -12,12 +12,12 @@ import (
 // sentences (nil when absent), one line per drop and per cap a kept finding missed, and how many
 // findings it returned.
 type Reply struct {
-	Findings []state.Finding
-	Focus    *string
-	Time     *string
-	Context  *string
-	Dropped  []string
-	Returned int
+	Findings []state.Finding `json:"findings"`
+	Focus    *string         `json:"focus"`
+	Time     *string         `json:"time"`
+	Context  *string         `json:"context"`
+	Dropped  []string        `json:"dropped"`
+	Returned int             `json:"returned"`
 }
 
 // explainMax is the characters of the `time` and `context` sentences kept; the rest is cut off.
@@ -102,8 +102,7 @@ func findingOf(v any, s *state.State, visible []state.Row, byseq visibleRows, al
 	}
 	given := str(m["id"])
 	id := lowerSlug(given)
-	category, _ := m["category"].(string)
-	_, isString := m["category"].(string)
+	category, isString := m["category"].(string)
 	kind, why, alternative := str(m["kind"]), str(m["why"]), str(m["alternative"])
 	if !idShape.MatchString(id) {
 		quoted := cellOf(given, 40)

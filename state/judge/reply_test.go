@@ -341,3 +341,19 @@ func TestParseReplyNeverNil(t *testing.T) {
 		}
 	}
 }
+
+// KNOWN-ISSUES: cuts stop on whole characters (the seed could leave half a surrogate pair), and
+// whitespace is Go's unicode.IsSpace (NBSP collapses as in the seed; U+FEFF is not whitespace here).
+func TestParseReplyTextRules(t *testing.T) {
+	text := `{"time":"` + strings.Repeat("a", 199) + `😀b","focus":" \u00a0plan\u00a0\u00a0 ahead ","context":"\ufeffctx","findings":[]}`
+	r := ParseReply(text, replyState(), nil)
+	if r.Time == nil || *r.Time != strings.Repeat("a", 199)+"…" {
+		t.Errorf("time %q", *r.Time)
+	}
+	if !reflect.DeepEqual(r.Dropped, []string{"time: 202 chars, trimmed to 200"}) {
+		t.Errorf("dropped %q", r.Dropped)
+	}
+	if r.Focus == nil || *r.Focus != "plan ahead" || r.Context == nil || *r.Context != "\ufeffctx" {
+		t.Errorf("focus %q context %q", *r.Focus, *r.Context)
+	}
+}

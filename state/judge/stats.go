@@ -57,18 +57,21 @@ func statsBlock(s *state.State, aliases map[string]string) string {
 	return strings.Join(lines, "\n")
 }
 
+// callKey is a tool+key pair, as a map key that costs no concatenation.
+type callKey struct{ tool, key string }
+
 // callStats groups every row and folded record by tool+key; folded records first (they are older).
-func callStats(s *state.State) map[string]*callStat {
-	by := make(map[string]*callStat, len(s.Folded)+len(s.Rows)/2)
-	for k, f := range s.Folded {
-		by[k] = &callStat{
+func callStats(s *state.State) map[callKey]*callStat {
+	by := make(map[callKey]*callStat, len(s.Folded)+len(s.Rows)/2)
+	for _, f := range s.Folded {
+		by[callKey{f.Tool, f.Key}] = &callStat{
 			tool: f.Tool, key: f.Key, cls: f.Cls, count: f.Count, ms: f.Ms, chars: f.Chars,
 			first: f.FirstTurn, last: f.LastTurn, agents: []string{f.Agent},
 		}
 	}
 	for i := range s.Rows {
 		r := &s.Rows[i]
-		k := state.FoldKey(r.Tool, r.Key)
+		k := callKey{r.Tool, r.Key}
 		c := by[k]
 		if c == nil {
 			c = &callStat{tool: r.Tool, key: r.Key, cls: r.Cls, first: r.Turn, last: r.Turn}
@@ -109,13 +112,13 @@ func callLines(s *state.State, aliases map[string]string) []string {
 	})
 	shown := min(len(repeated), statsKeys)
 	lines := make([]string, 0, shown+1)
-	files := editedFiles(s.Rows)
-	seen := map[string]struct{}{}
+	ev := editsOf(s.Rows)
+	stamp, gen := make([]int, ev.files), 0
 	for _, c := range repeated[:shown] {
 		lines = append(lines, join(
 			cut(c.tool, toolMax), cut(c.key, state.KeyMax), cut(string(c.cls), clsMax), "×"+inum(c.count),
 			"Σ"+num(c.ms)+"ms", "Σ"+num(c.chars)+"chars", "turns "+inum(c.first)+"-"+inum(c.last),
-			"edits-between "+editsBetween(c.positions, files, seen), agentsCell(c.agents, aliases),
+			"edits-between "+editsBetween(c.positions, ev, stamp, &gen), agentsCell(c.agents, aliases),
 		))
 	}
 	if more := len(repeated) - shown; more > 0 {
@@ -124,39 +127,61 @@ func callLines(s *state.State, aliases map[string]string) []string {
 	return lines
 }
 
-// editedFiles is, per ledger row, the files it edited: its paths, or for an edit tool the host did not
-// diff, the file its key names.
-func editedFiles(rows []state.Row) [][]string {
-	out := make([][]string, len(rows))
+// editEvents is every file edit in the ledger, in row order: the row's index and the file, interned.
+// A row's files are its paths, or for an edit tool the host did not diff (staged), the file its key names.
+type editEvents struct {
+	at    []int // index into s.Rows, ascending
+	file  []int // interned file
+	files int   // distinct files
+}
+
+func editsOf(rows []state.Row) *editEvents {
+	ev := &editEvents{}
+	ids := map[string]int{}
+	add := func(i int, f string) {
+		id, ok := ids[f]
+		if !ok {
+			id = len(ids)
+			ids[f] = id
+		}
+		ev.at = append(ev.at, i)
+		ev.file = append(ev.file, id)
+	}
 	for i := range rows {
 		r := &rows[i]
 		if !state.IsEdit(r) {
 			continue
 		}
-		if len(r.Paths) > 0 {
-			out[i] = r.Paths
-		} else {
-			out[i] = []string{r.Key}
+		if len(r.Paths) == 0 {
+			add(i, r.Key)
+		}
+		for _, p := range r.Paths {
+			add(i, p)
 		}
 	}
-	return out
+	ev.files = len(ids)
+	return ev
 }
 
-// editsBetween is the median count of distinct files edited between consecutive positions; `-` for
-// fewer than two. seen is scratch space, reused across calls.
-func editsBetween(positions []int, files [][]string, seen map[string]struct{}) string {
+// editsBetween is the median count of distinct files edited between consecutive positions (strictly
+// between: a run's own row is not between); `-` for fewer than two. stamp is scratch space, one slot
+// per file, reused across calls with gen counting up.
+func editsBetween(positions []int, ev *editEvents, stamp []int, gen *int) string {
 	if len(positions) < 2 {
 		return "-"
 	}
 	gaps := make([]float64, 0, len(positions)-1)
+	e := sort.SearchInts(ev.at, positions[0]+1)
 	for k := 1; k < len(positions); k++ {
-		for i := positions[k-1] + 1; i < positions[k]; i++ {
-			for _, f := range files[i] {
-				seen[f] = struct{}{}
+		*gen++
+		n := 0
+		for ; e < len(ev.at) && ev.at[e] < positions[k]; e++ {
+			if ev.at[e] > positions[k-1] && stamp[ev.file[e]] != *gen {
+				stamp[ev.file[e]] = *gen
+				n++
 			}
 		}
-		gaps = append(gaps, float64(len(seen)))
-		clear(seen)
+		gaps = append(gaps, float64(n))
 	}
 	return jsNum(state.Median(gaps))
 }

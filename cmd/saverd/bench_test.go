@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/store"
+)
+
+// The daemon's speed, measured as a host sees it: the real binary (built without -race), real pipes.
+//
+//	go test -run '^$' -bench 'Daemon' -benchtime 20000x ./cmd/saverd
+
+var (
+	plainOnce sync.Once
+	plainBin  string
+	plainErr  error
+)
+
+// plainBinary builds saverd without the race detector, once.
+func plainBinary(b *testing.B) string {
+	plainOnce.Do(func() {
+		plainBin = filepath.Join(filepath.Dir(binPath), "saverd-plain")
+		out, err := exec.Command("go", "build", "-o", plainBin, ".").CombinedOutput()
+		if err != nil {
+			plainErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if plainErr != nil {
+		b.Fatal(plainErr)
+	}
+	return plainBin
+}
+
+// pipeHost is a minimal synchronous host: one request, then frames until its reply.
+type pipeHost struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+	id  int
+}
+
+func startPipeHost(b *testing.B, storeDir string) *pipeHost {
+	cmd := exec.Command(plainBinary(b), "--store", storeDir, "--log-level", "error")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	h := &pipeHost{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	b.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+	return h
+}
+
+// roundTrip sends one request and reads up to its reply, skipping notifications.
+func (h *pipeHost) roundTrip(b *testing.B, method string, params []byte) []byte {
+	h.id++
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.WriteString(strconv.Itoa(h.id))
+	buf.WriteString(`,"method":"`)
+	buf.WriteString(method)
+	buf.WriteString(`","params":`)
+	buf.Write(params)
+	buf.WriteString("}\n")
+	if _, err := h.in.Write(buf.Bytes()); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		line, err := h.out.ReadBytes('\n')
+		if err != nil {
+			b.Fatalf("read reply to %s: %v", method, err)
+		}
+		if bytes.Contains(line, []byte(`"id":`+strconv.Itoa(h.id)+`,`)) {
+			if bytes.Contains(line, []byte(`"error"`)) {
+				b.Fatalf("%s failed: %s", method, line)
+			}
+			return line
+		}
+	}
+}
+
+// seedStore writes a registry of MaxPatterns stored patterns for cwd, so every session starts full.
+func seedStore(b *testing.B, dir, cwd string) {
+	st, err := store.Open(dir, zerolog.Nop())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var patterns []state.StoredPattern
+	for i := 0; i < state.MaxPatterns; i++ {
+		patterns = append(patterns, state.StoredPattern{
+			ID: fmt.Sprintf("execution:habit-%02d", i), Category: "execution", Kind: fmt.Sprintf("Claude keeps running check %d", i),
+			Signature: &state.Signature{Tool: "Bash", Key: fmt.Sprintf("test:npm test suite-%02d", i)}, Why: "ran twice",
+			Alternative: "run it once per phase", Confidence: 0.8,
+		})
+	}
+	if err := st.Update(state.StoreKey(cwd), func(any) (any, error) { return patterns, nil }); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// toolParams is one tool.call; every tenth comes from one of 400 agent loops, every seventh is a suite run.
+func toolParams(session string, i int) []byte {
+	event := map[string]any{"tool": "Bash", "tool_use_id": fmt.Sprintf("t%d", i), "command": fmt.Sprintf("cat src/file%d.ts", i%300)}
+	if i%7 == 0 {
+		event["command"] = fmt.Sprintf("npm test suite-%02d", i%state.MaxPatterns)
+	}
+	if i%10 == 0 {
+		event["agentId"] = fmt.Sprintf("agent-%d", (i/10)%state.LoopCap)
+	}
+	p, _ := json.Marshal(map[string]any{"sessionId": session, "at": 1_000_000 + i, "ms": 40, "event": event, "result": map[string]any{"text": strings.Repeat("x", 200)}})
+	return p
+}
+
+// fullSession starts a session and fills it past RowCap with 400 loops and 50 patterns.
+func fullSession(b *testing.B, h *pipeHost, session, cwd string) {
+	h.roundTrip(b, "session.start", []byte(fmt.Sprintf(`{"sessionId":%q,"cwd":%q,"at":1000,"usage":{"window":1000000}}`, session, cwd)))
+	h.roundTrip(b, "turn.start", []byte(fmt.Sprintf(`{"sessionId":%q,"at":1001}`, session)))
+	for i := 0; i < state.RowCap+state.LoopCap*10/10+100; i++ {
+		h.roundTrip(b, "tool.call", toolParams(session, i))
+	}
+}
+
+func BenchmarkDaemonToolCall(b *testing.B) {
+	storeDir, cwd := b.TempDir(), "/bench/project"
+	seedStore(b, storeDir, cwd)
+	h := startPipeHost(b, storeDir)
+	h.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
+	fullSession(b, h, "s", cwd)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		p := toolParams("s", 10_000+i)
+		t0 := time.Now()
+		h.roundTrip(b, "tool.call", p)
+		lat = append(lat, time.Since(t0))
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+}
+
+func BenchmarkDaemonMemory10Sessions(b *testing.B) {
+	storeDir, cwd := b.TempDir(), "/bench/project"
+	seedStore(b, storeDir, cwd)
+	for i := 0; i < b.N; i++ {
+		h := startPipeHost(b, storeDir)
+		h.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
+		for s := 0; s < 10; s++ {
+			fullSession(b, h, fmt.Sprintf("s%d", s), cwd)
+		}
+		h.roundTrip(b, "view.pane", []byte(`{"sessionId":"s9"}`))
+		rss := residentKB(b, h.cmd.Process.Pid)
+		b.ReportMetric(float64(rss)/1024, "RSS-MB")
+	}
+}
+
+// residentKB reads VmRSS from /proc.
+func residentKB(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			n, _ := strconv.Atoi(strings.Fields(line)[1])
+			return n
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
