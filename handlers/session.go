@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"sync"
+	"time"
 
 	"github.com/saverd/saverd/state"
 )
@@ -36,6 +37,8 @@ type Session struct {
 	st    *state.State
 	debug bool
 	flags flags
+	// invalidating: a ui.invalidate is already scheduled.
+	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
 	spawnSeq int
 
@@ -194,10 +197,29 @@ func (s *Session) log(text string) {
 	}
 }
 
+// invalidateEvery is how often at most a session asks the host to redraw: a frame. A burst of tool
+// calls is one redraw, and the last change is always followed by one.
+const invalidateEvery = 16 * time.Millisecond
+
 func (s *Session) invalidate() {
-	if s.srv.invalidates {
-		s.send(NotifyInvalidate, SessionRef{SessionID: s.id})
+	if !s.srv.invalidates {
+		return
 	}
+	if s.srv.opt.Synchronous {
+		// A replay says everything in order, so it plays back the same every time.
+		s.send(NotifyInvalidate, SessionRef{SessionID: s.id})
+		return
+	}
+	if s.invalidating {
+		return
+	}
+	s.invalidating = true
+	time.AfterFunc(invalidateEvery, func() {
+		s.mu.Lock()
+		s.invalidating = false
+		s.mu.Unlock()
+		s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+	})
 }
 
 // probe marks a loop as probed.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 )
@@ -47,9 +48,17 @@ func exitCode(err error) int {
 	return -1
 }
 
+// gitEnv is the environment of every git command. GIT_FLUSH=0: on a pipe
+// git otherwise flushes after every commit, one write (and one wake-up of
+// the reader) per record; buffered output cuts git's system time in half.
+func gitEnv() []string {
+	return append(os.Environ(), "GIT_FLUSH=0")
+}
+
 func (g git) command(ctx context.Context, dir string, args []string) (*exec.Cmd, *limitedBuffer) {
 	cmd := exec.CommandContext(ctx, g.bin, args...)
 	cmd.Dir = dir
+	cmd.Env = gitEnv()
 	stderr := &limitedBuffer{max: stderrLimit}
 	cmd.Stderr = stderr
 	return cmd, stderr

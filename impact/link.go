@@ -41,7 +41,13 @@ type linker struct {
 }
 
 func newLinker(repos []*repoState) *linker {
-	l := &linker{bySHA: make(map[string][]occurrence), drafts: make(map[draftKey]*draft)}
+	n := 0
+	for _, r := range repos {
+		if r.log != nil {
+			n += len(r.log.commits)
+		}
+	}
+	l := &linker{bySHA: make(map[string][]occurrence, n), order: make([]string, 0, n), drafts: make(map[draftKey]*draft)}
 	for _, r := range repos {
 		if r.log == nil {
 			continue

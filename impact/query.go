@@ -163,7 +163,7 @@ func scanRepo(ctx context.Context, g git, r *repoState, now time.Time, prog *pro
 	}
 	win := windowsOf(r.sessions)
 	p := scanParams{from: win.earliest(), now: now, local: local, linkable: win.holds, count: prog.commit}
-	log, reach, reachErr, err := logAndReach(ctx, g, r.path, branch, p)
+	log, unreached, reachErr, err := logAndReach(ctx, g, r.path, branch, p)
 	if err != nil {
 		return nil, err
 	}
@@ -171,19 +171,19 @@ func scanRepo(ctx context.Context, g git, r *repoState, now time.Time, prog *pro
 	if reachErr != nil && len(log.commits) > 0 { // an unborn HEAD fails, but then nothing needs it
 		return []string{fmt.Sprintf("repo %s: reachability from %s unknown: %v", r.path, branch, reachErr)}, nil
 	}
-	markReachable(log.commits, reach)
+	markReachable(log.commits, unreached)
 	return nil, nil
 }
 
-// logAndReach runs the log and the reachability rev-list side by side: on
-// a second core the rev-list costs no wall time. A failed log stops both.
-func logAndReach(ctx context.Context, g git, dir, branch string, p scanParams) (log *repoLog, reach map[shaKey]struct{}, reachErr, err error) {
+// logAndReach runs the log and the reachability rev-list side by side, so
+// the rev-list adds no wall time. A failed log stops both.
+func logAndReach(ctx context.Context, g git, dir, branch string, p scanParams) (log *repoLog, unreached map[shaKey]struct{}, reachErr, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		reach, reachErr = reachable(ctx, g, dir, branch, p.from)
+		unreached, reachErr = unreachable(ctx, g, dir, branch, p.from)
 	}()
 	log, err = scanLog(ctx, g, dir, p)
 	if err != nil {
@@ -193,5 +193,5 @@ func logAndReach(ctx context.Context, g git, dir, branch string, p scanParams) (
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err() // cancelled while the rev-list ran
 	}
-	return log, reach, reachErr, err
+	return log, unreached, reachErr, err
 }

@@ -74,10 +74,13 @@ func subjectOf(sessionID string, shas []string) string {
 // markReverts is L-revert: X is reverted when a scanned commit of its repo
 // names a prefix of X's sha.
 func markReverts(d *draft) {
-	reverts := d.repo.log.reverts
+	log := d.repo.log
 	for _, c := range d.commits {
-		for n := 4; n <= len(c.sha); n++ {
-			if by, ok := reverts[c.sha[:n]]; ok && by != c.sha {
+		for _, n := range log.revertLens {
+			if n > len(c.sha) {
+				break
+			}
+			if by, ok := log.reverts[c.sha[:n]]; ok && by != c.sha {
 				c.revertedBy = by
 				break
 			}

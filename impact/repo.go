@@ -57,7 +57,7 @@ func localEmails(ctx context.Context, g git, dir string) (map[string]bool, error
 }
 
 // shaKey is a binary object name, big enough for SHA-256 repositories. It
-// keeps the reachable set free of one string allocation per commit.
+// keeps the rev-list set free of one string allocation per commit.
 type shaKey [32]byte
 
 func keyOf(hexSHA []byte) (shaKey, bool) {
@@ -69,12 +69,15 @@ func keyOf(hexSHA []byte) (shaKey, bool) {
 	return k, err == nil
 }
 
-// reachable returns the commits reachable from branch, as far back as the
-// log reads (the same --since), streaming one rev-list. It runs while the
-// log runs, so on a second core it costs no wall time.
-func reachable(ctx context.Context, g git, dir, branch string, from time.Time) (map[shaKey]struct{}, error) {
+// unreachable returns the commits NOT reachable from branch, as far back as
+// the log reads (the same --since), from one streamed rev-list. Asking for
+// the complement is what makes it cheap: git stops walking as soon as every
+// other ref has met the branch's history, which in most repos is a handful
+// of commits, where listing the branch would walk the whole window again.
+func unreachable(ctx context.Context, g git, dir, branch string, from time.Time) (map[shaKey]struct{}, error) {
 	set := make(map[shaKey]struct{})
-	args := []string{"rev-list", "--since=@" + strconv.FormatInt(from.Add(-ScanMargin).Unix(), 10), branch, "--"}
+	args := []string{"rev-list", "--since=@" + strconv.FormatInt(from.Add(-ScanMargin).Unix(), 10),
+		"--no-merges", "--all", "--not", branch, "--"}
 	err := g.stream(ctx, dir, args, func(r io.Reader) error {
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
@@ -90,11 +93,13 @@ func reachable(ctx context.Context, g git, dir, branch string, from time.Time) (
 	return set, err
 }
 
-// markReachable sets commit.reachable from the set.
-func markReachable(commits []*commit, set map[shaKey]struct{}) {
+// markReachable sets commit.reachable: every scanned commit is reachable
+// from some ref (--all), so it is on the default branch unless listed.
+func markReachable(commits []*commit, unreached map[shaKey]struct{}) {
 	for _, c := range commits {
 		if k, ok := keyOf([]byte(c.sha)); ok {
-			_, c.reachable = set[k]
+			_, off := unreached[k]
+			c.reachable = !off
 		}
 	}
 }

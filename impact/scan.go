@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,20 @@ type scanParams struct {
 type repoLog struct {
 	commits []*commit         // linkable commits, newest first
 	reverts map[string]string // sha prefix named by a revert → reverting sha
+	// revertLens are the distinct prefix lengths in reverts, ascending: a
+	// commit is looked up at these lengths only, not at all 4..40.
+	revertLens []int
+}
+
+func (l *repoLog) indexReverts() {
+	seen := make(map[int]bool)
+	for p := range l.reverts {
+		if !seen[len(p)] {
+			seen[len(p)] = true
+			l.revertLens = append(l.revertLens, len(p))
+		}
+	}
+	sort.Ints(l.revertLens)
 }
 
 // recordSep starts every commit in the log output. A commit message cannot
@@ -106,6 +121,7 @@ func parseLog(r io.Reader, p scanParams) (*repoLog, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read git log: %w", err)
 	}
+	out.indexReverts()
 	return out, nil
 }
 

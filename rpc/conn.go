@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -49,6 +50,11 @@ type Conn struct {
 	jc  jsonrpc2.Conn
 	log zerolog.Logger
 
+	// handling is true while a handler runs (reply included). The read loop reads the input on its
+	// own goroutine, so it may stay blocked in a Read that cannot be interrupted after the stream
+	// stops; the connection is done once it stopped and no handler is running.
+	handling atomic.Bool
+
 	mu      sync.Mutex
 	serving bool
 	closing *time.Timer // forces the output closed if the read loop lingers
@@ -89,11 +95,26 @@ func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
 		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
 	})
 	c.jc.Go(ctx, c.dispatch(h))
+	// A stopped stream ends the connection at once when no handler is running, whether or not the
+	// read loop is still blocked on the input (see stream.Read).
+	context.AfterFunc(c.s.life, c.idleIfStopped)
 	go func() {
 		<-c.jc.Done()
 		stop()
 		c.finish()
 	}()
+}
+
+// idle runs after each handler: if the stream stopped meanwhile, the connection is done.
+func (c *Conn) idle() {
+	c.handling.Store(false)
+	c.idleIfStopped()
+}
+
+func (c *Conn) idleIfStopped() {
+	if c.s.cause() != nil && !c.handling.Load() {
+		c.finish()
+	}
 }
 
 // finish runs once the connection can do nothing more.

@@ -36,6 +36,9 @@ func (c *Conn) dispatch(h HandlerFunc) jsonrpc2.Handler {
 	return func(ctx context.Context, reply jsonrpc2.Replier, msg jsonrpc2.Request) error {
 		call, isCall := msg.(*jsonrpc2.Call)
 		req := Request{Method: msg.Method(), Params: c.s.inbox.takeParams(msg), Notification: !isCall}
+		c.handling.Store(true)
+		// A stop that came while the handler ran ends the connection once its reply is out.
+		defer c.idle()
 		result, panicked, err := c.invoke(ctx, h, req)
 		if req.Notification {
 			if err != nil && !panicked {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // wireIn holds the members of an incoming message object, each verbatim.
@@ -78,6 +80,12 @@ func kindOf(raw []byte) jsonKind {
 // JSON, -32600 when it is JSON but not a single message object.
 func parseFrame(data []byte) (*wireIn, *Error) {
 	var w wireIn
+	// Every frame is decoded here, a tool.call with the tool's whole output in it: the fast decoder
+	// first, and encoding/json only to word what is wrong with a frame the fast one refused.
+	if kindOf(data) == kindObject && fastjson.Unmarshal(data, &w) == nil {
+		return &w, nil
+	}
+	w = wireIn{}
 	err := json.Unmarshal(data, &w)
 	var typeErr *json.UnmarshalTypeError
 	switch {

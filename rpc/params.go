@@ -8,9 +8,12 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
-// DecodeParams decodes a request's params into v (a pointer). Absent or null
+// DecodeParams decodes a request's params into v (a pointer). The hot path (a tool.call carries the
+// tool's whole output) uses segmentio's decoder, several times faster than encoding/json. Absent or null
 // params leave v untouched: required fields are for the handler to check.
 // Unknown fields are ignored so hosts may send newer params to older daemons.
 // A failure is returned as a -32602 *Error naming the offending field, e.g.
@@ -19,6 +22,11 @@ func DecodeParams(raw json.RawMessage, v any) error {
 	if len(raw) == 0 || kindOf(raw) == kindNull {
 		return nil
 	}
+	if fastjson.Unmarshal(raw, v) == nil {
+		return nil
+	}
+	// The fast decoder failed: decode again with encoding/json, whose errors name the field and the
+	// kinds precisely (and which decides, should the two ever disagree on what is valid).
 	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(v); err != nil {
 		return paramsError(err)
 	}

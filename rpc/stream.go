@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,8 +18,6 @@ import (
 // and stopping it never waits for a blocked Read of the input.
 type stream struct {
 	frames *frameReader
-	in     chan frame // frames from the pump goroutine to Read
-	pump   sync.Once
 	inbox  *incoming
 	outbox *outgoing
 	rec    *recorder
@@ -31,6 +30,7 @@ type stream struct {
 	w       io.Writer
 	wmu     sync.Mutex // one frame at a time on w
 	wbuf    []byte     // reused frame buffer; guarded by wmu
+	held    []byte     // replies not written yet (see hold); guarded by wmu
 	wclosed atomic.Bool
 	wclose  sync.Once
 }
@@ -45,7 +45,6 @@ func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	}
 	return &stream{
 		frames: newFrameReader(r, opt.framing(), maxFrame),
-		in:     make(chan frame),
 		inbox:  newIncoming(),
 		outbox: newOutgoing(),
 		rec:    newRecorder(opt.Record, opt.Logger),
@@ -87,6 +86,7 @@ func (s *stream) Close() error {
 func (s *stream) closeWriter() error {
 	var err error
 	s.wclose.Do(func() {
+		s.flush()
 		s.wclosed.Store(true)
 		if c, ok := s.w.(io.Closer); ok {
 			err = c.Close()
@@ -98,26 +98,31 @@ func (s *stream) closeWriter() error {
 // Read implements jsonrpc2.Stream: it returns the next message for jsonrpc2,
 // answering (and skipping) anything that is not one. It fails only when the
 // stream stops: peer EOF, a read error, Close, or ctx.
+//
+// It reads the input itself, on jsonrpc2's read-loop goroutine: handing each
+// frame over from a reader goroutine cost a goroutine wake-up per request,
+// the larger part of a round trip. The price is that a stop cannot interrupt
+// a Read blocked on a raw stdin; so the connection does not wait for it (see
+// Conn.idleIfStopped), a frame read after the stop is dropped, and the
+// goroutine ends with the input or with the process.
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	s.pump.Do(func() { go s.pumpFrames() })
 	for {
-		// Checked first so a stopped stream handles no further frame, even
-		// if one is ready.
 		if err := s.cause(); err != nil {
 			return nil, 0, err
 		}
-		select {
-		case <-ctx.Done():
-			s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
-		case <-s.life.Done():
-		case f := <-s.in:
-			if f.err != nil {
-				s.shutdown(inputEnded(f.err))
-				continue
-			}
-			if msg := s.accept(f); msg != nil {
-				return msg, int64(len(f.data)), nil
-			}
+		if !s.frameWaiting() {
+			s.flush() // about to wait for the peer: it must have every reply first
+		}
+		f := s.frames.next()
+		if err := s.cause(); err != nil {
+			return nil, 0, err
+		}
+		if f.err != nil {
+			s.shutdown(inputEnded(f.err))
+			continue
+		}
+		if msg := s.accept(f); msg != nil {
+			return msg, int64(len(f.data)), nil
 		}
 	}
 }
@@ -127,24 +132,6 @@ func inputEnded(err error) error {
 		return fmt.Errorf("peer hung up: %w", err)
 	}
 	return fmt.Errorf("reading input: %w", err)
-}
-
-// pumpFrames reads frames on its own goroutine so that stopping the stream
-// never waits for a Read of the input, which on a raw blocking stdin cannot
-// be interrupted. The goroutine ends after the input does, or at the next
-// frame once the stream has stopped (or with the process).
-func (s *stream) pumpFrames() {
-	for {
-		f := s.frames.next()
-		select {
-		case s.in <- f:
-		case <-s.life.Done():
-			return
-		}
-		if f.err != nil {
-			return
-		}
-	}
 }
 
 // Write implements jsonrpc2.Stream. Replies are written as long as the
@@ -164,27 +151,76 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	n, err := s.writeFrame(body)
+	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
+	// requests back to back gets its replies in one write instead of one system call each.
+	_, isReply := msg.(*jsonrpc2.Response)
+	n, err := s.writeFrame(body, isReply)
 	return int64(n), err
 }
 
-// writeFrame writes body as one frame with one Write, then records it. A
-// failed Write may have left part of a frame behind, after which nothing
-// the peer reads can be trusted, so the stream stops.
-func (s *stream) writeFrame(body []byte) (int, error) {
+// frameWaiting reports whether a whole NDJSON frame is already buffered, so reading it will not block.
+// (Header framing is not looked into: its replies are flushed before every read.)
+func (s *stream) frameWaiting() bool {
+	if s.frames.framing() != FramingNDJSON {
+		return false
+	}
+	br := s.frames.br
+	n := br.Buffered()
+	if n == 0 {
+		return false
+	}
+	buffered, _ := br.Peek(n)
+	return bytes.IndexByte(buffered, '\n') >= 0
+}
+
+// flush writes the replies held back.
+func (s *stream) flush() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if len(s.held) == 0 || s.wclosed.Load() {
+		return
+	}
+	s.writeHeld(nil)
+}
+
+// writeHeld writes the held replies and then buf, in one Write. Called with wmu held.
+func (s *stream) writeHeld(buf []byte) (int, error) {
+	out := buf
+	if len(s.held) > 0 {
+		out = append(s.held, buf...)
+	}
+	n, err := s.w.Write(out)
+	s.held = s.held[:0]
+	if cap(s.held) > 1<<20 {
+		s.held = nil // do not pin a huge buffer
+	}
+	if err != nil {
+		err = fmt.Errorf("writing frame: %w", err)
+		s.shutdown(err)
+	}
+	return n, err
+}
+
+// writeFrame writes body as one frame (after any held replies) with one Write, then records it; with
+// hold, a reply of the read loop, it is only queued until the next flush. A failed Write may have left
+// part of a frame behind, after which nothing the peer reads can be trusted, so the stream stops.
+func (s *stream) writeFrame(body []byte, hold bool) (int, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.wclosed.Load() {
 		return 0, ErrClosed
 	}
+	if hold {
+		s.held = appendFrame(s.held, s.frames.framing(), body)
+		s.rec.out(body)
+		return len(body), nil
+	}
 	buf := appendFrame(s.wbuf[:0], s.frames.framing(), body)
 	if cap(buf) <= 1<<20 {
 		s.wbuf = buf // reuse, but do not pin a huge buffer
 	}
-	n, err := s.w.Write(buf)
+	n, err := s.writeHeld(buf)
 	if err != nil {
-		err = fmt.Errorf("writing frame: %w", err)
-		s.shutdown(err)
 		return n, err
 	}
 	s.rec.out(body)
@@ -198,7 +234,7 @@ func (s *stream) reject(id []byte, e *Error) {
 	}
 	body, err := (&wireOut{JSONRPC: version, ID: id, Error: e}).encode()
 	if err == nil {
-		_, err = s.writeFrame(body)
+		_, err = s.writeFrame(body, true)
 	}
 	if err != nil {
 		s.log.Error().Err(err).Msg("rpc: cannot answer a malformed frame")

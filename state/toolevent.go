@@ -2,8 +2,8 @@ package state
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	json "github.com/segmentio/encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -113,13 +113,12 @@ func rawIsString(raw []byte) bool {
 
 // decodeWireJSON decodes one JSON value with numbers kept as json.Number; trailing data is an error.
 func decodeWireJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	rest, err := json.Parse(raw, &v, json.UseNumber)
+	if err != nil {
 		return nil, err
 	}
-	if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+	if len(bytes.TrimSpace(rest)) > 0 {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
 	return v, nil

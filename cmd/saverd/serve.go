@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -29,6 +31,7 @@ type serveFlags struct {
 	forkTimeout time.Duration
 	record      string
 	testHooks   bool
+	cpuProfile  string
 }
 
 func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
@@ -42,6 +45,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.DurationVar(&f.forkTimeout, "fork-timeout", 10*time.Minute, "how long a model.fork may take before the run ends")
 	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
 	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -117,6 +121,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer file.Close()
 		record = file
 	}
+	if f.cpuProfile != "" {
+		stopProfile, err := startProfile(f.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "saverd serve: --cpuprofile:", err)
+			return 2
+		}
+		defer stopProfile()
+	}
+	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
+	// often than the default, which keeps p99 down and stays well inside the memory budget.
+	debug.SetGCPercent(400)
 	srv := handlers.New(handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
@@ -146,4 +161,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	_ = conn.Close()
 	log.Info().Msg("saverd stopped")
 	return 0
+}
+
+// startProfile writes a CPU profile until the returned stop is called.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
