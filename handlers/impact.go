@@ -52,9 +52,16 @@ func (s *Server) impactPending(ctx context.Context, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	pending, err := impact.Pending(ctx, opt)
+	rep, err := impact.Query(ctx, opt)
 	if err != nil {
 		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
 	}
-	return map[string]any{"pending": pending}, nil
+	return PendingResult{Pending: rep.PendingSubjects(), Warnings: rep.Warnings}, nil
+}
+
+// PendingResult is impact.pending's result: the subjects waiting for a commit_link decision, and what
+// could not be read.
+type PendingResult struct {
+	Pending  []impact.PendingSubject `json:"pending"`
+	Warnings []string                `json:"warnings"`
 }

@@ -101,7 +101,7 @@ func anyStringOr(v any, fallback string) string {
 // keyNumber is a finite number as JavaScript prints it, or "" for anything else.
 func keyNumber(v any) string {
 	if f, ok := anyNumber(v); ok {
-		return jsNumberText(f)
+		return JSNumber(f)
 	}
 	return ""
 }
@@ -179,7 +179,7 @@ func rowFlags(e ToolEvent, tool string, result ToolResult, res map[string]any) [
 	add(bash && background, "bg")
 	add(bash && timedOut, "timeout")
 	if persisted, ok := anyNumber(res["persistedOutputSize"]); ok && bash {
-		flags = append(flags, "persist="+jsNumberText(persisted))
+		flags = append(flags, "persist="+JSNumber(persisted))
 	}
 	// An ask's ms is the wait for the person; `recommended` says the model marked an option for them.
 	add(ask, "ask")

@@ -205,6 +205,9 @@ func Contains[T comparable](xs []T, x T) bool {
 
 // JSNumber writes f as JavaScript's String(number) does for the values a tool result carries.
 func JSNumber(f float64) string {
+	if f == 0 {
+		return "0" // -0 too, as JavaScript prints it
+	}
 	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}

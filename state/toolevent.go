@@ -215,14 +215,6 @@ func anyNumberPtr(v any) *float64 {
 	return nil
 }
 
-// jsNumberText is String(n) for a finite n; -0 prints as 0, as JavaScript prints it.
-func jsNumberText(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	return JSNumber(f)
-}
-
 // ---- JSON.stringify, byte for byte
 
 // eventReservedKeys are the event's own fields; a key built from the arguments leaves them out (top level only).
@@ -249,7 +241,7 @@ func appendJS(b []byte, v any, omit []string, sorted bool) []byte {
 		return appendJSString(b, x)
 	case json.Number, float64, float32, int, int64, int32, uint, uint64, uint32:
 		if f, ok := anyNumber(x); ok {
-			return append(b, jsNumberText(f)...)
+			return append(b, JSNumber(f)...)
 		}
 		return append(b, "null"...)
 	case []any:
