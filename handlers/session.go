@@ -33,10 +33,12 @@ type Session struct {
 	srv *Server
 	id  string
 
-	mu    sync.Mutex
-	st    *state.State
-	debug bool
-	flags flags
+	mu sync.Mutex
+	st *state.State
+	// writes counts the registry writes in flight, so session.end can wait for them.
+	writes sync.WaitGroup
+	debug  bool
+	flags  flags
 	// invalidating: a ui.invalidate is already scheduled.
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.

@@ -105,7 +105,11 @@ func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
 // plugin's store write was fire-and-forget too. Called under the session's lock.
 func (sess *Session) persist() {
 	if write := sess.registryWrite(); write != nil {
-		sess.spawn(write)
+		sess.writes.Add(1)
+		sess.spawn(func() {
+			defer sess.writes.Done()
+			write()
+		})
 	}
 }
 
@@ -148,6 +152,7 @@ func (s *Server) sessionEnd(_ context.Context, raw json.RawMessage) (any, error)
 	if write != nil {
 		write() // flushed before the reply: the host may exit right after it
 	}
+	sess.writes.Wait() // and the writes its earlier decisions started are on disk too
 	s.mu.Lock()
 	if s.sessions[p.SessionID] == sess {
 		delete(s.sessions, p.SessionID)
