@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -97,7 +98,8 @@ func (sess *Session) saver(args string, now int64) string {
 	return saverUsage
 }
 
-// numberOf reads a token that is all digits as a card number, as the seed's Number() does.
+// numberOf reads a token that is all digits as a card number, as the seed's Number() does: past
+// float64's range it is +Inf (ParseFloat's range error), still a number no card wears.
 func numberOf(token string) (float64, bool) {
 	if token == "" {
 		return 0, false
@@ -107,13 +109,17 @@ func numberOf(token string) (float64, bool) {
 			return 0, false
 		}
 	}
-	n, err := strconv.ParseFloat(token, 64)
-	return n, err == nil
+	n, _ := strconv.ParseFloat(token, 64)
+	return n, true
 }
 
 // noCardText: a number no card wears is a numbering mistake, whichever verb typed it — refused, never obeyed.
 func (sess *Session) noCardText(n float64) string {
-	return "ContextSaver: no card " + state.JSNumber(n) + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
+	num := state.JSNumber(n)
+	if math.IsInf(n, 1) {
+		num = "Infinity" // as JavaScript prints it
+	}
+	return "ContextSaver: no card " + num + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
 }
 
 // card is the card seated at n (1-based), if any.

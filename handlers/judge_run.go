@@ -39,17 +39,19 @@ func (sess *Session) runJudge(reason string, now int64) {
 }
 
 // judgeOnce is one run: journals brought up to date, the prompt built with one alias table, the fork,
-// and the reply applied as one more ordered event. However it goes, `running` ends.
+// and the reply applied as one more ordered event. However it goes, `running` ends — and the run's
+// flags end in the same event as its answer, so a check asked between the two is never told
+// `already checking` by a run that has already answered.
 func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 	finished := false
 	defer func() {
+		if finished {
+			return
+		}
 		sess.event(func() {
-			if !finished {
-				sess.dispatch(sess.judgedNothing("internal error: the run stopped before it answered"))
-				sess.failedToast(reason, "internal error")
-			}
-			sess.flags.forking = false
-			sess.flags.asked = false
+			sess.dispatch(sess.judgedNothing("internal error: the run stopped before it answered"))
+			sess.failedToast(reason, "internal error")
+			sess.judgeEnded()
 		})
 	}()
 	sess.refreshRuns(true, now)
@@ -64,15 +66,23 @@ func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 		sess.event(func() {
 			sess.dispatch(sess.judgedNothing(err.Error()))
 			sess.failedToast(reason, err.Error())
+			sess.judgeEnded()
+			finished = true
 		})
-		finished = true
 		return
 	}
 	res, err := sess.srv.fork(host, ForkRequest{SessionID: sess.id, Purpose: "judge", Prompt: prompt})
 	sess.event(func() {
-		finished = true
 		sess.judged(reason, res, err, aliases)
+		sess.judgeEnded()
+		finished = true // last: a panic above rolls this event back, and the deferred failure ends the run
 	})
+}
+
+// judgeEnded clears the run's flags, as the plugin's runJudge did in its finally. Called under the lock.
+func (sess *Session) judgeEnded() {
+	sess.flags.forking = false
+	sess.flags.asked = false
 }
 
 // judged applies what the fork answered. Called under the lock.

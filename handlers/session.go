@@ -43,6 +43,12 @@ type Session struct {
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
 	spawnSeq int
+	// writeSeq numbers the registry writes as they are taken (under mu); wroteSeq is the newest one
+	// written (under writeMu). A write older than one already made is skipped, so a background write
+	// that lost the race never puts back an older registry (session.end's flush, say).
+	writeSeq int64
+	writeMu  sync.Mutex
+	wroteSeq int64
 
 	// Rollback: st == snap + journal, action by action.
 	snap      *state.State

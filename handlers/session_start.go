@@ -125,7 +125,15 @@ func (sess *Session) registryWrite() func() {
 	key := state.StoreKey(sess.st.Cwd)
 	mine := state.StorableOf(sess.st)
 	log := sess.srv.log
+	sess.writeSeq++
+	seq := sess.writeSeq
 	return func() {
+		sess.writeMu.Lock()
+		defer sess.writeMu.Unlock()
+		if seq <= sess.wroteSeq {
+			return // a newer snapshot of this session is already on disk
+		}
+		sess.wroteSeq = seq
 		err := store.Update(key, func(old any) (any, error) {
 			return state.MergeStored(state.ParseRegistry(old), mine), nil
 		})
