@@ -25,11 +25,7 @@ const (
 
 // commandRun answers /saver and its subcommands, and resets the session on /clear and /resume.
 func (s *Server) commandRun(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[CommandRunParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[CommandRunParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,8 @@ func impactOptions(raw json.RawMessage) (impact.Options, error) {
 	return opt, nil
 }
 
-// impactQuery links commits to agent sessions and reports what each kept commit cost.
-func (s *Server) impactQuery(ctx context.Context, raw json.RawMessage) (any, error) {
+// impactReport runs the analysis the method's params describe.
+func impactReport(ctx context.Context, raw json.RawMessage) (*impact.Report, error) {
 	opt, err := impactOptions(raw)
 	if err != nil {
 		return nil, err
@@ -46,15 +46,16 @@ func (s *Server) impactQuery(ctx context.Context, raw json.RawMessage) (any, err
 	return rep, nil
 }
 
+// impactQuery links commits to agent sessions and reports what each kept commit cost.
+func (s *Server) impactQuery(ctx context.Context, raw json.RawMessage) (any, error) {
+	return impactReport(ctx, raw)
+}
+
 // impactPending lists the subjects that wait for a commit_link decision.
 func (s *Server) impactPending(ctx context.Context, raw json.RawMessage) (any, error) {
-	opt, err := impactOptions(raw)
+	rep, err := impactReport(ctx, raw)
 	if err != nil {
 		return nil, err
-	}
-	rep, err := impact.Query(ctx, opt)
-	if err != nil {
-		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
 	}
 	return PendingResult{Pending: rep.PendingSubjects(), Warnings: rep.Warnings}, nil
 }

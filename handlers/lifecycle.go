@@ -7,6 +7,19 @@ import (
 	"github.com/saverd/saverd/rpc"
 )
 
+// hooked is the params of a session method.
+type hooked interface{ hook() Hook }
+
+// sessionFor decodes a session method's params and finds the session they name.
+func sessionFor[T hooked](s *Server, raw json.RawMessage) (T, *Session, error) {
+	p, err := decode[T](raw)
+	if err != nil {
+		return p, nil, err
+	}
+	sess, err := s.session(p.hook().SessionID)
+	return p, sess, err
+}
+
 func decode[T any](raw json.RawMessage) (T, error) {
 	var v T
 	if len(raw) == 0 || string(raw) == "null" {
@@ -73,11 +86,7 @@ func (s *Server) Exited() <-chan struct{} { return s.exitC }
 // debugPanic exists only with TestHooks: it changes the session, then panics, so the tests can prove
 // the change is rolled back and the connection goes on.
 func (s *Server) debugPanic(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

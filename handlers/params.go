@@ -84,12 +84,11 @@ type UsageParams struct {
 
 // SessionStartParams is session.start's params.
 type SessionStartParams struct {
-	SessionID string                 `json:"sessionId"`
-	Cwd       string                 `json:"cwd"`
-	At        *int64                 `json:"at,omitempty"`
-	Usage     *UsageParams           `json:"usage,omitempty"`
-	Messages  []state.SessionMessage `json:"messages,omitempty"`
-	Debug     bool                   `json:"debug,omitempty"`
+	Hook
+	Cwd      string                 `json:"cwd"`
+	Usage    *UsageParams           `json:"usage,omitempty"`
+	Messages []state.SessionMessage `json:"messages,omitempty"`
+	Debug    bool                   `json:"debug,omitempty"`
 }
 
 // SessionStartResult is session.start's result.
@@ -99,19 +98,26 @@ type SessionStartResult struct {
 	Command state.Command `json:"command"`
 }
 
-// SessionParams is the params of the methods that name only a session and a time.
-type SessionParams struct {
+// Hook is what every session method carries: the session, and the host's clock in ms (the daemon's
+// own clock only when it is absent, so a replay is deterministic).
+type Hook struct {
 	SessionID string `json:"sessionId"`
 	At        *int64 `json:"at,omitempty"`
 }
 
+func (h Hook) hook() Hook { return h }
+
+// SessionParams is the params of the methods that name only a session and a time.
+type SessionParams struct {
+	Hook
+}
+
 // ToolCallParams is tool.call's params.
 type ToolCallParams struct {
-	SessionID string           `json:"sessionId"`
-	At        *int64           `json:"at,omitempty"`
-	Ms        float64          `json:"ms"`
-	Event     json.RawMessage  `json:"event"`
-	Result    state.ToolResult `json:"result"`
+	Hook
+	Ms     float64          `json:"ms"`
+	Event  json.RawMessage  `json:"event"`
+	Result state.ToolResult `json:"result"`
 }
 
 // ContextResult is the texts to append to a tool result or a prompt.
@@ -137,8 +143,7 @@ type ContextSample struct {
 
 // TurnCompleteParams is turn.complete's params.
 type TurnCompleteParams struct {
-	SessionID  string         `json:"sessionId"`
-	At         *int64         `json:"at,omitempty"`
+	Hook
 	AgentID    *string        `json:"agentId,omitempty"`
 	Usage      *TurnUsage     `json:"usage,omitempty"`
 	DurationMs int64          `json:"durationMs"`
@@ -150,10 +155,9 @@ type TurnCompleteParams struct {
 
 // AgentSpawnParams is agent.spawn's params.
 type AgentSpawnParams struct {
-	SessionID string `json:"sessionId"`
-	At        *int64 `json:"at,omitempty"`
-	Prompt    string `json:"prompt"`
-	Fork      bool   `json:"fork,omitempty"`
+	Hook
+	Prompt string `json:"prompt"`
+	Fork   bool   `json:"fork,omitempty"`
 }
 
 // AgentSpawnResult is agent.spawn's result: the prompt to start the agent with.
@@ -164,10 +168,9 @@ type AgentSpawnResult struct {
 
 // AgentSpawnedParams is agent.spawned's params: the spawn started (or failed, with no agentId).
 type AgentSpawnedParams struct {
-	SessionID string  `json:"sessionId"`
-	At        *int64  `json:"at,omitempty"`
-	SpawnID   string  `json:"spawnId"`
-	AgentID   *string `json:"agentId,omitempty"`
+	Hook
+	SpawnID string  `json:"spawnId"`
+	AgentID *string `json:"agentId,omitempty"`
 }
 
 // Origin is who submitted a prompt.
@@ -177,19 +180,17 @@ type Origin struct {
 
 // PromptSubmitParams is prompt.submit's params.
 type PromptSubmitParams struct {
-	SessionID string  `json:"sessionId"`
-	At        *int64  `json:"at,omitempty"`
-	Text      string  `json:"text"`
-	Origin    *Origin `json:"origin,omitempty"`
-	TurnID    *string `json:"turnId,omitempty"`
+	Hook
+	Text   string  `json:"text"`
+	Origin *Origin `json:"origin,omitempty"`
+	TurnID *string `json:"turnId,omitempty"`
 }
 
 // CommandRunParams is command.run's params.
 type CommandRunParams struct {
-	SessionID string `json:"sessionId"`
-	At        *int64 `json:"at,omitempty"`
-	Command   string `json:"command"`
-	Args      string `json:"args"`
+	Hook
+	Command string `json:"command"`
+	Args    string `json:"args"`
 }
 
 // TextResult is a reply to show the person; Text is omitted when there is none.
@@ -199,8 +200,7 @@ type TextResult struct {
 
 // UIActionParams is ui.action's params.
 type UIActionParams struct {
-	SessionID string          `json:"sessionId"`
-	At        *int64          `json:"at,omitempty"`
+	Hook
 	Action    string          `json:"action"`
 	PatternID string          `json:"patternId,omitempty"`
 	Text      *string         `json:"text,omitempty"`
@@ -209,16 +209,15 @@ type UIActionParams struct {
 
 // ColumnsParams is ui.columns' params.
 type ColumnsParams struct {
-	SessionID string `json:"sessionId"`
-	Columns   int    `json:"columns"`
+	Hook
+	Columns int `json:"columns"`
 }
 
 // ViewTextParams is view.text's params.
 type ViewTextParams struct {
-	SessionID string `json:"sessionId"`
-	At        *int64 `json:"at,omitempty"`
-	View      string `json:"view"`
-	Width     int    `json:"width,omitempty"`
+	Hook
+	View  string `json:"view"`
+	Width int    `json:"width,omitempty"`
 }
 
 // ImpactParams is impact.query's and impact.pending's params, the inputs of `saverd impact`.

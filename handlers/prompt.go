@@ -18,11 +18,7 @@ var typed = []string{"composer", "bridge"}
 // promptSubmit carries the one-time notes and standing fixes into the prompt, records what the person
 // typed for the process judge, and retries a check still armed.
 func (s *Server) promptSubmit(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[PromptSubmitParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[PromptSubmitParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +76,7 @@ func askHead(text string) string {
 // agentSpawn: the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
 // parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
 func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[AgentSpawnParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[AgentSpawnParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -105,11 +97,7 @@ func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error)
 
 // agentSpawned closes a spawn agent.spawn opened: the agent it started was reached.
 func (s *Server) agentSpawned(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[AgentSpawnedParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[AgentSpawnedParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

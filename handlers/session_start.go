@@ -145,11 +145,7 @@ func (sess *Session) registryWrite() func() {
 
 // sessionEnd flushes the session's registry and forgets it.
 func (s *Server) sessionEnd(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

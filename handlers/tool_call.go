@@ -17,11 +17,7 @@ const planTool = "ExitPlanMode"
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[ToolCallParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[ToolCallParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

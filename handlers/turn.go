@@ -15,11 +15,7 @@ func turnStartAction(now int64) state.TurnStart { return state.TurnStart{Now: no
 
 // turnStart: the clock dates the wait since the last answer, so TURNS can say the person was away.
 func (s *Server) turnStart(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -39,11 +35,7 @@ func validEnd(r state.TurnEnd) bool {
 // turnComplete: a subagent's turn is its loop's; the main loop's turn records its stat, samples the
 // window and consults the judge and process gates.
 func (s *Server) turnComplete(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[TurnCompleteParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[TurnCompleteParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +84,7 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 
 // sessionCompact: a compaction we record is the compaction the engine performed.
 func (s *Server) sessionCompact(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	_, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

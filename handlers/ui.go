@@ -17,11 +17,7 @@ var uiActions = []string{"keep", "steer", "steerDraft", "steerSubmit", "kill", "
 
 // uiAction is a press in the pane or the band.
 func (s *Server) uiAction(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[UIActionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[UIActionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -253,11 +249,7 @@ func (sess *Session) openForCheck(queued []string) {
 
 // uiClosed: the person (or the host) closed the pane.
 func (s *Server) uiClosed(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	_, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -267,11 +259,7 @@ func (s *Server) uiClosed(_ context.Context, raw json.RawMessage) (any, error) {
 
 // uiColumns: the band's width, for the auto-open decision; a render-path update, so no redraw.
 func (s *Server) uiColumns(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[ColumnsParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[ColumnsParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,7 @@ const defaultWidth = 100
 // The views marshal under the session's lock: a model shares nothing with the state once it is bytes.
 
 func (s *Server) viewBand(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -29,11 +25,7 @@ func (s *Server) viewBand(_ context.Context, raw json.RawMessage) (any, error) {
 }
 
 func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	_, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -41,11 +33,7 @@ func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
 }
 
 func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[SessionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	_, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -64,11 +52,7 @@ func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 
 // viewText draws the band, the pane or the debug dump as plain text at a width.
 func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[ViewTextParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := s.session(p.SessionID)
+	p, sess, err := sessionFor[ViewTextParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
