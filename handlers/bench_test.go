@@ -41,7 +41,7 @@ func benchToolParams(session string, i int) json.RawMessage {
 	if i%10 == 0 {
 		event["agentId"] = fmt.Sprintf("agent-%d", (i/10)%state.LoopCap)
 	}
-	p, _ := json.Marshal(map[string]any{"sessionId": session, "at": 1_000_000 + i, "ms": 40, "event": event, "result": map[string]any{"text": strings.Repeat("x", 2000)}})
+	p, _ := json.Marshal(map[string]any{"sessionId": session, "at": 1_000_000 + i, "ms": 40, "event": event, "result": map[string]any{"text": strings.Repeat("x", 200)}})
 	return p
 }
 

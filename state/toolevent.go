@@ -49,27 +49,38 @@ func (r *ToolResult) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	// Raw members, matched by their exact names, pointing into data: every one is decoded (copied) below
+	// before data goes back to the caller. One pass over the result, which carries the tool's whole output.
+	var fields struct {
+		Result  json.RawMessage `json:"result"`
+		Text    json.RawMessage `json:"text"`
+		IsError json.RawMessage `json:"isError"`
+		Deny    json.RawMessage `json:"deny"`
+	}
+	rest, err := json.Parse(data, &fields, json.DontMatchCaseInsensitiveStructFields|json.DontCopyRawMessage)
+	if err != nil {
 		return fmt.Errorf("tool result: %w", err)
 	}
-	if raw, ok := fields["result"]; ok {
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("tool result: trailing data after the JSON value")
+	}
+	if raw := fields.Result; raw != nil {
 		v, err := decodeWireJSON(raw)
 		if err != nil {
 			return fmt.Errorf("tool result: result: %w", err)
 		}
 		r.Result = v
 	}
-	if raw, ok := fields["text"]; ok {
+	if raw := fields.Text; raw != nil {
 		var s string
-		if json.Unmarshal(raw, &s) == nil && rawIsString(raw) {
+		if rawIsString(raw) && json.Unmarshal(raw, &s) == nil {
 			r.Text = &s
 		}
 	}
-	if raw, ok := fields["isError"]; ok {
+	if raw := fields.IsError; raw != nil {
 		r.IsError = bytes.Equal(bytes.TrimSpace(raw), []byte("true"))
 	}
-	if raw, ok := fields["deny"]; ok {
+	if raw := fields.Deny; raw != nil {
 		trimmed := bytes.TrimSpace(raw)
 		var s string
 		switch {
