@@ -49,7 +49,7 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	if p.Capabilities != nil {
 		s.canFork = p.Capabilities.Fork
 		if p.Capabilities.Invalidate != nil {
-			s.invalidates = *p.Capabilities.Invalidate
+			s.invalidates.Store(*p.Capabilities.Invalidate)
 		}
 	}
 	s.mu.Unlock()

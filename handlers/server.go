@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -49,7 +50,7 @@ type Server struct {
 	mu          sync.Mutex
 	host        Host
 	canFork     bool
-	invalidates bool
+	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
 	shutdown    bool
@@ -73,8 +74,9 @@ func New(opt Options) *Server {
 		opt.ForkTimeout = 10 * time.Minute
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, invalidates: true, ctx: ctx, cancel: cancel}
+	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, ctx: ctx, cancel: cancel}
 	s.idle = sync.NewCond(&s.busyMu)
+	s.invalidates.Store(true)
 	s.table = s.methods()
 	s.exitC = make(chan struct{})
 	return s

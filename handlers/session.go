@@ -210,7 +210,7 @@ func (s *Session) log(text string) {
 const invalidateEvery = 16 * time.Millisecond
 
 func (s *Session) invalidate() {
-	if !s.srv.invalidates {
+	if !s.srv.invalidates.Load() {
 		return
 	}
 	if s.srv.opt.Synchronous {
