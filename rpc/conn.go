@@ -230,7 +230,7 @@ func marshalRequest(method string, params any) (json.RawMessage, error) {
 	if params == nil {
 		return nil, nil
 	}
-	raw, err := json.Marshal(params)
+	raw, err := marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("encoding params: %w", err)
 	}

@@ -75,7 +75,7 @@ func (c *Conn) answer(ctx context.Context, reply jsonrpc2.Replier, id jsonrpc2.I
 		// Encoded here, with encoding/json, so an unencodable result is a
 		// -32603 answer rather than a jsonrpc2 failure; it reaches the
 		// stream beside jsonrpc2 (see ledger.go).
-		raw, merr := json.Marshal(result)
+		raw, merr := marshal(result)
 		if merr != nil {
 			c.log.Error().Err(merr).Str("method", method).Msg("rpc: cannot encode handler result")
 			err = InternalError("internal error: encoding result of %s: %v", method, merr)

@@ -236,9 +236,21 @@ func ourCallID(raw json.RawMessage) (int32, bool) {
 // encode marshals m, which must have JSONRPC set. encoding/json compacts the
 // raw members, which NDJSON needs: a frame must not contain a newline.
 func (m *wireOut) encode() ([]byte, error) {
-	b, err := json.Marshal(m)
+	b, err := marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("encoding message: %w", err)
 	}
 	return b, nil
+}
+
+// marshal is json.Marshal without HTML escaping: the host reads the text of the plugin's own words
+// (`ignore <n>`), and `\u003c` helps nobody on a pipe.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
