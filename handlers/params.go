@@ -73,12 +73,9 @@ type Breakdown struct {
 	Agents      *tokenCount `json:"agents,omitempty"`
 }
 
-// UsageParams is a context-window sample.
+// UsageParams is a context-window sample with the fixed per-turn overhead beside it.
 type UsageParams struct {
-	Window    int64      `json:"window"`
-	CompactAt *int64     `json:"compactAt,omitempty"`
-	Tokens    *int64     `json:"tokens,omitempty"`
-	Percent   *float64   `json:"percent,omitempty"`
+	state.Usage
 	Breakdown *Breakdown `json:"breakdown,omitempty"`
 }
 
@@ -134,23 +131,16 @@ type TurnUsage struct {
 	CacheCreationInputTokens int64   `json:"cache_creation_input_tokens"`
 }
 
-// ContextSample is the window after a turn.
-type ContextSample struct {
-	Window  int64    `json:"window"`
-	Tokens  *int64   `json:"tokens,omitempty"`
-	Percent *float64 `json:"percent,omitempty"`
-}
-
 // TurnCompleteParams is turn.complete's params.
 type TurnCompleteParams struct {
 	Hook
-	AgentID    *string        `json:"agentId,omitempty"`
-	Usage      *TurnUsage     `json:"usage,omitempty"`
-	DurationMs int64          `json:"durationMs"`
-	Answer     string         `json:"answer"`
-	IsAborted  bool           `json:"isAborted"`
-	Reason     state.TurnEnd  `json:"reason"`
-	Context    *ContextSample `json:"context,omitempty"`
+	AgentID    *string       `json:"agentId,omitempty"`
+	Usage      *TurnUsage    `json:"usage,omitempty"`
+	DurationMs int64         `json:"durationMs"`
+	Answer     string        `json:"answer"`
+	IsAborted  bool          `json:"isAborted"`
+	Reason     state.TurnEnd `json:"reason"`
+	Context    *state.Usage  `json:"context,omitempty"` // the window after the turn
 }
 
 // AgentSpawnParams is agent.spawn's params.

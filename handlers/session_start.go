@@ -40,7 +40,7 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 	res := SessionStartResult{Command: state.SaverCommand}
 	sess.event(func() {
 		if u := p.Usage; u != nil {
-			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: u.Window, CompactAt: u.CompactAt, Tokens: u.Tokens, Percent: u.Percent}, Now: now})
+			sess.dispatch(state.UsageSample{Usage: u.Usage, Now: now})
 			sess.dispatch(state.SetOverhead{Overhead: overheadOf(u.Breakdown)})
 		}
 		res.Adopted, res.Armed = sess.adopt(p.Messages, now)
