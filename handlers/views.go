@@ -20,8 +20,7 @@ func (s *Server) viewBand(_ context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := s.now(p.At)
-	return sess.marshal(func() any { return state.BuildBandAt(sess.st, now) })
+	return sess.marshal(func() any { return bandOf(sess.st, p.At) })
 }
 
 func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
@@ -60,11 +59,10 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 	if width == 0 {
 		width = defaultWidth
 	}
-	now := s.now(p.At)
 	var text string
 	switch p.View {
 	case "band":
-		sess.event(func() { text = textview.Band(state.BuildBandAt(sess.st, now), width) })
+		sess.event(func() { text = textview.Band(bandOf(sess.st, p.At), width) })
 	case "pane":
 		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, state.Propose(sess.st)), width) })
 	case "debug":
@@ -73,4 +71,13 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.view: want band, pane or debug, got %q", p.View)
 	}
 	return TextResult{Text: &text}, nil
+}
+
+// bandOf is the band at the host's clock, or — with no `at` — at the newest clock the session holds, as
+// the plugin's bandModel defaults: a view is no hook, and it reads the same on every call.
+func bandOf(st *state.State, at *int64) state.BandModel {
+	if at != nil {
+		return state.BuildBandAt(st, *at)
+	}
+	return state.BuildBand(st)
 }
