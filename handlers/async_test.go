@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
 
@@ -143,5 +145,38 @@ func TestInvalidateCoalesced(t *testing.T) {
 	off.turnStart(2_000)
 	if n := off.host.count(NotifyInvalidate); n != 0 {
 		t.Fatalf("%d ui.invalidate with invalidate: false", n)
+	}
+}
+
+// TestShutdownMethodRefusesAfter: `shutdown` flushes without waiting for a fork in flight, and every
+// request after it but `exit` is refused with -32002.
+func TestShutdownMethodRefusesAfter(t *testing.T) {
+	h := newAsync(t, nil)
+	h.twelve()
+	h.holdForks()
+	h.saver("check")
+	h.awaitFork()
+	done := make(chan error, 1)
+	go func() { _, err := h.callErr("shutdown", nil); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("shutdown waited for the fork in flight")
+	}
+	_, err := h.callErr("turn.start", map[string]any{"sessionId": "s"})
+	var e *rpc.Error
+	if !errors.As(err, &e) || e.Code != rpc.CodeServerShuttingDown {
+		t.Fatalf("turn.start after shutdown = %v, want -32002", err)
+	}
+	if _, err := h.callErr("exit", nil); err != nil {
+		t.Fatalf("exit after shutdown: %v", err)
+	}
+	select {
+	case <-h.srv.Exited():
+	default:
+		t.Fatal("exit did not close Exited")
 	}
 }

@@ -248,6 +248,7 @@ var demoContext = []int64{120_000, 190_000, 250_000, 320_000}
 
 // demo loads the pane's own look without waiting for a real finding (debug sessions only).
 func (sess *Session) demo() {
+	sess.demoLoaded = true
 	sess.dispatch(state.UsageSample{Usage: state.DemoUsage(), Now: 0})
 	samples := state.DemoTurns()
 	for at, context := range demoContext {

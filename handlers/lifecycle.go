@@ -56,18 +56,19 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	return InitializeResult{ServerInfo: ServerInfo{Name: "saverd", Version: s.opt.Version}, ProtocolVersion: ProtocolVersion}, nil
 }
 
-// shutdownMethod flushes every session's registry; the process exits on `exit` or at EOF.
+// shutdownMethod flushes every session's registry and refuses every request after it but `exit`; the
+// process exits on `exit` or at EOF. It never waits for a fork: those end with the process.
 func (s *Server) shutdownMethod(_ context.Context, _ json.RawMessage) (any, error) {
 	s.mu.Lock()
+	s.shutdown = true
 	sessions := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
 		sessions = append(sessions, sess)
 	}
 	s.mu.Unlock()
 	for _, sess := range sessions {
-		sess.event(sess.persist)
+		sess.flush()
 	}
-	s.Quiesce()
 	return nil, nil
 }
 

@@ -1,8 +1,9 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"reflect"
 
 	"github.com/saverd/saverd/state"
 )
@@ -56,7 +57,8 @@ func (t *tokenCount) UnmarshalJSON(b []byte) error {
 		Tokens float64 `json:"tokens"`
 	}
 	if err := json.Unmarshal(b, &items); err != nil {
-		return fmt.Errorf("want a number of tokens or a list of {tokens}")
+		// A type error, so the decoder names the member: `params.usage.breakdown.memoryFiles: want number, …`.
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeOf(int64(0))}
 	}
 	var sum float64
 	for _, it := range items {
@@ -64,6 +66,23 @@ func (t *tokenCount) UnmarshalJSON(b []byte) error {
 	}
 	*t = tokenCount(sum)
 	return nil
+}
+
+// jsonKind names the kind of a JSON value by its first byte, for a type error.
+func jsonKind(b []byte) string {
+	switch t := bytes.TrimSpace(b); {
+	case len(t) == 0:
+		return "nothing"
+	case t[0] == '"':
+		return "string"
+	case t[0] == '{':
+		return "object"
+	case t[0] == '[':
+		return "array"
+	case t[0] == 't' || t[0] == 'f':
+		return "bool"
+	}
+	return "null"
 }
 
 // Breakdown is the fixed per-turn overhead of a session.

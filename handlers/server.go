@@ -146,6 +146,12 @@ func (s *Server) guard(fn func()) {
 	fn()
 }
 
+func (s *Server) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown
+}
+
 // Quiesce waits until no background run is in flight: replay calls it between frames so a recording
 // plays back the same way every time.
 func (s *Server) Quiesce() {
@@ -159,9 +165,6 @@ func (s *Server) Quiesce() {
 // Shutdown cancels the forks in flight and waits up to the deadline for the background work (the runs
 // they end and the store writes after them) to finish.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	s.shutdown = true
-	s.mu.Unlock()
 	s.cancel()
 	done := make(chan struct{})
 	go func() {
@@ -183,6 +186,9 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 	m, ok := s.table[req.Method]
 	if !ok {
 		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}
+	}
+	if req.Method != "exit" && s.shuttingDown() {
+		return nil, rpc.ServerShuttingDown()
 	}
 	return m(ctx, req.Params)
 }

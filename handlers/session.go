@@ -39,6 +39,9 @@ type Session struct {
 	writes sync.WaitGroup
 	debug  bool
 	flags  flags
+	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
+	// sample leaks into the project's real memory.
+	demoLoaded bool
 	// invalidating: a ui.invalidate is already scheduled.
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.

@@ -119,7 +119,7 @@ func (sess *Session) registryWrite() func() {
 	sess.srv.mu.Lock()
 	store := sess.srv.store
 	sess.srv.mu.Unlock()
-	if store == nil {
+	if store == nil || sess.demoLoaded {
 		return nil
 	}
 	key := state.StoreKey(sess.st.Cwd)
@@ -143,20 +143,24 @@ func (sess *Session) registryWrite() func() {
 	}
 }
 
+// flush writes the session's registry now and waits for the writes its earlier decisions started: the
+// host may exit right after the reply.
+func (sess *Session) flush() {
+	var write func()
+	sess.event(func() { write = sess.registryWrite() })
+	if write != nil {
+		write()
+	}
+	sess.writes.Wait()
+}
+
 // sessionEnd flushes the session's registry and forgets it.
 func (s *Server) sessionEnd(_ context.Context, raw json.RawMessage) (any, error) {
 	p, sess, err := sessionFor[SessionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
-	var write func()
-	sess.event(func() {
-		write = sess.registryWrite()
-	})
-	if write != nil {
-		write() // flushed before the reply: the host may exit right after it
-	}
-	sess.writes.Wait() // and the writes its earlier decisions started are on disk too
+	sess.flush()
 	s.mu.Lock()
 	if s.sessions[p.SessionID] == sess {
 		delete(s.sessions, p.SessionID)

@@ -56,8 +56,11 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	width := p.Width
-	if width == 0 {
+	switch {
+	case width == 0:
 		width = defaultWidth
+	case width < textview.MinWidth:
+		width = textview.MinWidth // the narrowest the drawings are made for, band and pane alike
 	}
 	var text string
 	switch p.View {

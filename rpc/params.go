@@ -41,8 +41,8 @@ func paramsError(err error) *Error {
 	switch {
 	case errors.As(err, &typeErr):
 		path := "params"
-		if typeErr.Field != "" {
-			path += "." + typeErr.Field
+		if field := wireField(typeErr.Field); field != "" {
+			path += "." + field
 		}
 		return InvalidParams("%s: want %s, got %s", path, wantName(typeErr.Type, typeErr.Value), gotName(typeErr.Value))
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
@@ -110,4 +110,18 @@ func gotName(v string) string {
 		return "boolean"
 	}
 	return v
+}
+
+// wireField is a decode error's field path as the peer wrote it: encoding/json names an embedded
+// struct by its Go type (`Hook.at`), which is no field of the wire's; the protocol's names are camelCase,
+// so a segment that starts with an upper-case letter is such a type and is left out.
+func wireField(field string) string {
+	parts := strings.Split(field, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" && !(p[0] >= 'A' && p[0] <= 'Z') {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	json "github.com/segmentio/encoding/json"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -46,8 +48,13 @@ type ToolResult struct {
 // neither a string nor null (an object, say) still denies; its JSON text is kept as the reason.
 func (r *ToolResult) UnmarshalJSON(data []byte) error {
 	*r = ToolResult{}
-	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+	trimmed := bytes.TrimSpace(data)
+	if bytes.Equal(trimmed, []byte("null")) {
 		return nil
+	}
+	if len(trimmed) > 0 && trimmed[0] != '{' {
+		// Said as a type error, so the decoder names the member: `params.result: want object, got string`.
+		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(jsonKindOf(mustDecode(trimmed)), "a "), "an "), Type: reflect.TypeOf(ToolResult{})}
 	}
 	// Raw members, matched by their exact names, pointing into data: every one is decoded (copied) below
 	// before data goes back to the caller. One pass over the result, which carries the tool's whole output.
@@ -378,4 +385,10 @@ func appendJSString(b []byte, s string) []byte {
 		i += size
 	}
 	return append(b, '"')
+}
+
+// mustDecode decodes a JSON value, or gives nil for text that is none (its kind is then "null").
+func mustDecode(raw []byte) any {
+	v, _ := decodeWireJSON(raw)
+	return v
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -202,6 +203,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ndjson := fs.Bool("ndjson", false, "also print every frame the daemon sent, as replay does")
 	show := fs.String("show", "band,pane", "the views to print at the end: band, pane, debug (comma-separated)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	views, err := parseShow(*show)

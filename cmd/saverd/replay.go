@@ -277,10 +277,14 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	show := fs.String("show", "", "print the final views as text: band, pane, debug (comma-separated)")
 	width := fs.Int("width", 100, "width of the views --show prints")
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fmt.Fprintln(stderr, "saverd replay: want exactly one FILE (a --record file or NDJSON of host requests)")
 		return 2
 	}
@@ -289,7 +293,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 2
 	}
-	name := fs.Arg(0)
+	name := files[0]
 	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)

@@ -63,8 +63,8 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 
 func newLogger(f serveFlags, stderr io.Writer) (zerolog.Logger, io.Closer, error) {
 	level, err := zerolog.ParseLevel(f.logLevel)
-	if err != nil {
-		return zerolog.Nop(), nil, fmt.Errorf("--log-level: %w", err)
+	if err != nil || f.logLevel == "" {
+		return zerolog.Nop(), nil, fmt.Errorf("--log-level: want debug, info, warn or error, got %q", f.logLevel)
 	}
 	out, closer := stderr, io.Closer(nil)
 	if f.logFile != "" {
@@ -98,9 +98,10 @@ func openRegistry(dir string, log zerolog.Logger) handlers.Registry {
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, err := parseServe(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "saverd serve:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
 		}
+		fmt.Fprintln(stderr, "saverd serve:", err)
 		return 2
 	}
 	log, closer, err := newLogger(f, stderr)
