@@ -39,6 +39,8 @@ type Session struct {
 	writes sync.WaitGroup
 	debug  bool
 	flags  flags
+	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
+	ended bool
 	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
 	// sample leaks into the project's real memory.
 	demoLoaded bool
@@ -194,6 +196,9 @@ func (s *Session) savedToast(before state.Saved) {
 func (s *Session) spawn(fn func()) { s.later = append(s.later, fn) }
 
 func (s *Session) send(method string, params any) {
+	if s.ended {
+		return
+	}
 	s.outbox = append(s.outbox, note{method, params})
 }
 
@@ -213,7 +218,7 @@ func (s *Session) log(text string) {
 const invalidateEvery = 16 * time.Millisecond
 
 func (s *Session) invalidate() {
-	if !s.srv.invalidates.Load() {
+	if !s.srv.invalidates.Load() || s.ended {
 		return
 	}
 	if s.srv.opt.Synchronous {

@@ -161,6 +161,7 @@ func (s *Server) sessionEnd(_ context.Context, raw json.RawMessage) (any, error)
 		return nil, err
 	}
 	sess.flush()
+	sess.event(func() { sess.ended = true })
 	s.mu.Lock()
 	if s.sessions[p.SessionID] == sess {
 		delete(s.sessions, p.SessionID)
