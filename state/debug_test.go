@@ -1,32 +1,16 @@
 package state
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/saverd/saverd/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, or rewrites it under -update.
+// golden compares got with testdata/name (see internal/golden).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update if the change is intended):\n%s", name, got)
-	}
+	goldenfile.Check(t, name, string(got))
 }
 
 func TestDebugDumpEmpty(t *testing.T) {

@@ -3,32 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/saverd/saverd/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/<name>, or rewrites it with -update.
+// golden compares got with testdata/name (see internal/golden).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test ./cmd/saverd -run %s -update and review the diff)\n--- got (first 3000 bytes):\n%.3000s", path, t.Name(), got)
-	}
+	goldenfile.Check(t, name, string(got))
 }
 
 // TestReplayGolden plays every recording under testdata/replay through a fresh daemon and compares
