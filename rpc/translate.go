@@ -121,6 +121,11 @@ func (s *stream) encodeReply(m *jsonrpc2.Response) ([]byte, error) {
 	} else if out.Result = call.result; len(out.Result) == 0 {
 		out.Result = jsonNull
 	}
+	if out.Error == nil && compactID(out.ID) {
+		// The hot path, every tool.call: the result was encoded compact by marshal, so the frame is put
+		// together as bytes rather than marshaled (and scanned) once more.
+		return appendResult(out.ID, out.Result), nil
+	}
 	body, err := out.encode()
 	if err != nil && out.Error != nil && out.Error.Data != nil {
 		// The handler's error data would not marshal: send the error without it.
@@ -138,4 +143,28 @@ func omitNull(params json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return params
+}
+
+// compactID reports whether a peer's id can be copied into a frame as it is: a number or a string with
+// no white space around or inside it (a string's own escapes are fine).
+func compactID(id []byte) bool {
+	if len(id) == 0 {
+		return false
+	}
+	for _, c := range id {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendResult is the reply frame {"jsonrpc":"2.0","id":…,"result":…} for a compact id and result.
+func appendResult(id, result []byte) []byte {
+	b := make([]byte, 0, len(id)+len(result)+36)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
 }
