@@ -10,8 +10,12 @@ import (
 	"github.com/saverd/saverd/textview"
 )
 
-// defaultWidth is view.text's width when the caller names none.
-const defaultWidth = 100
+// defaultWidth is view.text's width when the caller names none; maxWidth bounds what a caller may ask,
+// so a typo cannot make the daemon draw gigabytes of rule lines.
+const (
+	defaultWidth = 100
+	maxWidth     = 1000
+)
 
 // The views marshal under the session's lock: a model shares nothing with the state once it is bytes.
 
@@ -61,6 +65,8 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 		width = defaultWidth
 	case width < textview.MinWidth:
 		width = textview.MinWidth // the narrowest the drawings are made for, band and pane alike
+	case width > maxWidth:
+		width = maxWidth
 	}
 	var text string
 	switch p.View {
