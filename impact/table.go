@@ -98,7 +98,11 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// money is dollars for people: cents, or — below a cent — as many places as it takes (at most 6).
 func money(x float64) string {
+	if x >= 0.01 || x <= -0.01 {
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
 	s := strconv.FormatFloat(x, 'f', 6, 64)
 	s = strings.TrimRight(s, "0")
 	if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i < 3 {
