@@ -159,6 +159,11 @@ func TestDaysFilter(t *testing.T) {
 	if _, err := Query(t.Context(), Options{Days: -1}); err == nil {
 		t.Error("negative days accepted")
 	}
+	// Every session older than the window: the report says why it is empty.
+	rep := query(t, Options{Sessions: []string{sessions}, Now: now.Add(90 * 24 * time.Hour)})
+	if rep.Summary.SessionsTotal != 0 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "none of the 3 sessions read ended within the 30 days") {
+		t.Errorf("all sessions too old: total %d, warnings %q", rep.Summary.SessionsTotal, rep.Warnings)
+	}
 }
 
 // TestEmptyRepo: a repository without commits (unborn HEAD) is no error.

@@ -61,6 +61,11 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 	}
 	read, warn := readSessions(opt.Sessions)
 	sessions := withinDays(read, opt.Now, opt.Days)
+	if len(read) > 0 && len(sessions) == 0 {
+		// Said, because an empty report reads like "no agent work" when the sessions were only older.
+		warn = append(warn, fmt.Sprintf("none of the %d sessions read ended within the %d days before %s (see --days and --now)",
+			len(read), opt.Days, opt.Now.UTC().Format(time.RFC3339)))
+	}
 	repos, w := resolveRepos(opt.Repos, sessions)
 	warn = append(warn, w...)
 	assignMembers(repos, sessions, len(opt.Repos) > 0)
