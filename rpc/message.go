@@ -254,3 +254,12 @@ func marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
+
+// FrameError is the error the daemon answers a frame with when the frame is not a JSON-RPC message
+// (nil when it is one), so a replay of a recorded malformed frame says what the live daemon said.
+func FrameError(data []byte) *Error {
+	if _, e := parseFrame(data); e != nil {
+		return e
+	}
+	return nil
+}

@@ -186,7 +186,11 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 	lastSession := ""
 	for i, m := range sc.requests {
 		if raw, bad := sc.malformed[i]; bad {
-			host.print(map[string]any{"jsonrpc": "2.0", "id": nil, "error": rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(raw))})
+			e := rpc.FrameError([]byte(raw))
+			if e == nil {
+				e = rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(raw))
+			}
+			host.print(map[string]any{"jsonrpc": "2.0", "id": nil, "error": e})
 			continue
 		}
 		var p struct {
