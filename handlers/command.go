@@ -10,6 +10,7 @@ import (
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/judge"
 )
 
 // The seed's exact replies.
@@ -268,7 +269,7 @@ func (sess *Session) demo() {
 	}
 	usage := state.DemoForkUsage()
 	sess.dispatch(state.JudgeDone{
-		Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: usage.Input + usage.Output + usage.CacheCreate,
+		Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),
 		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &usage,
 	})
 	sess.openPane(false)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/judge"
 )
 
 // sent is one notification the fake host received.
@@ -309,7 +310,7 @@ func reply(findings ...map[string]any) *ForkResult {
 		findings = []map[string]any{}
 	}
 	text, _ := json.Marshal(map[string]any{"focus": "fixing a.ts", "time": "suite runs", "context": "suite output", "findings": findings})
-	return &ForkResult{Text: string(text), Usage: ForkUsage{InputTokens: 1000, OutputTokens: 200, CacheCreationInputTokens: 500}}
+	return &ForkResult{Text: string(text), Usage: judge.ForkUsage{InputTokens: 1000, OutputTokens: 200, CacheCreationInputTokens: 500}}
 }
 
 const (

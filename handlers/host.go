@@ -1,6 +1,10 @@
 package handlers
 
-import "context"
+import (
+	"context"
+
+	"github.com/saverd/saverd/state/judge"
+)
 
 // Host is what the daemon asks of the process that spawned it: a fork of the model over the session's
 // transcript, and fire-and-forget notifications for its UI. cmd/saverd backs it with the rpc connection;
@@ -19,18 +23,11 @@ type ForkRequest struct {
 	Prompt    string `json:"prompt"`
 }
 
-// ForkUsage is what the fork was billed, in the API's own names.
-type ForkUsage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-}
-
-// ForkResult is model.fork's result when the host ran the fork.
+// ForkResult is model.fork's result when the host ran the fork: the reply and what it was billed, in
+// the API's own names.
 type ForkResult struct {
-	Text  string    `json:"text"`
-	Usage ForkUsage `json:"usage"`
+	Text  string          `json:"text"`
+	Usage judge.ForkUsage `json:"usage"`
 }
 
 // The daemon → host notifications.

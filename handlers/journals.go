@@ -84,6 +84,11 @@ func (sess *Session) applyJournals(reads []journalRead, now int64) {
 func (sess *Session) refreshRuns(force bool, now int64) {
 	var ids, paths []string
 	sess.event(func() { ids, paths = sess.dueRuns(force, now) })
+	sess.readAndApply(ids, paths, now)
+}
+
+// readAndApply reads the named journals with no lock held, then applies them as one event.
+func (sess *Session) readAndApply(ids, paths []string, now int64) {
 	if len(ids) == 0 {
 		return
 	}
@@ -99,15 +104,16 @@ func (sess *Session) refreshRunsLocked(force bool, now int64) {
 	}
 }
 
-// refreshRunsLater reads the due journals in the background; the hook is answered at once.
+// refreshRunsLater reads the due journals in the background; the hook is answered at once. Which are
+// due is decided here, once, on the hook's own state.
 func (sess *Session) refreshRunsLater(force bool, now int64) {
 	if len(sess.st.Runs) == 0 {
 		return
 	}
-	if ids, _ := sess.dueRuns(force, now); len(ids) == 0 {
-		return
+	ids, paths := sess.dueRuns(force, now)
+	if len(ids) > 0 {
+		sess.spawn(func() { sess.readAndApply(ids, paths, now) })
 	}
-	sess.spawn(func() { sess.refreshRuns(force, now) })
 }
 
 // readPhases reads the phases a launch's script declares, as a literal, never run; a script we cannot

@@ -108,7 +108,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	}
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
-	usage := usageOf(res.Usage)
+	usage := judge.UsageOf(res.Usage)
 	sess.dispatch(state.JudgeDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Focus: reply.Focus,
 		Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage), Returned: reply.Returned,
@@ -229,10 +229,6 @@ func (s *Server) fork(host Host, req ForkRequest) (*ForkResult, error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-func usageOf(u ForkUsage) state.JudgeUsage {
-	return judge.UsageOf(judge.ForkUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens})
 }
 
 // safely runs fn and turns a panic into an error, so a run that failed still ends.

@@ -71,7 +71,7 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	}
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
-	usage := usageOf(res.Usage)
+	usage := judge.UsageOf(res.Usage)
 	sess.dispatch(state.ProcessDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage,

@@ -327,13 +327,8 @@ func (p *Pattern) Decided(c Choice) bool { return p.Decision != nil && *p.Decisi
 // IsProcess reports whether the pattern is a process finding (it has a lean way).
 func (p *Pattern) IsProcess() bool { return p.Lean != nil }
 
-// JudgeUsage is what one fork of a judge cost.
-type JudgeUsage struct {
-	Input       int64 `json:"input"`
-	Output      int64 `json:"output"`
-	CacheRead   int64 `json:"cacheRead"`
-	CacheCreate int64 `json:"cacheCreate"`
-}
+// JudgeUsage is what one fork of a judge cost: the same four counts a turn is billed.
+type JudgeUsage = Tokens
 
 // JudgeRun is what one run reported: findings returned and kept, one line per drop and per cap a kept
 // finding missed, and what the fork cost (nil when it returned nothing).

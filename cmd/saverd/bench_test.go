@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/saverd/saverd/internal/fullsession"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/store"
 )
@@ -101,38 +101,17 @@ func seedStore(b *testing.B, dir, cwd string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var patterns []state.StoredPattern
-	for i := 0; i < state.MaxPatterns; i++ {
-		patterns = append(patterns, state.StoredPattern{
-			ID: fmt.Sprintf("execution:habit-%02d", i), Category: "execution", Kind: fmt.Sprintf("Claude keeps running check %d", i),
-			Signature: &state.Signature{Tool: "Bash", Key: fmt.Sprintf("test:npm test suite-%02d", i)}, Why: "ran twice",
-			Alternative: "run it once per phase", Confidence: 0.8,
-		})
-	}
-	if err := st.Update(state.StoreKey(cwd), func(any) (any, error) { return patterns, nil }); err != nil {
+	if err := st.Update(state.StoreKey(cwd), func(any) (any, error) { return fullsession.Patterns(), nil }); err != nil {
 		b.Fatal(err)
 	}
-}
-
-// toolParams is one tool.call; every tenth comes from one of 400 agent loops, every seventh is a suite run.
-func toolParams(session string, i int) []byte {
-	event := map[string]any{"tool": "Bash", "tool_use_id": fmt.Sprintf("t%d", i), "command": fmt.Sprintf("cat src/file%d.ts", i%300)}
-	if i%7 == 0 {
-		event["command"] = fmt.Sprintf("npm test suite-%02d", i%state.MaxPatterns)
-	}
-	if i%10 == 0 {
-		event["agentId"] = fmt.Sprintf("agent-%d", (i/10)%state.LoopCap)
-	}
-	p, _ := json.Marshal(map[string]any{"sessionId": session, "at": 1_000_000 + i, "ms": 40, "event": event, "result": map[string]any{"text": strings.Repeat("x", 200)}})
-	return p
 }
 
 // fullSession starts a session and fills it past RowCap with 400 loops and 50 patterns.
 func fullSession(b *testing.B, h *pipeHost, session, cwd string) {
 	h.roundTrip(b, "session.start", []byte(fmt.Sprintf(`{"sessionId":%q,"cwd":%q,"at":1000,"usage":{"window":1000000}}`, session, cwd)))
 	h.roundTrip(b, "turn.start", []byte(fmt.Sprintf(`{"sessionId":%q,"at":1001}`, session)))
-	for i := 0; i < state.RowCap+state.LoopCap*10/10+100; i++ {
-		h.roundTrip(b, "tool.call", toolParams(session, i))
+	for i := 0; i < fullsession.Calls; i++ {
+		h.roundTrip(b, "tool.call", fullsession.ToolCall(session, i))
 	}
 }
 
@@ -146,7 +125,7 @@ func BenchmarkDaemonToolCall(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		p := toolParams("s", 10_000+i)
+		p := fullsession.ToolCall("s", 10_000+i)
 		t0 := time.Now()
 		h.roundTrip(b, "tool.call", p)
 		lat = append(lat, time.Since(t0))
@@ -171,7 +150,7 @@ func BenchmarkDaemonThroughput(b *testing.B) {
 	reqs := make([][]byte, b.N)
 	for i := range reqs {
 		h.id++
-		reqs[i] = []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":%s}`+"\n", h.id, toolParams("s", 20_000+i)))
+		reqs[i] = []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":%s}`+"\n", h.id, fullsession.ToolCall("s", 20_000+i)))
 	}
 	last := []byte(`"id":` + strconv.Itoa(h.id) + `,`)
 	b.ResetTimer()
