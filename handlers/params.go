@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 
@@ -58,7 +57,7 @@ func (t *tokenCount) UnmarshalJSON(b []byte) error {
 	}
 	if err := json.Unmarshal(b, &items); err != nil {
 		// A type error, so the decoder names the member: `params.usage.breakdown.memoryFiles: want number, …`.
-		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeOf(int64(0))}
+		return &json.UnmarshalTypeError{Value: state.JSONKind(b), Type: reflect.TypeOf(int64(0))}
 	}
 	var sum float64
 	for _, it := range items {
@@ -66,23 +65,6 @@ func (t *tokenCount) UnmarshalJSON(b []byte) error {
 	}
 	*t = tokenCount(sum)
 	return nil
-}
-
-// jsonKind names the kind of a JSON value by its first byte, for a type error.
-func jsonKind(b []byte) string {
-	switch t := bytes.TrimSpace(b); {
-	case len(t) == 0:
-		return "nothing"
-	case t[0] == '"':
-		return "string"
-	case t[0] == '{':
-		return "object"
-	case t[0] == '[':
-		return "array"
-	case t[0] == 't' || t[0] == 'f':
-		return "bool"
-	}
-	return "null"
 }
 
 // Breakdown is the fixed per-turn overhead of a session.

@@ -56,9 +56,8 @@ type Session struct {
 	wroteSeq int64
 
 	// Rollback: st == snap + journal, action by action.
-	snap      *state.State
-	snapFlags flags
-	journal   []state.Action
+	snap    *state.State
+	journal []state.Action
 
 	// outbox holds the notifications of the event in progress; they are sent after the lock is released.
 	outbox []note
@@ -80,7 +79,6 @@ func (s *Session) event(fn func()) {
 	s.mu.Lock()
 	if len(s.journal) >= snapshotEvery {
 		s.snap = s.st.Clone()
-		s.snapFlags = s.flags
 		s.journal = s.journal[:0]
 	}
 	mark := len(s.journal)

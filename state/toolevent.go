@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -54,7 +53,7 @@ func (r *ToolResult) UnmarshalJSON(data []byte) error {
 	}
 	if len(trimmed) > 0 && trimmed[0] != '{' {
 		// Said as a type error, so the decoder names the member: `params.result: want object, got string`.
-		return &json.UnmarshalTypeError{Value: strings.TrimPrefix(strings.TrimPrefix(jsonKindOf(mustDecode(trimmed)), "a "), "an "), Type: reflect.TypeOf(ToolResult{})}
+		return &json.UnmarshalTypeError{Value: JSONKind(trimmed), Type: reflect.TypeOf(ToolResult{})}
 	}
 	// Raw members, matched by their exact names, pointing into data: every one is decoded (copied) below
 	// before data goes back to the caller. One pass over the result, which carries the tool's whole output.
@@ -387,8 +386,23 @@ func appendJSString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// mustDecode decodes a JSON value, or gives nil for text that is none (its kind is then "null").
-func mustDecode(raw []byte) any {
-	v, _ := decodeWireJSON(raw)
-	return v
+// JSONKind names the kind of a JSON text by its first byte (string, number, object, array, bool, null),
+// as a type error words it: the value is not decoded to be named.
+func JSONKind(raw []byte) string {
+	t := bytes.TrimSpace(raw)
+	switch {
+	case len(t) == 0:
+		return "nothing"
+	case t[0] == '"':
+		return "string"
+	case t[0] == '{':
+		return "object"
+	case t[0] == '[':
+		return "array"
+	case t[0] == 't' || t[0] == 'f':
+		return "bool"
+	case t[0] == 'n':
+		return "null"
+	}
+	return "number"
 }
