@@ -59,8 +59,8 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 // shutdownMethod flushes every session's registry and refuses every request after it but `exit`; the
 // process exits on `exit` or at EOF. It never waits for a fork: those end with the process.
 func (s *Server) shutdownMethod(_ context.Context, _ json.RawMessage) (any, error) {
+	s.shutdown.Store(true)
 	s.mu.Lock()
-	s.shutdown = true
 	sessions := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
 		sessions = append(sessions, sess)
@@ -74,9 +74,7 @@ func (s *Server) shutdownMethod(_ context.Context, _ json.RawMessage) (any, erro
 
 // exit is a notification: the daemon's main loop watches Exited.
 func (s *Server) exit(_ context.Context, _ json.RawMessage) (any, error) {
-	s.mu.Lock()
-	s.shutdown = true
-	s.mu.Unlock()
+	s.shutdown.Store(true)
 	s.exitOnce.Do(func() { close(s.exitC) })
 	return nil, nil
 }

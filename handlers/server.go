@@ -53,7 +53,7 @@ type Server struct {
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
-	shutdown    bool
+	shutdown    atomic.Bool // after `shutdown`, every request but `exit` is refused; read on every request
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -146,12 +146,6 @@ func (s *Server) guard(fn func()) {
 	fn()
 }
 
-func (s *Server) shuttingDown() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.shutdown
-}
-
 // Quiesce waits until no background run is in flight: replay calls it between frames so a recording
 // plays back the same way every time.
 func (s *Server) Quiesce() {
@@ -187,7 +181,7 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 	if !ok {
 		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}
 	}
-	if req.Method != "exit" && s.shuttingDown() {
+	if req.Method != "exit" && s.shutdown.Load() {
 		return nil, rpc.ServerShuttingDown()
 	}
 	return m(ctx, req.Params)
