@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/saverd/saverd/internal/paths"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -50,14 +52,11 @@ func Open(dir string, log zerolog.Logger) (*Store, error) {
 // DefaultDir is $XDG_STATE_HOME/saverd, else ~/.local/state/saverd. A relative XDG_STATE_HOME is
 // ignored, as the XDG spec asks.
 func DefaultDir() (string, error) {
-	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "saverd"), nil
-	}
-	home, err := os.UserHomeDir()
+	d, err := paths.StateDir()
 	if err != nil {
 		return "", fmt.Errorf("store dir: %w", err)
 	}
-	return filepath.Join(home, ".local", "state", "saverd"), nil
+	return d, nil
 }
 
 // Dir is the directory the store keeps its files in.

@@ -1,0 +1,62 @@
+// Package paths names where saverd keeps its socket, its state and its configuration on one machine,
+// so the daemon, `saverd hook`, `saverd statusline`, `saverd install` and `saverd doctor` agree without
+// talking to each other.
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Socket is the Unix socket of the user's shared daemon: $SAVERD_SOCKET when set, else
+// $XDG_RUNTIME_DIR/saverd/saverd.sock, else ${TMPDIR:-/tmp}/saverd-$UID/saverd.sock. The runtime dir is
+// per user and cleaned at logout; the /tmp fallback carries the uid so two users never share one.
+func Socket() string {
+	if p := os.Getenv("SAVERD_SOCKET"); p != "" {
+		return p
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "saverd", "saverd.sock")
+	}
+	tmp := os.Getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, "saverd-"+strconv.Itoa(os.Getuid()), "saverd.sock")
+}
+
+// StateDir is where saverd keeps what it learns: $XDG_STATE_HOME/saverd, else ~/.local/state/saverd.
+// A relative XDG_STATE_HOME is ignored, as the XDG base directory spec asks.
+func StateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "saverd"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("state directory: neither XDG_STATE_HOME nor a home directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "saverd"), nil
+}
+
+// ConfigDir is where saverd reads its configuration: $XDG_CONFIG_HOME/saverd, else ~/.config/saverd.
+func ConfigDir() (string, error) {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "saverd"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("config directory: neither XDG_CONFIG_HOME nor a home directory: %w", err)
+	}
+	return filepath.Join(home, ".config", "saverd"), nil
+}
+
+// SessionsLog is the file the daemon appends one record to per ended session.
+func SessionsLog() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "sessions.jsonl"), nil
+}
