@@ -79,4 +79,3 @@ func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
 		}
 	}
 }
-

@@ -58,7 +58,9 @@ func (h *hookHarness) post(tool string, input map[string]any, response any) *bri
 
 // twelve is the suite run after every edit, through PostToolUse hooks: rows r1..r12.
 func (h *hookHarness) twelve() {
-	suite := func() { h.post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 500), "stderr": ""}) }
+	suite := func() {
+		h.post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 500), "stderr": ""})
+	}
 	read := func(f string) {
 		h.post("Read", map[string]any{"file_path": h.cwd + "/" + f}, map[string]any{"type": "text", "file": map[string]any{"content": "ok"}})
 	}
