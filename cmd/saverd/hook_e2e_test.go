@@ -131,7 +131,9 @@ func (e *hookEnv) suiteRuns() {
 		e.hook("PostToolUse", map[string]any{"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_" + strconv.Itoa(n),
 			"tool_response": response, "duration_ms": 1500})
 	}
-	suite := func() { post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 300)}) }
+	suite := func() {
+		post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 300)})
+	}
 	read := func(f string) {
 		post("Read", map[string]any{"file_path": e.cwd + "/" + f}, map[string]any{"type": "text", "file": map[string]any{"content": "x"}})
 	}
