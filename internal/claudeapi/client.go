@@ -15,8 +15,7 @@ import (
 	"time"
 )
 
-// ClaudeCodeVersion is the Claude Code release the tests drive: the one the facts in protocol.md's
-// Claude Code section were observed with.
+// ClaudeCodeVersion is the Claude Code release the tests drive, the one this package's doc describes.
 const ClaudeCodeVersion = "2.1.328"
 
 // InstallDir is where Install keeps Claude Code: $HOME/.cache/saverd-clients/claude-code-VERSION, the

@@ -94,11 +94,49 @@ func (s *Server) message(req Request, reply Reply) (message, error) {
 	return msg, nil
 }
 
-// event is one server-sent event: its name and its JSON data.
+// event is one server-sent event: its name and its JSON data, whose "type" is the name.
 type event struct {
 	name string
 	data any
 }
+
+// The events' data, as structs so "type" comes first, as the API writes it.
+type (
+	typeOnly struct {
+		Type string `json:"type"`
+	}
+	messageStart struct {
+		Type    string  `json:"type"`
+		Message message `json:"message"`
+	}
+	blockStart struct {
+		Type         string     `json:"type"`
+		Index        int        `json:"index"`
+		ContentBlock replyBlock `json:"content_block"`
+	}
+	blockDelta struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+		Delta delta  `json:"delta"`
+	}
+	delta struct {
+		Type        string  `json:"type"`
+		Text        *string `json:"text,omitempty"`
+		PartialJSON *string `json:"partial_json,omitempty"`
+	}
+	blockStop struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+	}
+	messageDelta struct {
+		Type  string `json:"type"`
+		Delta struct {
+			StopReason   string  `json:"stop_reason"`
+			StopSequence *string `json:"stop_sequence"`
+		} `json:"delta"`
+		Usage Usage `json:"usage"`
+	}
+)
 
 // events spells msg out as the API streams it: message_start with the input usage and no content, a
 // ping, each block's start, deltas and stop, then message_delta with the stop reason and the final usage,
@@ -109,37 +147,35 @@ func (msg message) events() []event {
 	start.StopReason = nil
 	start.Usage.Output = 1 // the API reports a token or so of output at the start
 	evs := []event{
-		{"message_start", map[string]any{"type": "message_start", "message": start}},
-		{"ping", map[string]string{"type": "ping"}},
+		{"message_start", messageStart{"message_start", start}},
+		{"ping", typeOnly{"ping"}},
 	}
 	for i, b := range msg.Content {
 		first := b
-		var deltas []map[string]any
+		var deltas []delta
 		switch b.Type {
 		case "text":
 			empty := ""
 			first.Text = &empty
 			for _, part := range split(*b.Text) {
-				deltas = append(deltas, map[string]any{"type": "text_delta", "text": part})
+				deltas = append(deltas, delta{Type: "text_delta", Text: &part})
 			}
 		case "tool_use":
 			empty := json.RawMessage("{}")
 			first.Input = &empty
 			for _, part := range split(msg.inputJSON[i]) {
-				deltas = append(deltas, map[string]any{"type": "input_json_delta", "partial_json": part})
+				deltas = append(deltas, delta{Type: "input_json_delta", PartialJSON: &part})
 			}
 		}
-		evs = append(evs, event{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": first}})
+		evs = append(evs, event{"content_block_start", blockStart{"content_block_start", i, first}})
 		for _, d := range deltas {
-			evs = append(evs, event{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d}})
+			evs = append(evs, event{"content_block_delta", blockDelta{"content_block_delta", i, d}})
 		}
-		evs = append(evs, event{"content_block_stop", map[string]any{"type": "content_block_stop", "index": i}})
+		evs = append(evs, event{"content_block_stop", blockStop{"content_block_stop", i}})
 	}
-	evs = append(evs,
-		event{"message_delta", map[string]any{"type": "message_delta",
-			"delta": map[string]any{"stop_reason": *msg.StopReason, "stop_sequence": nil}, "usage": msg.Usage.Usage}},
-		event{"message_stop", map[string]string{"type": "message_stop"}})
-	return evs
+	end := messageDelta{Type: "message_delta", Usage: msg.Usage.Usage}
+	end.Delta.StopReason = *msg.StopReason
+	return append(evs, event{"message_delta", end}, event{"message_stop", typeOnly{"message_stop"}})
 }
 
 // stream writes msg as server-sent events, flushing after each as the API does.
