@@ -108,6 +108,47 @@ func TestRealClient(t *testing.T) {
 	}
 }
 
+// TestRealClientAgent: an Agent tool use starts a subagent whose requests IsSubagent tells apart, with
+// the prompt the parent gave it; the main loop hears of its end in one more request.
+func TestRealClientAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code (a few seconds)")
+	}
+	const subPrompt = "Count the files and answer with the number."
+	srv, c := Offline(t, Route(
+		Case{Match: IsSubagent, Script: Steps(Text("sub: 3 files"))},
+		Case{Match: func(r Request) bool { return strings.Contains(r.LastUserText(), "<task-notification>") },
+			Script: Steps(Text("The subagent found 3 files."))},
+		Case{Match: func(r Request) bool { return len(r.ToolResults()) > 0 }, Script: Steps(Text("Waiting for it."))},
+		Case{Match: func(Request) bool { return true }, Script: Steps(
+			ToolUse("Agent", map[string]string{"description": "Count files", "prompt": subPrompt, "subagent_type": "general-purpose"}))},
+	))
+	res := c.Print(t, "spawn a subagent", "--allowedTools", "Bash Read Agent")
+	if res.Result != "The subagent found 3 files." {
+		t.Errorf("result %q, want the answer to the subagent's notification", res.Result)
+	}
+	var subs []Request
+	for _, r := range srv.Requests() {
+		if IsSubagent(r) {
+			subs = append(subs, r)
+		}
+	}
+	if len(subs) != 1 || !strings.Contains(subs[0].LastUserText(), subPrompt) {
+		t.Fatalf("%d subagent requests (want 1, carrying the prompt %q)", len(subs), subPrompt)
+	}
+	if subs[0].SystemText() == srv.Requests()[0].SystemText() {
+		t.Error("the subagent's system prompt is its parent's")
+	}
+	path, err := Transcript(c.Home, res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents, err := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "agent-*.jsonl"))
+	if err != nil || len(agents) != 1 {
+		t.Errorf("subagent transcripts beside %s: %v %v, want one", path, agents, err)
+	}
+}
+
 // isFork tells the judge's fork by its prompt.
 func isFork(r Request) bool { return strings.HasPrefix(r.LastUserText(), "judge:") }
 

@@ -101,15 +101,16 @@ func lockFile(path string) (func(), error) {
 }
 
 // Env is the environment the real client runs in: this process's, without any ANTHROPIC_* or CLAUDE_*
-// variable, HOME or proxy setting, plus HOME=home (its transcripts go to home/.claude/projects), the
-// API at baseURL with a dummy key, and no nonessential traffic (no update checks, telemetry or error
-// reports). Append to it for more (SAVERD_SOCKET, ...).
+// variable, HOME, TMPDIR or proxy setting, plus HOME=home (its transcripts go to home/.claude/projects),
+// TMPDIR=home too (it keeps a subagent's output and its sockets under $TMPDIR/claude-UID, which would
+// otherwise outlive the test in /tmp), the API at baseURL with a dummy key, and no nonessential traffic
+// (no update checks, telemetry or error reports). Append to it for more (SAVERD_SOCKET, ...).
 func Env(home, baseURL string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		upper := strings.ToUpper(name)
-		if strings.HasPrefix(name, "ANTHROPIC_") || strings.HasPrefix(name, "CLAUDE_") || name == "HOME" ||
+		if strings.HasPrefix(name, "ANTHROPIC_") || strings.HasPrefix(name, "CLAUDE_") || name == "HOME" || name == "TMPDIR" ||
 			upper == "HTTP_PROXY" || upper == "HTTPS_PROXY" || upper == "ALL_PROXY" || upper == "NO_PROXY" {
 			continue
 		}
@@ -117,6 +118,7 @@ func Env(home, baseURL string) []string {
 	}
 	return append(env,
 		"HOME="+home,
+		"TMPDIR="+home,
 		"ANTHROPIC_BASE_URL="+baseURL,
 		"ANTHROPIC_API_KEY=test",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",

@@ -15,12 +15,15 @@ func TestEnv(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "/home/me/.claude")
 	t.Setenv("https_proxy", "http://proxy:3128")
 	t.Setenv("SAVERD_TEST_KEPT", "yes")
+	t.Setenv("TMPDIR", "/var/tmp")
 	env := Env("/tmp/home", "http://127.0.0.1:1234")
 	tests := []struct {
 		kv   string
 		want bool
 	}{
 		{"HOME=/tmp/home", true},
+		{"TMPDIR=/tmp/home", true},
+		{"TMPDIR=/var/tmp", false},
 		{"ANTHROPIC_BASE_URL=http://127.0.0.1:1234", true},
 		{"ANTHROPIC_API_KEY=test", true},
 		{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", true},

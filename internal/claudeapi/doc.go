@@ -26,8 +26,9 @@
 //
 // Install finds Claude Code ClaudeCodeVersion in $HOME/.cache/saverd-clients (.ci/run installs it
 // there) or installs it with npm, and skips the test only when npm cannot. Env gives the client a
-// temporary HOME, the server's URL, a dummy key and no nonessential traffic, and drops every inherited
-// ANTHROPIC_*, CLAUDE_* and proxy variable.
+// temporary HOME (and TMPDIR), the server's URL, a dummy key and no nonessential traffic, and drops
+// every inherited ANTHROPIC_*, CLAUDE_* and proxy variable. Offline puts the three together; Claude.Run
+// and Claude.Print run the client in the project directory.
 //
 // The client must never reach another address, so it runs in a network namespace of its own with only
 // loopback, up (Isolate). The namespace is made inside the test process: one goroutine locks itself to
@@ -69,6 +70,14 @@
 //     rules; safeguards[].classifier_context.permission_mode is "plan". It gets a new session id and a
 //     transcript of its own, and the project's hooks do not run. Answered with a tool use instead of
 //     text, it stops: exit 1, subtype error_max_turns, is_error, an empty result, the tool not run.
+//   - An Agent tool use (async, the default) starts a subagent whose requests open their system prompt
+//     with a billing line marked cc_is_subagent=true (IsSubagent) and carry the prompt the parent gave
+//     as the last text of their first user message; its own, shorter system prompt; its transcript goes
+//     to <session_id>/subagents/agent-<id>.jsonl. The parent's loop gets a tool result ("Async agent
+//     launched successfully. ...") and, once the subagent is done, one more request whose last user
+//     message is a system-reminder with a <task-notification> (status, summary, <result>); `claude -p`
+//     waits for it. The order of the parent's and the subagent's requests varies: route by IsSubagent
+//     and by content, not by arrival.
 //   - A 400 reply (what Steps sends when it runs out) ends the run within a second after a few
 //     immediate retries: exit 1, is_error, result "API Error: 400 <message>".
 package claudeapi

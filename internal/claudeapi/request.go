@@ -223,3 +223,9 @@ func blocksText(blocks []Content) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// IsSubagent tells a subagent's request from its parent's: Claude Code marks the billing line that opens
+// a subagent's system prompt with cc_is_subagent=true.
+func IsSubagent(r Request) bool {
+	return len(r.System) > 0 && strings.Contains(r.System[0].Text, "cc_is_subagent=true")
+}
