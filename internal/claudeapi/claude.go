@@ -3,6 +3,7 @@ package claudeapi
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,10 @@ import (
 
 // runTimeout bounds one run of the real client; a scripted turn takes a few seconds.
 const runTimeout = 2 * time.Minute
+
+// waitDelay is how long Run waits, once the client has exited, for the processes it started to let go
+// of its stdout and stderr: a daemon a hook starts must not inherit them, or Run would wait for it.
+var waitDelay = 5 * time.Second
 
 // Claude runs the real client offline: inside Netns, against a Server listening there, with HOME a
 // temporary directory and Dir the project it works in.
@@ -53,9 +58,14 @@ func (c *Claude) Run(stdin string, args ...string) (stdout, stderr []byte, err e
 	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.WaitDelay = waitDelay
 	err = c.Netns.Run(cmd)
-	if ctx.Err() != nil {
-		err = fmt.Errorf("claude %s: no answer in %s", strings.Join(args, " "), runTimeout)
+	switch {
+	case ctx.Err() != nil:
+		err = fmt.Errorf("no answer in %s", runTimeout)
+	case errors.Is(err, exec.ErrWaitDelay):
+		err = fmt.Errorf("a process it started still holds its stdout or stderr %s after it exited "+
+			"(a detached process must not inherit them)", waitDelay)
 	}
 	if err != nil {
 		err = fmt.Errorf("claude %s: %w: %s", strings.Join(args, " "), err, tail(errOut.Bytes(), 2000))
