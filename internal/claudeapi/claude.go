@@ -73,17 +73,21 @@ func (c *Claude) Run(stdin string, args ...string) (stdout, stderr []byte, err e
 	return out.Bytes(), errOut.Bytes(), err
 }
 
-// Print runs `claude -p PROMPT --output-format json` plus args and returns its result; a failed run or
-// a result that does not parse fails the test.
+// Print runs `claude -p PROMPT --output-format json` plus args and returns its result. A run that
+// ends in a result object is returned even when the client exits 1 (an API error, too many turns:
+// IsError and Subtype say so); a run with no parsable result fails the test.
 func (c *Claude) Print(t testing.TB, prompt string, args ...string) Result {
 	t.Helper()
-	out, _, err := c.Run("", append([]string{"-p", prompt, "--output-format", "json"}, args...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _, runErr := c.Run("", append([]string{"-p", prompt, "--output-format", "json"}, args...)...)
 	res, err := ParseResult(out)
 	if err != nil {
+		if runErr != nil {
+			t.Fatal(runErr)
+		}
 		t.Fatal(err)
+	}
+	if runErr != nil && !res.IsError {
+		t.Fatalf("%v, though its result says no error", runErr)
 	}
 	return res
 }

@@ -246,3 +246,16 @@ func planMode(r Request) string {
 	}
 	return ""
 }
+
+// TestPrintAPIError: a scripted API error comes back as an error result, not a failed test.
+func TestPrintAPIError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code (a second)")
+	}
+	// Every request fails: the client retries a 400 a few times before it gives up.
+	_, c := Offline(t, func(Request) Reply { return Error(400, "invalid_request_error", "scripted failure") })
+	res := c.Print(t, "hello")
+	if !res.IsError || !strings.Contains(res.Result, "scripted failure") {
+		t.Errorf("result %+v, want an error result with the API's message", res)
+	}
+}
