@@ -48,18 +48,22 @@ func SetTrust(name, text string, drop []string, add []Trust) (Edit, error) {
 		touched[t.Key] = true
 	}
 	lines := strings.SplitAfter(text, "\n")
-	var b strings.Builder
+	kept := make([]string, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
 		key, isHeader := stateHeader(lines[i])
 		if !isHeader || !touched[key] {
-			b.WriteString(lines[i])
+			kept = append(kept, lines[i])
 			continue
+		}
+		// The blank line install put before the table goes with it, so uninstall gives back the file.
+		if n := len(kept); n > 0 && strings.TrimSpace(kept[n-1]) == "" {
+			kept = kept[:n-1]
 		}
 		for i+1 < len(lines) && !isTableStart(lines[i+1]) && !isComment(lines[i+1]) {
 			i++
 		}
 	}
-	out := b.String()
+	out := strings.Join(kept, "")
 	if len(add) > 0 {
 		if out != "" && !strings.HasSuffix(out, "\n") {
 			out += "\n"
