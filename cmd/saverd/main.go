@@ -12,6 +12,8 @@
 //	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
+//	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
+//	saverd doctor              check the hooks, the daemon and the judge command
 package main
 
 import (
@@ -47,6 +49,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runHook(args, stdin, stdout)
 	case "statusline":
 		return runStatusline(stdin, stdout)
+	case "install":
+		return runInstall(args, false, stdout, stderr)
+	case "uninstall":
+		return runInstall(args, true, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -77,4 +85,4 @@ const usage = `Usage:
   saverd impact pending ...
   saverd impact decide SUBJECT --yes P --decisions FILE
       Link commits to agent sessions and report what each kept commit cost.
-`
+` + installCommands
