@@ -42,6 +42,9 @@ func TestRealClient(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("first run made %d requests, want 2", len(reqs))
 	}
+	if id := reqs[0].Header.Get("X-Claude-Code-Session-Id"); id != first.SessionID || !reqs[0].Stream {
+		t.Errorf("first request: session header %q (want %s), stream %v", id, first.SessionID, reqs[0].Stream)
+	}
 	if got := reqs[0].LastUserText(); !strings.HasSuffix(got, "say hi") {
 		t.Errorf("first request's last user text = %q, want the prompt at its end", got)
 	}
@@ -98,6 +101,9 @@ func TestRealClient(t *testing.T) {
 	}
 	if _, err := Transcript(c.Home, fork.SessionID); err != nil {
 		t.Errorf("fork transcript: %v", err)
+	}
+	if others := srv.Others(); len(others) != 0 {
+		t.Errorf("the client called other endpoints: %+v", others)
 	}
 	log, err := os.ReadFile(hookLog)
 	if err != nil {

@@ -45,30 +45,32 @@
 // A process started from the test process outside the namespace cannot reach the server: start with
 // Netns.Start whatever must (a daemon that forks the model itself).
 //
-// # What Claude Code 2.1.328 sends (observed with TestRealClient's runs)
+// # What Claude Code 2.1.328 sends
+//
+// Observed on this machine; [checked] marks what this package's tests assert on every run.
 //
 //   - With CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 it calls nothing but POST /v1/messages?beta=true:
-//     no token counting, no model listing. Every request streams, with model claude-opus-5-5 and
+//     no token counting, no model listing [checked]. Every request streams, with model claude-opus-5-5 and
 //     max_tokens 128000; the body also has metadata (user_id, a JSON string carrying the session id),
-//     thinking, output_config, context_management; headers carry X-Claude-Code-Session-Id.
+//     thinking, output_config, context_management; headers carry X-Claude-Code-Session-Id [checked].
 //   - The system prompt is a list of blocks, the first a billing line (x-anthropic-billing-header:
 //     cc_version=...). The first user message is a system-reminder text block, then the prompt, so
-//     LastUserText ends with the prompt; after it comes a message with role "system" (the environment,
+//     LastUserText ends with the prompt [checked]; after it comes a message with role "system" (the environment,
 //     the deferred tools, the agent types). Twelve tools: Agent, Bash, Edit, ListAgents, Read,
 //     ReportFindings, ScheduleWakeup, Skill, ToolSearch, Workflow, DeferredToolPlaceholder, Write.
 //   - `claude -p PROMPT --output-format json --allowedTools "Bash Read"` with a Bash tool use (echo hi)
 //     then a text: the command really runs, the second request's tool_result is "hi", the result
 //     object's usage is the sum of the run's scripted usage, and each assistant line of the transcript
-//     ($HOME/.claude/projects/<project>/<session_id>.jsonl) carries its reply's usage as sent.
-//   - `claude -p --resume ID "next"` keeps the session id and appends to the same transcript.
+//     ($HOME/.claude/projects/<project>/<session_id>.jsonl) carries its reply's usage as sent [checked].
+//   - `claude -p --resume ID "next"` keeps the session id and appends to the same transcript [checked].
 //   - The judge's fork, `claude -p --resume ID --fork-session --output-format json --max-turns 1
 //     --permission-mode plan --settings '{"disableAllHooks":true}'` with the prompt on stdin: stdin works
 //     as the prompt (given a prompt argument too, the client joins them, the argument first, with a
 //     newline). Its one request has the parent's model, a byte-identical system prompt and tool list
 //     (so the parent's prompt cache applies), all the parent's messages (earlier prompts now plain
-//     strings), the prompt as the last user message, then a role "system" message with plan mode's
+//     strings) [checked], the prompt as the last user message, then a role "system" message with plan mode's
 //     rules; safeguards[].classifier_context.permission_mode is "plan". It gets a new session id and a
-//     transcript of its own, and the project's hooks do not run. Answered with a tool use instead of
+//     transcript of its own, and the project's hooks do not run [checked]. Answered with a tool use instead of
 //     text, it stops: exit 1, subtype error_max_turns, is_error, an empty result, the tool not run.
 //   - An Agent tool use (async, the default) starts a subagent whose requests open their system prompt
 //     with a billing line marked cc_is_subagent=true (IsSubagent) and carry the prompt the parent gave
@@ -77,7 +79,8 @@
 //     launched successfully. ...") and, once the subagent is done, one more request whose last user
 //     message is a system-reminder with a <task-notification> (status, summary, <result>); `claude -p`
 //     waits for it. The order of the parent's and the subagent's requests varies: route by IsSubagent
-//     and by content, not by arrival.
-//   - A 400 reply (what Steps sends when it runs out) ends the run within a second after a few
-//     immediate retries: exit 1, is_error, result "API Error: 400 <message>".
+//     and by content, not by arrival [checked].
+//   - A 400 reply (what Steps sends when it runs out) ends the run within a second, after five
+//     immediate retries: exit 1, is_error, result "API Error: 400 <message>" [checked]. A prompt a
+//     UserPromptSubmit hook blocks makes no request at all: exit 0, num_turns 0.
 package claudeapi

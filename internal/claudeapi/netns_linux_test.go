@@ -3,14 +3,15 @@ package claudeapi
 import (
 	"net"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
 // TestNetnsIsolates: inside the namespace only lo exists, up; the server there is reachable and one on
-// the machine's loopback is not; a process started there sees the same; the test's own thread keeps
-// the machine's network.
+// the machine's loopback is not, while a Unix socket on the file system is; a process started there
+// sees the same; the test's own thread keeps the machine's network.
 func TestNetnsIsolates(t *testing.T) {
 	host := New(t, Steps())
 	ns := Isolate(t)
@@ -19,12 +20,22 @@ func TestNetnsIsolates(t *testing.T) {
 		t.Fatal(err)
 	}
 	inside := Serve(t, ln, Steps())
+	sock := filepath.Join(t.TempDir(), "daemon.sock")
+	unixLn, err := net.Listen("unix", sock) // the machine's side, as the daemon's socket
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unixLn.Close()
 	var ifaces []net.Interface
-	var ifaceErr, insideErr, hostErr error
+	var ifaceErr, insideErr, hostErr, unixErr error
 	if err := ns.do(func() {
 		ifaces, ifaceErr = net.Interfaces()
 		insideErr = dial(inside.URL)
 		hostErr = dial(host.URL)
+		var conn net.Conn
+		if conn, unixErr = net.Dial("unix", sock); unixErr == nil {
+			conn.Close()
+		}
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +47,9 @@ func TestNetnsIsolates(t *testing.T) {
 	}
 	if hostErr == nil && inside.URL != host.URL { // the same port number on both sides would answer
 		t.Error("the machine's loopback server is reachable from inside the namespace")
+	}
+	if unixErr != nil {
+		t.Errorf("a Unix socket on the file system is unreachable from inside: %v", unixErr)
 	}
 	if err := dial(host.URL); err != nil {
 		t.Errorf("the test's own thread lost the machine's network: %v", err)
