@@ -288,7 +288,7 @@ func TestCheckReplies(t *testing.T) {
 		{"three", threeFindings(), "ContextSaver: 3 new wasters", true},
 		{"one", reply(suiteFinding(nil)), "ContextSaver: 1 new waster", true},
 		{"none", reply(), "ContextSaver: nothing new", false},
-		{"cold", nil, "ContextSaver: check failed — cold snapshot", false},
+		{"cold", nil, "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)", false},
 		{"error", errForkBroke, "ContextSaver: check failed — fork broke", false},
 	}
 	for _, c := range cases {

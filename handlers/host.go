@@ -1,7 +1,10 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 
 	"github.com/saverd/saverd/state/judge"
 )
@@ -29,10 +32,42 @@ type ForkRequest struct {
 }
 
 // ForkResult is model.fork's result when the host ran the fork: the reply and what it was billed, in
-// the API's own names.
+// the API's own names. CostUSD is what the fork itself reported it cost (`costUsd`, from a client's
+// `total_cost_usd`), nil when it did not say: then the price table prices Usage.
 type ForkResult struct {
-	Text  string          `json:"text"`
-	Usage judge.ForkUsage `json:"usage"`
+	Text    string          `json:"text"`
+	Usage   judge.ForkUsage `json:"usage"`
+	CostUSD *float64        `json:"costUsd,omitempty"`
+}
+
+// DecodeForkResult reads model.fork's result as a host sent it: null is a cold snapshot (nil, nil);
+// anything else must be an object whose `text` is a string and whose `usage`, when present, is the
+// four counts. The error says which part was wrong, in the words the failure toast shows.
+func DecodeForkResult(raw json.RawMessage) (*ForkResult, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	var shape map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &shape); err != nil {
+		return nil, errors.New("the host answered model.fork with something that is not {text, usage}")
+	}
+	var res ForkResult
+	if err := json.Unmarshal(shape["text"], &res.Text); err != nil || shape["text"] == nil || string(shape["text"]) == "null" {
+		return nil, errors.New("the host answered model.fork without a text")
+	}
+	if u, ok := shape["usage"]; ok && string(u) != "null" {
+		if err := json.Unmarshal(u, &res.Usage); err != nil {
+			return nil, errors.New("the host answered model.fork with a usage that is not token counts")
+		}
+	}
+	if c, ok := shape["costUsd"]; ok && string(c) != "null" {
+		var cost float64
+		if err := json.Unmarshal(c, &cost); err != nil || cost < 0 {
+			return nil, errors.New("the host answered model.fork with a costUsd that is not a dollar amount")
+		}
+		res.CostUSD = &cost
+	}
+	return &res, nil
 }
 
 // The daemon → host notifications.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -25,6 +26,13 @@ const (
 	checkingText = "ContextSaver: checking this session for waste…"
 	alreadyText  = "ContextSaver: already checking"
 	noForkText   = "ContextSaver: check failed — the host offers no model.fork"
+)
+
+// Why a run that reached the host has nothing to weigh, in words a person reads (the toast's and the
+// debug dump's): model.fork's null, and a reply with no text at all.
+const (
+	coldFailure  = "the host could not fork this session yet (model.fork answered null)"
+	emptyFailure = "the judge answered nothing"
 )
 
 // runJudge starts one judge run in the background, if none is in flight. Called under the lock.
@@ -92,12 +100,16 @@ func (sess *Session) judgeEnded() {
 // judged applies what the fork answered. Called under the lock.
 func (sess *Session) judged(reason string, res *ForkResult, forkErr error, aliases map[string]string) {
 	if res == nil {
-		failure := "cold snapshot"
+		failure := coldFailure
 		if forkErr != nil {
 			failure = forkErr.Error()
 		}
 		sess.dispatch(sess.judgedNothing(failure))
 		sess.failedToast(reason, failure)
+		return
+	}
+	if strings.TrimSpace(res.Text) == "" {
+		sess.judgedUnreadable(reason, emptyFailure, res)
 		return
 	}
 	var reply judge.Reply
@@ -108,6 +120,10 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	}); err != nil {
 		sess.dispatch(sess.judgedNothing(err.Error()))
 		sess.failedToast(reason, err.Error())
+		return
+	}
+	if failure := judge.Unreadable(reply.Dropped); failure != "" {
+		sess.judgedUnreadable(reason, failure, res)
 		return
 	}
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
@@ -134,8 +150,18 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 		sess.autoOpen(queued)
 		return
 	}
-	sess.toast(checkedText(len(queued)))
+	sess.toast(checkedText(len(queued), judge.DropNote(reasons)))
 	sess.openForCheck(queued)
+}
+
+// judgedUnreadable is a run the fork answered with nothing to weigh: it failed, and what the fork was
+// billed is still spent. Called under the lock.
+func (sess *Session) judgedUnreadable(reason, failure string, res *ForkResult) {
+	usage := judge.UsageOf(res.Usage)
+	done := sess.judgedNothing(failure)
+	done.Spent, done.Usage = judge.SpentOf(usage), &usage
+	sess.dispatch(done)
+	sess.failedToast(reason, failure)
 }
 
 func evictedReasons(ids []string) []string {
@@ -157,8 +183,14 @@ func (sess *Session) queued(ids []string) []string {
 	return out
 }
 
-// checkedText is what a run put in front of the person: a recurrence is news too.
-func checkedText(queued int) string {
+// checkedText is what a run put in front of the person: a recurrence is news too. A run that queued
+// nothing says what it dropped and why (note, from judge.DropNote), so "nothing new" is never a judge
+// whose findings all fell through unseen.
+func checkedText(queued int, note string) string {
+	switch {
+	case queued == 0 && note != "":
+		return "ContextSaver: nothing new — " + note
+	}
 	switch queued {
 	case 0:
 		return "ContextSaver: nothing new"
@@ -225,7 +257,7 @@ func (s *Server) fork(host Host, req ForkRequest) (*ForkResult, error) {
 	res, err := host.Fork(ctx, req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("model.fork timed out after %s", s.opt.ForkTimeout)
+			return nil, fmt.Errorf("the judge did not answer within %s (model.fork timed out)", s.opt.ForkTimeout)
 		}
 		if s.ctx.Err() != nil {
 			return nil, errors.New("the daemon is shutting down")

@@ -63,7 +63,7 @@ func TestArmedLoadCheck(t *testing.T) {
 	if len(logs) < 2 || logs[0] != wantLogs[0] || logs[1] != wantLogs[1] {
 		t.Fatalf("logs = %q", logs)
 	}
-	cold := "ContextSaver: could not check yet — cold snapshot"
+	cold := "ContextSaver: could not check yet — the host could not fork this session yet (model.fork answered null)"
 	toasts := h.host.texts(NotifyToast)
 	if len(toasts) != 2 || toasts[0] != cold || toasts[1] != cold { // once per session
 		t.Fatalf("toasts = %q", toasts)
@@ -216,7 +216,7 @@ func TestCheckAskedAsTheRunAnswers(t *testing.T) {
 	if len(replies) != 1 || replies[0] != checkingText {
 		t.Fatalf("the check asked as the run answered = %q, want %q", replies, checkingText)
 	}
-	if got := h.host.texts(NotifyToast); len(got) != 2 || got[1] != "ContextSaver: check failed — cold snapshot" {
+	if got := h.host.texts(NotifyToast); len(got) != 2 || got[1] != "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)" {
 		t.Fatalf("toasts = %q: the second check was never answered", got)
 	}
 	if n := len(h.host.forksOf("judge")); n != 2 {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -60,6 +61,10 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 		sess.processFailed(forkErr.Error())
 		return
 	}
+	if strings.TrimSpace(res.Text) == "" {
+		sess.processFailed(emptyFailure)
+		return
+	}
 	var reply judge.ProcessReply
 	var merged judge.MergeResult
 	if err := safely(func() {
@@ -69,9 +74,15 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 		sess.processFailed(err.Error())
 		return
 	}
+	usage := judge.UsageOf(res.Usage)
+	if failure := judge.Unreadable(reply.Dropped); failure != "" {
+		sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: reply.Dropped,
+			Spent: judge.SpentOf(usage), Usage: &usage})
+		sess.toast("ContextSaver: process check failed — " + failure)
+		return
+	}
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
-	usage := judge.UsageOf(res.Usage)
 	sess.dispatch(state.ProcessDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage,

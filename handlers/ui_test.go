@@ -99,7 +99,7 @@ func TestUIActions(t *testing.T) {
 		},
 		{
 			name: "check", presses: []press{{"check", "", nil}}, reply: checkingText,
-			toasts: []string{checkingText, "ContextSaver: check failed — cold snapshot"},
+			toasts: []string{checkingText, "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)"},
 		},
 	}
 	for _, c := range cases {

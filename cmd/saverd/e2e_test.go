@@ -258,11 +258,13 @@ func TestForkFailuresEndTheRun(t *testing.T) {
 		toast string
 	}{
 		{"host error", func(json.RawMessage) (any, string) { return nil, "model unavailable" }, nil, "ContextSaver: check failed — "},
-		{"null (cold snapshot)", func(json.RawMessage) (any, string) { return nil, "" }, nil, "ContextSaver: check failed — cold snapshot"},
+		{"null (cold snapshot)", func(json.RawMessage) (any, string) { return nil, "" }, nil, "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)"},
+		{"not {text, usage}", func(json.RawMessage) (any, string) { return []any{"done"}, "" }, nil,
+			"ContextSaver: check failed — the host answered model.fork with something that is not {text, usage}"},
 		{"not JSON", func(json.RawMessage) (any, string) {
 			return map[string]any{"text": "I think it is fine", "usage": map[string]any{}}, ""
-		}, nil, "ContextSaver: nothing new"},
-		{"timeout", func(json.RawMessage) (any, string) { time.Sleep(3 * time.Second); return nil, "" }, []string{"--fork-timeout", "300ms"}, "ContextSaver: check failed — model.fork timed out after 300ms"},
+		}, nil, "ContextSaver: check failed — the judge answered prose, not JSON"},
+		{"timeout", func(json.RawMessage) (any, string) { time.Sleep(3 * time.Second); return nil, "" }, []string{"--fork-timeout", "300ms"}, "ContextSaver: check failed — the judge did not answer within 300ms (model.fork timed out)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

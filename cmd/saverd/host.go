@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
@@ -22,14 +21,7 @@ func (h connHost) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers
 
 // decodeFork reads model.fork's result: null is a cold snapshot, anything else must be {text, usage}.
 func decodeFork(raw json.RawMessage) (*handlers.ForkResult, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var res handlers.ForkResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("model.fork answered something that is not {text, usage}: %w", err)
-	}
-	return &res, nil
+	return handlers.DecodeForkResult(raw)
 }
 
 func (h connHost) Notify(method string, params any) {
