@@ -162,8 +162,10 @@ func clonePatterns(ps []state.Pattern) []state.Pattern {
 func (s *Session) dispatch(a state.Action) {
 	before := s.st.Saved
 	open := s.openIDs()
+	settled := s.settled()
 	s.apply(a)
 	s.invalidate()
+	s.relapseToast(settled)
 	for _, id := range open {
 		if p := s.st.PatternByID(id); p != nil && p.OpenedAtTurn == nil {
 			s.savedToast(before)

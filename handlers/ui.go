@@ -273,3 +273,57 @@ func (s *Server) uiColumns(_ context.Context, raw json.RawMessage) (any, error) 
 	})
 	return nil, nil
 }
+
+// settled is the sent instructions that have settled (closed, not queued) and what each was credited:
+// the ones a relapse in the next action can bring back.
+func (sess *Session) settled() map[string]state.Saved {
+	var out map[string]state.Saved
+	for i := range sess.st.Patterns {
+		p := &sess.st.Patterns[i]
+		if p.OpenedAtTurn != nil || !(p.Decided(state.Steer) || p.Decided(state.Kill)) || state.Contains(sess.st.Cards, p.ID) {
+			continue
+		}
+		if out == nil {
+			out = map[string]state.Saved{}
+		}
+		var c state.Saved
+		if p.Credit != nil {
+			c = *p.Credit
+		}
+		out[p.ID] = c
+	}
+	return out
+}
+
+// relapseToast says which settled instruction came back and what credit it took with it, so the saved
+// figure going down is never a mystery.
+func (sess *Session) relapseToast(before map[string]state.Saved) {
+	for i := range sess.st.Patterns {
+		p := &sess.st.Patterns[i]
+		credit, was := before[p.ID]
+		if !was || !state.Contains(sess.st.Cards, p.ID) {
+			continue
+		}
+		if p.Credit != nil { // the judge reported a behaviour again: what it accrued stands, it accrues no more
+			sess.toast("ContextSaver: back after it was fixed — \"" + p.Kind + "\"; it saves nothing more until it is fixed again")
+			continue
+		}
+		sess.toast(relapseText(p.Kind, credit, sess.st.Usage.Window))
+	}
+}
+
+// relapseText: `ContextSaver: back after it was fixed — "<kind>"; its credit is withdrawn (−4.5s · −~0.5% context)`.
+func relapseText(kind string, credit state.Saved, window int64) string {
+	text := "ContextSaver: back after it was fixed — \"" + kind + "\""
+	var took []string
+	if credit.Ms > 0 {
+		took = append(took, "−"+state.Duration(credit.Ms))
+	}
+	if pct := state.PctOf(credit.Chars, window); pct > 0 {
+		took = append(took, "−~"+state.JSNumber(pct)+"% context")
+	}
+	if len(took) == 0 {
+		return text + "; it had saved nothing yet"
+	}
+	return text + "; its credit is withdrawn (" + strings.Join(took, " · ") + ")"
+}

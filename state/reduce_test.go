@@ -356,6 +356,53 @@ func jsonDiff(path string, a, b any, out *[]string) {
 	}
 }
 
+// relapseIn names the settled instruction action a brings back, "" when none: the one place saverd's
+// reducer and the plugin's part ways on purpose.
+func relapseIn(s *State, a Action) string {
+	if v, ok := a.(AddRow); ok {
+		for i := range s.Patterns {
+			if relapsed(s, &s.Patterns[i], &v.Row) {
+				return s.Patterns[i].ID + " relapsed at " + v.Row.Key
+			}
+		}
+	}
+	return ""
+}
+
+// oracleDiffs is every way s and its views differ from the seed's recorded answers.
+func oracleDiffs(t *testing.T, s *State, o oracleSession) []string {
+	var diffs []string
+	same := func(what string, got, want any) {
+		var d []string
+		jsonDiff(what, jsonValue(t, got), want, &d)
+		diffs = append(diffs, d...)
+	}
+	same("state", s, o.State)
+	pane := BuildPane(s, []Artifact{})
+	for _, sinks := range []*Sinks{pane.Header.Time, pane.Header.Context} {
+		if sinks != nil {
+			sinks.Sinks = []Sink{}
+		}
+	}
+	same("pane", pane, o.Pane)
+	same("band", BuildBand(s), o.Band)
+	same("bandNow", BuildBandAt(s, o.BandNow.Now), o.BandNow.Model)
+	same("storable", StorableOf(s), o.Storable)
+	same("turnsToCompaction", TurnsToCompaction(s), o.TurnsToCompaction)
+	same("tokensToCompaction", TokensToCompaction(s), o.TokensToCompaction)
+	same("processLine", ProcessLine(s), o.ProcessLine)
+	got, want := strings.Split(DebugDump(s, o.Dump.Spoke), "\n"), strings.Split(o.Dump.Text, "\n")
+	if len(got) != len(want) {
+		return append(diffs, fmt.Sprintf("debug dump: %d lines, want %d", len(got), len(want)))
+	}
+	for i := range got {
+		if got[i] != want[i] && !strings.Contains(want[i], " sinks: ") {
+			diffs = append(diffs, fmt.Sprintf("debug line %d:\n got %s\nwant %s", i, got[i], want[i]))
+		}
+	}
+	return diffs
+}
+
 type oracleSession struct {
 	Seed    int64             `json:"seed"`
 	Actions []json.RawMessage `json:"actions"`
@@ -401,31 +448,21 @@ func TestOracleSessions(t *testing.T) {
 	for _, o := range oracleSessions(t) {
 		t.Run(fmt.Sprint(o.Seed), func(t *testing.T) {
 			s := New("/w", 200_000)
-			for _, raw := range o.Actions {
-				Reduce(s, tsAction(t, raw))
-			}
-			sameJSON(t, "state", s, o.State)
-			pane := BuildPane(s, []Artifact{})
-			for _, sinks := range []*Sinks{pane.Header.Time, pane.Header.Context} {
-				if sinks != nil {
-					sinks.Sinks = []Sink{}
+			relapse := ""
+			for i, raw := range o.Actions {
+				a := tsAction(t, raw)
+				if why := relapseIn(s, a); why != "" && relapse == "" {
+					relapse = fmt.Sprintf("action %d: %s", i, why)
 				}
+				Reduce(s, a)
 			}
-			sameJSON(t, "pane", pane, o.Pane)
-			sameJSON(t, "band", BuildBand(s), o.Band)
-			sameJSON(t, "bandNow", BuildBandAt(s, o.BandNow.Now), o.BandNow.Model)
-			sameJSON(t, "storable", StorableOf(s), o.Storable)
-			sameJSON(t, "turnsToCompaction", TurnsToCompaction(s), o.TurnsToCompaction)
-			sameJSON(t, "tokensToCompaction", TokensToCompaction(s), o.TokensToCompaction)
-			sameJSON(t, "processLine", ProcessLine(s), o.ProcessLine)
-			got, want := strings.Split(DebugDump(s, o.Dump.Spoke), "\n"), strings.Split(o.Dump.Text, "\n")
-			if len(got) != len(want) {
-				t.Fatalf("debug dump: %d lines, want %d", len(got), len(want))
+			diffs := oracleDiffs(t, s, o)
+			if len(diffs) > 0 && relapse != "" {
+				// Only where the answers part: a relapse the next judge run reports anyway ends the same.
+				t.Skipf("a relapse after settling (%s): saverd takes the credit back and requeues at once, the plugin did not (protocol.md, Differences from the plugin; TestRelapseAfterSettling); first difference: %s", relapse, diffs[0])
 			}
-			for i := range got {
-				if got[i] != want[i] && !strings.Contains(want[i], " sinks: ") {
-					t.Errorf("debug line %d:\n got %s\nwant %s", i, got[i], want[i])
-				}
+			for _, d := range diffs {
+				t.Error(d)
 			}
 		})
 	}

@@ -6,6 +6,11 @@ package state
 // difference to the pattern's baseline is saved. An instruction that outlives SettleTurns turns untouched
 // is credited its whole baseline; a behavioural pattern (no signature) accrues its per-turn estimate for
 // every turn it is believed.
+//
+// A credit is not for good: each pattern keeps what it was credited (Pattern.Credit), and a relapse — the
+// signature's key again in a later turn of the main loop after the instruction settled — takes it back out
+// of Saved, counts the instruction ignored and brings the card back (see protocol.md, "Differences from
+// the plugin"). A behaviour the judge reports again keeps what it accrued and accrues no more.
 
 // settlement is what one pattern's settling adds: saved time and context, and whether its card returns.
 type settlement struct {
@@ -22,6 +27,7 @@ func settleRow(s *State, row *Row) {
 		st := settleWithRow(s, i, p, row)
 		s.Saved.Ms += st.ms
 		s.Saved.Chars += st.chars
+		credit(p, st.ms, st.chars)
 		if st.requeue {
 			requeue = append(requeue, p.ID)
 		}
@@ -33,7 +39,11 @@ func settleRow(s *State, row *Row) {
 // row as a hit when it carries its signature. Everything it reads (the cited rows, the baseline) is the ledger before the row.
 func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 	var st settlement
-	if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
+	if relapsed(s, p, row) {
+		st = withdraw(p)
+		p.Ignored++
+		st.requeue = true
+	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
 		// A row in the decision's own turn was already in flight before Claude could read the instruction.
 		row.Turn > *p.OpenedAtTurn {
 		switch {
@@ -57,6 +67,39 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 	return st
 }
 
+// relapsed reports whether a row repeats a settled instruction's signature: in the main loop, in a turn
+// after the decision, while the card is not already back. A sent instruction that is closed and not
+// queued has settled (an ignored one waits in the queue until the person decides again), whether or not
+// its settlement saved anything.
+func relapsed(s *State, p *Pattern, row *Row) bool {
+	return row.Agent == MainAgent && p.OpenedAtTurn == nil && isSent(p.Decision) &&
+		p.Signature != nil && row.Key == p.Signature.Key && p.DecidedAtTurn != nil && row.Turn > *p.DecidedAtTurn &&
+		!Contains(s.Cards, p.ID)
+}
+
+// withdraw takes back what a pattern was credited: the settlement that subtracts it from Saved.
+func withdraw(p *Pattern) settlement {
+	if p.Credit == nil {
+		return settlement{}
+	}
+	st := settlement{ms: -p.Credit.Ms, chars: -p.Credit.Chars}
+	p.Credit = nil
+	return st
+}
+
+// credit adds what one settlement saved to the pattern's own account, so a relapse can take it back.
+func credit(p *Pattern, ms, chars float64) {
+	if ms <= 0 && chars <= 0 {
+		return
+	}
+	c := Saved{Ms: ms, Chars: chars}
+	if p.Credit != nil {
+		c.Ms += p.Credit.Ms
+		c.Chars += p.Credit.Chars
+	}
+	p.Credit = &c
+}
+
 // requeueCards brings each id's card back to the front, in order (the last one ends up first), unless
 // it is already queued. The queue is rebuilt, never shifted in place.
 func requeueCards(s *State, ids []string) {
@@ -77,6 +120,7 @@ func turnComplete(s *State, stat TurnStat) {
 		ms, chars := settleAtTurn(s, p)
 		s.Saved.Ms += ms
 		s.Saved.Chars += chars
+		credit(p, ms, chars)
 	}
 	stat.Turn = s.Turn
 	stat.Calls = 0
@@ -93,10 +137,11 @@ func turnComplete(s *State, stat TurnStat) {
 
 // settleAtTurn credits one pattern at a turn's end: its whole baseline once SettleTurns have passed since
 // the decision, plus, for a behavioural pattern still believed, its per-turn estimate. An ignored
-// instruction saves nothing, so a behavioural pattern accrues only while nothing ignored it.
+// instruction saves nothing, so a behavioural pattern accrues only while nothing ignored it and its card
+// is not back in the queue.
 func settleAtTurn(s *State, p *Pattern) (ms, chars float64) {
 	var accrued float64
-	if p.Signature == nil && isSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil {
+	if p.Signature == nil && isSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil && !Contains(s.Cards, p.ID) {
 		accrued = *p.EstTokensPerTurn * 4
 	}
 	if p.OpenedAtTurn == nil || s.Turn-*p.OpenedAtTurn < SettleTurns {

@@ -319,6 +319,9 @@ type Pattern struct {
 	Ignored       int      `json:"ignored"`
 	Sent          int      `json:"sent"`
 	Cost          *Cost    `json:"cost,omitempty"`
+	// Credit is what this pattern's instruction has added to Saved since its last decision, nil when
+	// nothing: a relapse takes exactly this back.
+	Credit *Saved `json:"-"`
 }
 
 // Decided reports whether the pattern carries a decision of choice c.
