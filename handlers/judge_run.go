@@ -246,7 +246,11 @@ func (sess *Session) checkNow(now int64) string {
 		sess.flags.asked = true
 		return alreadyText
 	}
+	budget := state.BudgetOf(sess.st)
 	sess.runJudge(reasonCheck, now)
+	if budget.Over {
+		return checkingText + budgetNote(budget)
+	}
 	return checkingText
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
 )
 
 // hooked is the params of a session method.
@@ -36,6 +37,9 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBudget(p.JudgeBudget); err != nil {
+		return nil, err
+	}
 	if p.StoreDir != "" && s.opt.OpenStore != nil {
 		st, err := s.opt.OpenStore(p.StoreDir)
 		if err != nil {
@@ -46,6 +50,9 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
+	if p.JudgeBudget != nil {
+		s.budget = state.Ptr(*p.JudgeBudget)
+	}
 	if p.Capabilities != nil {
 		s.canFork = p.Capabilities.Fork || s.opt.ForkAlways
 		if p.Capabilities.Invalidate != nil {

@@ -14,6 +14,9 @@ type InitializeParams struct {
 	ClientInfo   *ClientInfo   `json:"clientInfo,omitempty"`
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
 	StoreDir     string        `json:"storeDir,omitempty"`
+	// JudgeBudget is the host's cap on what the judges may spend on automatic runs, a share of each
+	// session's own tokens in 0..1 (default 0.05); a project's .saverd.json and session.start override it.
+	JudgeBudget *float64 `json:"judgeBudget,omitempty"`
 }
 
 // ClientInfo names the host.
@@ -87,6 +90,8 @@ type SessionStartParams struct {
 	Usage    *UsageParams           `json:"usage,omitempty"`
 	Messages []state.SessionMessage `json:"messages,omitempty"`
 	Debug    bool                   `json:"debug,omitempty"`
+	// JudgeBudget is this session's cap (see InitializeParams.JudgeBudget); it wins over the project's.
+	JudgeBudget *float64 `json:"judgeBudget,omitempty"`
 }
 
 // SessionStartResult is session.start's result.

@@ -56,6 +56,7 @@ type Server struct {
 	mu          sync.Mutex
 	host        Host
 	canFork     bool
+	budget      *float64    // initialize's judgeBudget: the host's cap for sessions that set none of their own
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session

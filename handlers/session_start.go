@@ -23,6 +23,9 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 	if p.Cwd == "" {
 		return nil, rpc.InvalidParams("params.cwd: required")
 	}
+	if err := checkBudget(p.JudgeBudget); err != nil {
+		return nil, err
+	}
 	now := s.now(p.At)
 	var window int64
 	if p.Usage != nil {
@@ -38,7 +41,11 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 	s.mu.Unlock()
 
 	res := SessionStartResult{Command: state.SaverCommand}
+	budget := s.budgetFor(p.Cwd, p.JudgeBudget)
 	sess.event(func() {
+		if budget != state.JudgeBudgetDefault {
+			sess.dispatch(state.SetBudget{Share: budget})
+		}
 		if u := p.Usage; u != nil {
 			sess.dispatch(state.UsageSample{Usage: u.Usage, Now: now})
 			sess.dispatch(state.SetOverhead{Overhead: overheadOf(u.Breakdown)})

@@ -165,10 +165,14 @@ type SetPane struct {
 // SetColumns: the band's width was seen.
 type SetColumns struct{ Columns int }
 
+// SetBudget: the judges' cap, a share of the session's own tokens in 0..1, as the host or the project set it.
+type SetBudget struct{ Share float64 }
+
 // Reset: the session starts over; patterns survive as stored.
 type Reset struct{}
 
 func (TurnStart) action()       {}
+func (SetBudget) action()       {}
 func (LoopTurn) action()        {}
 func (AgentStart) action()      {}
 func (RunStart) action()        {}

@@ -20,6 +20,9 @@ const (
 	JudgeMaxBackoff = 4
 	// JudgeBudgetShare is the share of the session's tokens the judge may spend before it backs off.
 	JudgeBudgetShare = 0.03
+	// JudgeBudgetDefault is the cap on what the two judges may spend on automatic runs: 5% of the
+	// session's own tokens, so a check never costs a tenth of what it watches (see budget.go).
+	JudgeBudgetDefault = 0.05
 	// JudgeLedgerRows is how many rows the LEDGER renders in full; older rows fold into `~` lines.
 	JudgeLedgerRows = 150
 	// MaxFindings is the findings kept per judge run.

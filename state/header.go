@@ -123,5 +123,6 @@ func HeaderOf(s *State) Header {
 		JudgeRunning:       s.Judge.Running,
 		SavedPct:           PctOf(s.Saved.Chars, s.Usage.Window),
 		SavedMs:            s.Saved.Ms,
+		Budget:             BudgetOf(s),
 	}
 }

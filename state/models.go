@@ -99,6 +99,8 @@ type Header struct {
 	JudgeRunning       bool      `json:"judgeRunning"`
 	SavedPct           float64   `json:"savedPct"`
 	SavedMs            float64   `json:"savedMs"`
+	// Budget is where the judges stand against their cap (budget.go).
+	Budget Budget `json:"budget"`
 }
 
 // DecidedRow is one decision as the pane's decided list draws it.

@@ -99,6 +99,8 @@ func Reduce(s *State, a Action) {
 		}
 	case SetColumns:
 		s.Columns = Ptr(a.Columns)
+	case SetBudget:
+		s.Budget = min(1, max(0, a.Share))
 	case Reset:
 		resetState(s)
 	}
@@ -273,6 +275,7 @@ func resetState(s *State) {
 	fresh.Overhead = s.Overhead
 	fresh.Columns = s.Columns
 	fresh.PaneOpen = s.PaneOpen
+	fresh.Budget = s.Budget
 	fresh.Patterns = make([]Pattern, len(s.Patterns))
 	for i := range s.Patterns {
 		fresh.Patterns[i] = FromStored(ToStored(&s.Patterns[i]))

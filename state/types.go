@@ -437,6 +437,10 @@ type State struct {
 	AutoOpened   bool              `json:"autoOpened"`
 	Columns      *int              `json:"columns"`
 	Saved        Saved             `json:"saved"`
+	// Budget is the share of the session's own tokens the two judges together may spend on automatic
+	// runs (see budget.go); the host and the project set it, so it is configuration, not session state,
+	// and debug.state keeps the plugin's shape without it.
+	Budget float64 `json:"-"`
 
 	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
 	// so Clone drops it and the clone rebuilds its own on first use.
@@ -463,6 +467,7 @@ func New(cwd string, window int64) *State {
 		Asks:        []Ask{},
 		Process:     ProcessState{Backoff: 1},
 		Delivery:    Delivery{Agents: []string{}},
+		Budget:      JudgeBudgetDefault,
 	}
 }
 

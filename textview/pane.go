@@ -168,9 +168,22 @@ func judgeOf(h state.Header) []string {
 		checking = "Checking…"
 	}
 	if h.JudgeRuns <= 0 {
-		return []string{orElse(checking, "not run yet")}
+		return parts(orElse(checking, "not run yet"), budgetText(h.Budget))
 	}
-	return parts(count(h.JudgeRuns, "run"), kilo(float64(h.JudgeTokens))+" tokens", checking)
+	return parts(count(h.JudgeRuns, "run"), kilo(float64(h.JudgeTokens))+" tokens", budgetText(h.Budget), checking)
+}
+
+// budgetText is what the judges may still spend on automatic runs; nothing before the first turn is
+// measured, since a share of nothing is no cap yet.
+func budgetText(b state.Budget) string {
+	share := strconv.FormatFloat(math.Round(b.Share*1000)/10, 'f', -1, 64) + "%"
+	switch {
+	case b.Over:
+		return "budget spent (" + share + " of the session) · checks only when asked"
+	case b.Allowed > 0:
+		return "budget " + kilo(float64(b.Left)) + " left of " + share
+	}
+	return ""
 }
 
 func orElse(s, fallback string) string {

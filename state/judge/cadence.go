@@ -15,10 +15,11 @@ func rowGate(s *state.State, now int64) bool {
 		now-s.Judge.LastAtMs >= state.JudgeMinGapMs
 }
 
-// ShouldRun reports whether the cadence allows another judge run: none in flight, at least JudgeMinRows
-// rows, and either gate open. now is the clock, for the gap the mid-turn gate keeps between runs.
+// ShouldRun reports whether the cadence allows another automatic judge run: none in flight, at least
+// JudgeMinRows rows, the judges' budget not spent (state.BudgetOf), and either gate open. now is the
+// clock, for the gap the mid-turn gate keeps between runs.
 func ShouldRun(s *state.State, now int64) bool {
-	return !s.Judge.Running && len(s.Rows) >= state.JudgeMinRows && (turnGate(s) || rowGate(s, now))
+	return !s.Judge.Running && len(s.Rows) >= state.JudgeMinRows && !state.BudgetOf(s).Over && (turnGate(s) || rowGate(s, now))
 }
 
 // ForkUsage is the usage a model fork reports, under the API's names.
