@@ -260,7 +260,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 
 // paneText is the pane drawn as text. Called under the lock.
 func (sess *Session) paneText() string {
-	return textview.Pane(state.BuildPane(sess.st, state.Propose(sess.st)), paneWidth)
+	return textview.Pane(state.BuildPane(sess.st, sess.proposals()), paneWidth)
 }
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,12 +100,39 @@ func (sess *Session) artifactFor(p UIActionParams) (state.Artifact, error) {
 	if id == "" {
 		return state.Artifact{}, rpc.InvalidParams("params.artifact: required for %s (or params.patternId)", p.Action)
 	}
-	for _, a := range state.Propose(sess.st) {
+	for _, a := range sess.proposals() {
 		if a.PatternID == id && (kind == "" || a.Kind == kind) {
 			return a, nil
 		}
 	}
 	return state.Artifact{}, &rpc.Error{Code: rpc.CodeRequestFailed, Message: fmt.Sprintf("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)}
+}
+
+// ruleFileMax is the most of a rule's file read to see whether the rule is there already.
+const ruleFileMax = 1 << 20
+
+// proposals is the rules the pane offers, each marked with the file that already holds it (Already), so
+// a rule written in an earlier session or by hand is never offered or appended again. A file that cannot
+// be read marks nothing: writing it will say why.
+func (sess *Session) proposals() []state.Artifact {
+	arts := state.Propose(sess.st)
+	for i := range arts {
+		a := &arts[i]
+		f, err := os.Open(a.Path)
+		if err != nil {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(f, ruleFileMax))
+		f.Close()
+		if err != nil || !state.PresentIn(*a, string(b)) {
+			continue
+		}
+		a.Already = a.Path
+		if rel, err := filepath.Rel(sess.st.Cwd, a.Path); err == nil && within(sess.st.Cwd, a.Path) {
+			a.Already = rel
+		}
+	}
+	return arts
 }
 
 // within reports whether path stays inside dir once both are cleaned.
@@ -119,6 +147,14 @@ func (sess *Session) writeArtifact(a state.Artifact) string {
 	cwd := sess.st.Cwd
 	if !filepath.IsAbs(a.Path) || !within(cwd, a.Path) {
 		text := fmt.Sprintf("ContextSaver: refused to write %s: it is outside the session's directory %s", a.Path, cwd)
+		sess.toast(text)
+		return text
+	}
+	if a.Already != "" && a.Mode != state.ModeMergeSettings {
+		// The file holds the rule already (this session, an earlier one, or by hand): nothing is appended.
+		// A settings merge is idempotent on its own, so it goes ahead and only lays the file out again.
+		sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+		text := "ContextSaver: already in " + a.Already + " — not written again"
 		sess.toast(text)
 		return text
 	}

@@ -32,7 +32,7 @@ func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sess.marshal(func() any { return state.BuildPane(sess.st, state.Propose(sess.st)) })
+	return sess.marshal(func() any { return state.BuildPane(sess.st, sess.proposals()) })
 }
 
 func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error) {
@@ -73,7 +73,7 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 	case "band":
 		sess.event(func() { text = textview.Band(bandOf(sess.st, p.At), width) })
 	case "pane":
-		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, state.Propose(sess.st)), width) })
+		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, sess.proposals()), width) })
 	case "debug":
 		sess.event(func() { text = state.DebugDump(sess.st, sess.flags.armedSpoke) })
 	default:

@@ -51,6 +51,11 @@ type Artifact struct {
 	Content   string       `json:"content"`
 	SavingPct float64      `json:"savingPct"`
 	Mode      string       `json:"mode"`
+	// Basis says how SavingPct is reckoned (SavingBasis): a projection, labelled as one.
+	Basis string `json:"basis"`
+	// Already names the file (relative to the session's directory) that holds this rule already; such a
+	// rule is shown, never written again. "" when it is not there.
+	Already string `json:"already,omitempty"`
 }
 
 // Finding is one judge finding after validation.

@@ -151,6 +151,7 @@ func Propose(s *State) []Artifact {
 			Content:   content,
 			SavingPct: PctOf(Baseline(s, p.Hits).Chars*3, s.Usage.Window),
 			Mode:      mode,
+			Basis:     SavingBasis,
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].SavingPct > out[j].SavingPct })

@@ -198,8 +198,8 @@ func TestRulesPropose(t *testing.T) {
 	s := lgProposeState(200_000, lgDecided("execution:a", kill, "r1", "r2"), withInstruction, lgDecided("execution:c", keep, "r7"), lgDecided("execution:d", nil, "r7"))
 	got := Propose(s)
 	want := []Artifact{
-		{PatternID: "execution:b", Kind: ArtifactClaudeMD, Title: "Only run x", Path: "/w/CLAUDE.md", Content: "\n## ContextSaver\n- Only run x; then y.\n", SavingPct: 2.3, Mode: ModeAppend},
-		{PatternID: "execution:a", Kind: ArtifactClaudeMD, Title: "Run only the failing test", Path: "/w/CLAUDE.md", Content: "\n## ContextSaver\n- Run only the failing test, then the suite once.\n", SavingPct: 0.6, Mode: ModeAppend},
+		{PatternID: "execution:b", Kind: ArtifactClaudeMD, Title: "Only run x", Path: "/w/CLAUDE.md", Content: "\n## ContextSaver\n- Only run x; then y.\n", SavingPct: 2.3, Mode: ModeAppend, Basis: SavingBasis},
+		{PatternID: "execution:a", Kind: ArtifactClaudeMD, Title: "Run only the failing test", Path: "/w/CLAUDE.md", Content: "\n## ContextSaver\n- Run only the failing test, then the suite once.\n", SavingPct: 0.6, Mode: ModeAppend, Basis: SavingBasis},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Propose:\n got  %+v\n want %+v", got, want)
