@@ -132,7 +132,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	sess.dispatch(state.JudgeDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Focus: reply.Focus,
 		Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage), Returned: reply.Returned,
-		Kept: kept, Dropped: reasons, Usage: &usage,
+		Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
 	})
 	if sess.debug {
 		sess.log(fmt.Sprintf("ContextSaver judge: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), reason))
@@ -159,7 +159,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 func (sess *Session) judgedUnreadable(reason, failure string, res *ForkResult) {
 	usage := judge.UsageOf(res.Usage)
 	done := sess.judgedNothing(failure)
-	done.Spent, done.Usage = judge.SpentOf(usage), &usage
+	done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, state.ClockOf(sess.st))
 	sess.dispatch(done)
 	sess.failedToast(reason, failure)
 }

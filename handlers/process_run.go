@@ -77,7 +77,7 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	usage := judge.UsageOf(res.Usage)
 	if failure := judge.Unreadable(reply.Dropped); failure != "" {
 		sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: reply.Dropped,
-			Spent: judge.SpentOf(usage), Usage: &usage})
+			Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st))})
 		sess.toast("ContextSaver: process check failed — " + failure)
 		return
 	}
@@ -85,7 +85,7 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	kept := len(reply.Findings) - len(merged.Evicted)
 	sess.dispatch(state.ProcessDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
-		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage,
+		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
 	})
 	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
 	sess.persist()

@@ -45,6 +45,8 @@ type Options struct {
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
+	// Prices prices judge runs and savings (money.go); nil knows no model, and the figures are tokens.
+	Prices PriceTable
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background

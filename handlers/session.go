@@ -41,6 +41,9 @@ type Session struct {
 	flags  flags
 	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
 	ended bool
+	// priceNoted: the session's model has been priced (noteModel), so a model with no price is not
+	// looked up again on every turn.
+	priceNoted bool
 	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
 	// sample leaks into the project's real memory.
 	demoLoaded bool

@@ -64,6 +64,9 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 		sess.dispatch(state.LoopTurn{AgentID: *p.AgentID, Model: model, Ms: p.DurationMs, Tokens: tokens, Ended: p.Reason, Turn: sess.st.Turn})
 		return
 	}
+	if p.Usage != nil && p.Usage.Model != nil {
+		sess.noteModel(*p.Usage.Model, now)
+	}
 	// The window is sampled before the turn is recorded: how full it is after this turn is the turn's own
 	// figure. The sample is optional: without it the turn is still recorded.
 	var seen *int64

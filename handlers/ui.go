@@ -324,7 +324,7 @@ func (sess *Session) settled() map[string]state.Saved {
 		}
 		var c state.Saved
 		if p.Credit != nil {
-			c = *p.Credit
+			c = state.Saved{Ms: p.Credit.Ms, Chars: p.Credit.Chars}
 		}
 		out[p.ID] = c
 	}

@@ -94,6 +94,9 @@ type JudgeDone struct {
 	Kept     int
 	Dropped  []string
 	Usage    *JudgeUsage
+	// CostUSD is what the run cost in dollars (the fork's own figure, else its usage at the model's
+	// price); nil when no price is known, and Spent is then counted as unpriced tokens.
+	CostUSD *float64
 }
 
 // AddAsk: the person typed a prompt.
@@ -126,6 +129,7 @@ type ProcessDone struct {
 	Kept     int
 	Dropped  []string
 	Usage    *JudgeUsage
+	CostUSD  *float64 // as JudgeDone's
 }
 
 // DeliveryPending: an agent.spawn rewrite began (+1) or finished (-1).
@@ -165,6 +169,14 @@ type SetPane struct {
 // SetColumns: the band's width was seen.
 type SetColumns struct{ Columns int }
 
+// SetPrice: the session's model and what a million of its cache-read tokens cost (Known false: the model
+// has no price, and the savings are told in tokens).
+type SetPrice struct {
+	Model     string
+	CacheRead float64
+	Known     bool
+}
+
 // SetBudget: the judges' cap, a share of the session's own tokens in 0..1, as the host or the project set it.
 type SetBudget struct{ Share float64 }
 
@@ -173,6 +185,7 @@ type Reset struct{}
 
 func (TurnStart) action()       {}
 func (SetBudget) action()       {}
+func (SetPrice) action()        {}
 func (LoopTurn) action()        {}
 func (AgentStart) action()      {}
 func (RunStart) action()        {}

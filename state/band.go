@@ -32,6 +32,7 @@ func BuildBandAt(s *State, now int64) BandModel {
 		CostMs:   ms,
 		SavedPct: PctOf(s.Saved.Chars, s.Usage.Window),
 		SavedMs:  s.Saved.Ms,
+		Money:    MoneyOf(s),
 		Calls:    len(s.Rows),
 		PaneOpen: s.PaneOpen,
 	}

@@ -179,6 +179,7 @@ func judgeDone(s *State, a JudgeDone) {
 	if total > 0 && float64(spent) > JudgeBudgetShare*float64(total) {
 		backoff = min(backoff*2, JudgeMaxBackoff)
 	}
+	spendRun(s, a.CostUSD, a.Spent)
 	s.Patterns = patterns
 	s.Cards = kept
 	s.Judge = JudgeState{
@@ -225,6 +226,7 @@ func processDone(s *State, a ProcessDone) {
 	if total > 0 && float64(spent) > JudgeBudgetShare*float64(total) {
 		backoff *= 2
 	}
+	spendRun(s, a.CostUSD, a.Spent)
 	s.Patterns = patterns
 	s.Cards = cards
 	s.Process.Running = false

@@ -124,5 +124,6 @@ func HeaderOf(s *State) Header {
 		SavedPct:           PctOf(s.Saved.Chars, s.Usage.Window),
 		SavedMs:            s.Saved.Ms,
 		Budget:             BudgetOf(s),
+		Money:              MoneyOf(s),
 	}
 }

@@ -106,6 +106,8 @@ type Header struct {
 	SavedMs            float64   `json:"savedMs"`
 	// Budget is where the judges stand against their cap (budget.go).
 	Budget Budget `json:"budget"`
+	// Money is the net of savings and judge spend (money.go), nil while there is none.
+	Money *MoneyView `json:"money"`
 }
 
 // DecidedRow is one decision as the pane's decided list draws it.
@@ -160,4 +162,5 @@ type BandModel struct {
 	SavedMs  float64      `json:"savedMs"`
 	Calls    int          `json:"calls"`
 	PaneOpen bool         `json:"paneOpen"`
+	Money    *MoneyView   `json:"money"` // as the header's
 }

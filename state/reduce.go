@@ -99,6 +99,8 @@ func Reduce(s *State, a Action) {
 		}
 	case SetColumns:
 		s.Columns = Ptr(a.Columns)
+	case SetPrice:
+		s.Money.Model, s.Money.CacheRead, s.Money.Priced = a.Model, a.CacheRead, a.Known
 	case SetBudget:
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:
@@ -276,6 +278,7 @@ func resetState(s *State) {
 	fresh.Columns = s.Columns
 	fresh.PaneOpen = s.PaneOpen
 	fresh.Budget = s.Budget
+	fresh.Money = Money{Model: s.Money.Model, CacheRead: s.Money.CacheRead, Priced: s.Money.Priced}
 	fresh.Patterns = make([]Pattern, len(s.Patterns))
 	for i := range s.Patterns {
 		fresh.Patterns[i] = FromStored(ToStored(&s.Patterns[i]))

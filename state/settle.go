@@ -27,7 +27,7 @@ func settleRow(s *State, row *Row) {
 		st := settleWithRow(s, i, p, row)
 		s.Saved.Ms += st.ms
 		s.Saved.Chars += st.chars
-		credit(p, st.ms, st.chars)
+		credit(s, p, st.ms, st.chars)
 		if st.requeue {
 			requeue = append(requeue, p.ID)
 		}
@@ -40,7 +40,7 @@ func settleRow(s *State, row *Row) {
 func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 	var st settlement
 	if relapsed(s, p, row) {
-		st = withdraw(p)
+		st = withdraw(s, p)
 		p.Ignored++
 		st.requeue = true
 	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
@@ -77,25 +77,30 @@ func relapsed(s *State, p *Pattern, row *Row) bool {
 		!Contains(s.Cards, p.ID)
 }
 
-// withdraw takes back what a pattern was credited: the settlement that subtracts it from Saved.
-func withdraw(p *Pattern) settlement {
+// withdraw takes back what a pattern was credited: the settlement that subtracts it from Saved (its
+// re-reads leave Money.SavedReads here).
+func withdraw(s *State, p *Pattern) settlement {
 	if p.Credit == nil {
 		return settlement{}
 	}
 	st := settlement{ms: -p.Credit.Ms, chars: -p.Credit.Chars}
+	s.Money.SavedReads -= p.Credit.Reads
 	p.Credit = nil
 	return st
 }
 
-// credit adds what one settlement saved to the pattern's own account, so a relapse can take it back.
-func credit(p *Pattern, ms, chars float64) {
+// credit adds what one settlement saved to the pattern's own account, so a relapse can take it back,
+// and values it (rereadsOf) into Money.SavedReads.
+func credit(s *State, p *Pattern, ms, chars float64) {
 	if ms <= 0 && chars <= 0 {
 		return
 	}
-	c := Saved{Ms: ms, Chars: chars}
+	c := Credit{Ms: ms, Chars: chars, Reads: chars / CharsPerToken * rereadsOf(s)}
+	s.Money.SavedReads += c.Reads
 	if p.Credit != nil {
 		c.Ms += p.Credit.Ms
 		c.Chars += p.Credit.Chars
+		c.Reads += p.Credit.Reads
 	}
 	p.Credit = &c
 }
@@ -120,7 +125,7 @@ func turnComplete(s *State, stat TurnStat) {
 		ms, chars := settleAtTurn(s, p)
 		s.Saved.Ms += ms
 		s.Saved.Chars += chars
-		credit(p, ms, chars)
+		credit(s, p, ms, chars)
 	}
 	stat.Turn = s.Turn
 	stat.Calls = 0

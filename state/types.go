@@ -319,9 +319,9 @@ type Pattern struct {
 	Ignored       int      `json:"ignored"`
 	Sent          int      `json:"sent"`
 	Cost          *Cost    `json:"cost,omitempty"`
-	// Credit is what this pattern's instruction has added to Saved since its last decision, nil when
-	// nothing: a relapse takes exactly this back.
-	Credit *Saved `json:"-"`
+	// Credit is what this pattern's instruction has added to Saved (and to Money.SavedReads) since its
+	// last decision, nil when nothing: a relapse takes exactly this back.
+	Credit *Credit `json:"-"`
 }
 
 // Decided reports whether the pattern carries a decision of choice c.
@@ -441,6 +441,9 @@ type State struct {
 	// runs (see budget.go); the host and the project set it, so it is configuration, not session state,
 	// and debug.state keeps the plugin's shape without it.
 	Budget float64 `json:"-"`
+	// Money is the session's spend and savings in one unit (money.go); beyond the plugin's state, so
+	// debug.state keeps the plugin's shape without it.
+	Money Money `json:"-"`
 
 	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
 	// so Clone drops it and the clone rebuilds its own on first use.

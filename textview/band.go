@@ -17,6 +17,9 @@ const bandName = "ContextSaver"
 // in half unless the state's own words do not fit.
 func Band(m state.BandModel, width int) string {
 	parts := append(bandState(m), bandRunning(m.Running)...)
+	if m.Money != nil && (m.State == state.BandSaved || m.State == state.BandFound || m.State == state.BandWatching) {
+		parts = append(parts, bandMoney(m.Money))
+	}
 	hint := "/saver to open"
 	if m.PaneOpen {
 		hint = "/saver to close"
@@ -68,6 +71,16 @@ func bandState(m state.BandModel) []string {
 		return parts("saved", pctOf(m.SavedPct), msOf(m.SavedMs))
 	}
 	return []string{"watching " + count(m.Calls, "call")}
+}
+
+// bandMoney is the net, saved against the judges' spend, plain about a judge that cost more than it
+// saved. A band too narrow for it drops it whole, as it drops any figure.
+func bandMoney(m *state.MoneyView) string {
+	text := clean(m.Text)
+	if m.Losing {
+		text += " (the judge cost more than it saved)"
+	}
+	return text
 }
 
 // bandRunning names the newest active workflow run: its loops, their calls, the running stage.

@@ -72,7 +72,23 @@ func header(h state.Header, w int) []string {
 	if saved := parts(pctOf(h.SavedPct), msOf(h.SavedMs)); len(saved) > 0 {
 		lines = append(lines, row("Saved", saved, w)...)
 	}
+	if m := h.Money; m != nil {
+		lines = append(lines, row("Net", netOf(m), w)...)
+	}
 	return lines
+}
+
+// netOf is the savings against the judges' spend in one unit, saying so plainly when the judges cost
+// more, and naming the unit when it is tokens for want of a price.
+func netOf(m *state.MoneyView) []string {
+	out := []string{clean(m.Text)}
+	if m.Losing {
+		out = append(out, "the judge cost more than it saved")
+	}
+	if !m.Priced && clean(m.Basis) != "" {
+		out = append(out, clean(m.Basis))
+	}
+	return out
 }
 
 // windowOf is how full the window is, with its gauge, and how far compaction is.

@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/judge"
+)
+
+// fakePrices prices one model, "claude-test": $3 input, $15 output, $3.75 cache writes, $0.30 cache reads.
+type fakePrices struct{}
+
+func (fakePrices) Cost(model string, _ time.Time, u state.Tokens) (float64, bool) {
+	if model != "claude-test" {
+		return 0, false
+	}
+	return (float64(u.Input)*3 + float64(u.Output)*15 + float64(u.CacheCreate)*3.75 + float64(u.CacheRead)*0.30) / 1e6, true
+}
+
+func (fakePrices) CacheRead(model string, _ time.Time) (float64, bool) {
+	if model != "claude-test" {
+		return 0, false
+	}
+	return 0.30, true
+}
+
+// TestJudgeRunsPriced: a judge run is priced at the session model's price by kind — the cache read it
+// mostly is costs a tenth of input — or at the fork's own costUsd when it reports one; with no price the
+// pane says tokens, and says why.
+func TestJudgeRunsPriced(t *testing.T) {
+	warm := judge.ForkUsage{InputTokens: 2_000, OutputTokens: 1_000, CacheReadInputTokens: 300_000}
+	cases := []struct {
+		name  string
+		model string
+		res   *ForkResult
+		judge float64 // JudgeUSD after the run
+		net   string  // the pane's Net row
+	}{
+		{name: "a warm fork at the table's price", model: "claude-test", res: withUsage(reply(), warm, nil), judge: 0.111,
+			net: "Net      saved $0 · judge $0.11 · net −$0.11 · the judge cost more than it saved"},
+		{name: "the fork's own figure wins", model: "claude-test", res: withUsage(reply(), warm, state.Ptr(0.05)), judge: 0.05,
+			net: "Net      saved $0 · judge $0.05 · net −$0.05 · the judge cost more than it saved"},
+		{name: "no price for the model", model: "local-llm", res: withUsage(reply(), warm, nil),
+			net: "Net      saved ~0 tokens · judge 3k tokens · net −3k tokens · the judge cost more than it saved · tokens: no price for local-llm"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
+			h.twelve()
+			h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": c.model, "input_tokens": 40_000}})
+			h.turnStart(16_000)
+			h.host.queue(c.res)
+			h.saver("check")
+			h.srv.Quiesce()
+			var pane state.PaneModel
+			h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
+			if m := pane.Header.Money; m == nil || (c.judge != 0) != m.Priced || m.JudgeUSD != c.judge {
+				t.Fatalf("money = %+v, want judge $%v", m, c.judge)
+			}
+			var text struct{ Text string }
+			h.callInto("view.text", map[string]any{"sessionId": "s", "view": "pane", "width": 160}, &text)
+			if !strings.Contains(text.Text, c.net+"\n") {
+				t.Fatalf("pane has no %q:\n%s", c.net, text.Text)
+			}
+		})
+	}
+}
+
+func withUsage(r *ForkResult, u judge.ForkUsage, cost *float64) *ForkResult {
+	r.Usage, r.CostUSD = u, cost
+	return r
+}
+
+// TestNetAfterASavingSettles: a settled fix is valued as cache reads, the band and the header show the
+// net in dollars, and a relapse takes the saving back out of it.
+func TestNetAfterASavingSettles(t *testing.T) {
+	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
+	h.twelve()
+	h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": "claude-test", "input_tokens": 40_000}})
+	h.turnStart(16_000)
+	h.host.queue(withUsage(threeFindings(), judge.ForkUsage{InputTokens: 100, OutputTokens: 100, CacheReadInputTokens: 10_000}, nil))
+	h.saver("check")
+	h.srv.Quiesce()
+	h.saver("fix 1 run only the auth tests")
+	h.turnComplete(map[string]any{"at": 17_000})
+	h.turnStart(18_000)
+	h.tool(19_000, ev("Bash", "command", "bun test auth"), map[string]any{"text": "3 pass"})
+	var band state.BandModel
+	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
+	// 4500 chars × 1 read / 4 = 1125 cache-read tokens = $0.0003; the run was 100×3 + 100×15 + 10k×0.30 = $0.0048.
+	if m := band.Money; m == nil || m.Text != "saved $0.0003 · judge $0.0048 · net −$0.0045" || !m.Losing {
+		t.Fatalf("band money = %+v", band.Money)
+	}
+	var text struct{ Text string }
+	h.callInto("view.text", map[string]any{"sessionId": "s", "view": "band", "width": 200}, &text)
+	if !strings.Contains(text.Text, "saved $0.0003 · judge $0.0048 · net −$0.0045 (the judge cost more than it saved)") {
+		t.Fatalf("band = %q", text.Text)
+	}
+	h.turnComplete(map[string]any{"at": 20_000})
+	h.turnStart(21_000)
+	h.tool(22_000, ev("Bash", "command", "bun test"), map[string]any{"text": strings.Repeat("212 pass\n", 500)})
+	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
+	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · net −$0.0048" {
+		t.Fatalf("after the relapse: band money = %+v", band.Money)
+	}
+}
