@@ -119,7 +119,7 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 		return nil, err
 	}
 	h.recordFork(req, res)
-	return &handlers.ForkResult{Text: res.Text, Usage: res.Usage}, nil
+	return &handlers.ForkResult{Text: res.Text, Usage: res.Usage, CostUSD: res.CostUSD}, nil
 }
 
 // forkRecord is one line of the forks log: a session the daemon started itself, so the session readers
