@@ -207,6 +207,11 @@ func codexFindings(dir string) ([]Finding, bool) {
 		if len(present) > 0 {
 			installed = true
 			out = append(out, coverage("codex", scope, path, present, codexEvents))
+			if dir := projectOf(path); dir != "" && trust != nil {
+				if ok, _ := ProjectTrusted(cfg, cfgText, dir); !ok {
+					out = append(out, Finding{Level: Fix, First: true, Text: "codex: UNTRUSTED PROJECT — " + untrustedProject(dir, cfg)})
+				}
+			}
 		}
 	}
 	if !installed {

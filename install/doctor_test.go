@@ -145,3 +145,29 @@ func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
 		}
 	}
 }
+
+func TestCodexProjectNeedsTrust(t *testing.T) {
+	home := sandbox(t)
+	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
+	proj := filepath.Join(home, "proj")
+	r, err := Install(Options{Harness: Codex, Scope: "project", Dir: proj, Bin: self})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := r[0].Edit.Notes; len(notes) != 1 || !strings.Contains(notes[0], "only in a trusted project") {
+		t.Errorf("install notes = %q; want one saying the project is not trusted", notes)
+	}
+	doctor := func() []Finding {
+		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
+	}
+	if f := doctor()[0]; f.Level != Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
+		t.Errorf("first finding %+v; want the untrusted project", f)
+	}
+	cfg, _ := CodexConfigPath()
+	write(t, cfg, read(t, cfg)+"\n[projects."+tomlString(proj)+"]\ntrust_level = \"trusted\"\n", 0o600)
+	for _, f := range doctor() {
+		if strings.Contains(f.Text, "UNTRUSTED") {
+			t.Errorf("still reported after trusting the project: %s", f.Text)
+		}
+	}
+}
