@@ -54,7 +54,10 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
 	now := s.now(nil)
-	sess, ans := s.hookSession(p, pl, now)
+	sess, ans, err := s.hookSession(p, pl, now)
+	if err != nil {
+		return nil, err
+	}
 	if sess == nil {
 		return HookResult{}, nil
 	}
@@ -70,30 +73,39 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 // hookSession finds the session a hook is for, starting it (with its transcript adopted) when the
 // daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. A
 // SessionStart is answered here.
-func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, *bridge.Answer) {
+func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, *bridge.Answer, error) {
+	// One join at a time: the parallel hooks of a session the daemon does not hold yet (a restart
+	// meets a burst of tool calls) must start it once, not each its own copy.
+	s.joinMu.Lock()
 	s.mu.Lock()
 	sess := s.sessions[pl.SessionID]
 	s.mu.Unlock()
 	if sess != nil && sess.bridge == nil {
-		sess = nil // a host's session of the same id: the bridge starts its own
+		s.joinMu.Unlock()
+		return nil, nil, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.payload: session_id " + strconv.Quote(pl.SessionID) + " is a host's session, not a hook's"}
 	}
-	if sess == nil {
-		if pl.Event == bridge.SessionEnd {
-			return nil, nil // nothing held, nothing to end
-		}
+	switch {
+	case sess == nil && pl.Event == bridge.SessionEnd:
+		s.joinMu.Unlock()
+		return nil, nil, nil // nothing held, nothing to end
+	case sess == nil:
 		sess = s.startBridged(p, pl, now)
-	} else if pl.Event == bridge.SessionStart {
-		sess.event(func() { sess.restart(pl) })
+		s.joinMu.Unlock()
+	default:
+		s.joinMu.Unlock()
+		if pl.Event == bridge.SessionStart {
+			sess.event(func() { sess.restart(pl) })
+		}
 	}
 	if pl.Event != bridge.SessionStart {
-		return sess, nil
+		return sess, nil, nil
 	}
 	var texts []string
 	sess.event(func() { texts = sess.standingTexts() })
 	if a := bridge.Context(bridge.SessionStart, texts); a != nil {
-		return sess, a
+		return sess, a, nil
 	}
-	return sess, &bridge.Answer{}
+	return sess, &bridge.Answer{}, nil
 }
 
 // startBridged starts a session for a harness's hooks, as session.start does for a host.

@@ -3,7 +3,9 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
@@ -222,5 +224,40 @@ func TestHookJoinsASessionItDoesNotHold(t *testing.T) {
 	}
 	if a := h.send(bridge.SessionEnd, map[string]any{"session_id": "unknown"}); a != nil {
 		t.Fatalf("SessionEnd of an unknown session answered %+v", a)
+	}
+}
+
+func TestHookParallelJoinStartsOneSession(t *testing.T) {
+	h := newHookHarness(t)
+	h.srv.opt.Synchronous = false
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.sendErr("claude-code", bridge.PostToolUse, map[string]any{"tool_name": "Read", "tool_use_id": "toolu_p" + strconv.Itoa(i),
+				"tool_input": map[string]any{"file_path": "/f" + strconv.Itoa(i)}, "tool_response": map[string]any{"file": map[string]any{"content": "x"}}})
+		}()
+	}
+	wg.Wait()
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	n := len(h.srv.sessions)
+	h.srv.mu.Unlock()
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if n != 1 || rows != 20 {
+		t.Fatalf("%d sessions, %d rows; want one session with all 20 calls", n, rows)
+	}
+}
+
+func TestHookRefusesAHostsSession(t *testing.T) {
+	h := newHookHarness(t)
+	if _, err := h.srv.Handle(context.Background(), rpc.Request{Method: "session.start", Params: []byte(`{"sessionId":"cc-1","cwd":"/x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.sendErr("claude-code", bridge.Stop, nil)
+	if err == nil || !strings.Contains(err.Error(), `session_id "cc-1" is a host's session`) {
+		t.Fatalf("err = %v", err)
 	}
 }
