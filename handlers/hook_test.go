@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
 )
 
 // hookHarness drives a server through the hook method only, as `saverd hook` does for Claude Code.
@@ -259,5 +262,45 @@ func TestHookRefusesAHostsSession(t *testing.T) {
 	_, err := h.sendErr("claude-code", bridge.Stop, nil)
 	if err == nil || !strings.Contains(err.Error(), `session_id "cc-1" is a host's session`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestHookTurnUsageFromTheTranscript(t *testing.T) {
+	h := newHookHarness(t)
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	// The first turn is on disk when the daemon joins (a resume after a restart): its calls are adopted.
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
+	// The second turn's lines are written while it runs; Stop reads only those.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Join(lines[61:], ""))
+	f.Close()
+	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var rows int
+	var last state.TurnStat
+	sess.event(func() {
+		rows = len(sess.st.Rows)
+		last = sess.st.Turns[len(sess.st.Turns)-1]
+	})
+	if rows != 8 {
+		t.Fatalf("adopted %d rows from the first turn, want 8", rows)
+	}
+	// The fixture's second turn: four API calls of 1,000 input tokens each, 6,250 in the window after.
+	if last.Input != 4000 || last.AnswerHead != "Turn two done." || last.Context == nil || *last.Context != 6250 {
+		t.Fatalf("turn stat %+v", last)
 	}
 }
