@@ -6,7 +6,9 @@
 //
 // Usage:
 //
-//	saverd [serve] [flags]     the daemon (default)
+//	saverd [serve] [flags]     the daemon (default); --listen serves the user's shared Unix socket
+//	saverd hook EVENT          the command Claude Code (or Codex, --harness codex) runs for each hook
+//	saverd statusline          Claude Code's status line: the band as one line
 //	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
@@ -43,6 +45,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args, stdout, stderr)
 	case "impact":
 		return runImpact(ctx, args, stdout, stderr)
+	case "hook":
+		return runHook(args, stdin, stdout)
+	case "statusline":
+		return runStatusline(stdin, stdout)
 	case "install":
 		return runInstall(args, false, stdout, stderr)
 	case "uninstall":
@@ -64,6 +70,12 @@ const usage = `Usage:
   saverd [serve] [--framing auto|ndjson|header] [--store DIR] [--log-file FILE] [--log-level LEVEL]
                  [--fork-timeout 10m] [--record FILE]
       Speak JSON-RPC 2.0 on stdin/stdout (see protocol.md). Logs go to stderr or --log-file.
+  saverd serve --listen PATH|default [--idle-exit 30m] ...
+      Serve the same protocol on a Unix socket, one connection per client (the user's shared daemon).
+  saverd hook [--harness claude-code|codex] EVENT
+      Claude Code's (or Codex's) hook command: the payload on stdin, the answer on stdout; never fails.
+  saverd statusline
+      Claude Code's status line command: the band as one line (nothing when no daemon runs).
   saverd replay FILE [--show band|pane|debug] [--width N]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.
