@@ -41,13 +41,13 @@ func TestInstallCommands(t *testing.T) {
 	self, _ := filepath.EvalSymlinks(binPath)
 
 	for _, c := range []struct {
-		name     string
-		args     []string
-		code     int
-		stdout   []string
-		stderr   string
-		fileHas  string // the settings file must contain this
-		noFile   bool   // and there must be none yet
+		name    string
+		args    []string
+		code    int
+		stdout  []string
+		stderr  string
+		fileHas string // the settings file must contain this
+		noFile  bool   // and there must be none yet
 	}{
 		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running", "ok  judge: "}},
 		{name: "dry run", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj, "--dry-run"}, stdout: []string{"would change (dry run, nothing written)", "added SessionStart: " + self + " hook SessionStart (timeout 10 s)"}, noFile: true},
