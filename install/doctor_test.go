@@ -3,6 +3,8 @@ package install
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -169,5 +171,30 @@ func TestCodexProjectNeedsTrust(t *testing.T) {
 		if strings.Contains(f.Text, "UNTRUSTED") {
 			t.Errorf("still reported after trusting the project: %s", f.Text)
 		}
+	}
+}
+
+func TestDoctorJudgeConfig(t *testing.T) {
+	home := sandbox(t)
+	bin := filepath.Join(home, "bin")
+	t.Setenv("PATH", bin)
+	fakeBin(t, bin, "my-judge", "echo judge 1.0")
+	self := fakeBin(t, bin, "saverd", "exit 0")
+	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(o DoctorOptions) string {
+		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "x.sock"), time.Second, time.Second
+		var lines []string
+		for _, f := range Doctor(context.Background(), o) {
+			lines = append(lines, fmt.Sprint(f.Level, " ", f.Text))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if got := run(DoctorOptions{JudgeCmd: "my-judge --flag", JudgeSource: "SAVERD_JUDGE_CMD"}); !strings.Contains(got, "0 judge (SAVERD_JUDGE_CMD): "+bin+"/my-judge runs (judge 1.0)") {
+		t.Errorf("configured judge:\n%s", got)
+	}
+	if got := run(DoctorOptions{JudgeErr: errors.New("read /c/config.json: bad")}); !strings.Contains(got, "2 judge: read /c/config.json: bad") {
+		t.Errorf("config error:\n%s", got)
 	}
 }

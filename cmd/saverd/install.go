@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/paths"
 )
@@ -109,8 +110,10 @@ func printReports(w io.Writer, reports []install.FileReport, dry, remove bool) {
 
 // runDoctor is `saverd doctor`: one line per check, 0 when all is well, 1 when something needs fixing.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o := install.DoctorOptions{Socket: paths.Socket(), JudgeCmd: os.Getenv("SAVERD_JUDGE_CMD"),
-		DaemonWait: time.Second, VersionWait: 5 * time.Second}
+	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second}
+	// The judge commands the daemon would fork through: $SAVERD_JUDGE_CMD, else the config file's.
+	cfg, err := forkcmd.Load()
+	o.JudgeCmd, o.CodexJudgeCmd, o.JudgeSource, o.JudgeErr = cfg.Claude, cfg.Codex, cfg.Source, err
 	fs := flag.NewFlagSet("saverd doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, installUsage) }
