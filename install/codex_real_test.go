@@ -1,3 +1,5 @@
+//go:build linux
+
 package install_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/codexapi"
@@ -76,6 +79,19 @@ func (e *codexEnv) start(t *testing.T, steps ...codexapi.Step) *codexapi.Server 
 // `codex exec --json` with prompt and returns what it printed and every payload logged.
 func (e *codexEnv) run(t *testing.T, answers map[string]string, prompt string, extra ...string) (codexcli.Result, []payload) {
 	t.Helper()
+	e.answer(t, answers)
+	args := append([]string{"exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-m", "gpt-5.5"}, extra...)
+	if prompt != "" {
+		args = append(args, prompt)
+	}
+	res := codexcli.Run(t, e.bin, e.home, e.proj, "", args...)
+	return res, e.payloads(t)
+}
+
+// answer clears the log and the answers, then writes answers (event → JSON; a key ending in ".once"
+// answers once).
+func (e *codexEnv) answer(t *testing.T, answers map[string]string) {
+	t.Helper()
 	for _, d := range []string{e.logDir, e.ansDir} {
 		entries, _ := os.ReadDir(d)
 		for _, f := range entries {
@@ -91,11 +107,11 @@ func (e *codexEnv) run(t *testing.T, answers map[string]string, prompt string, e
 			t.Fatal(err)
 		}
 	}
-	args := append([]string{"exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-m", "gpt-5.5"}, extra...)
-	if prompt != "" {
-		args = append(args, prompt)
-	}
-	res := codexcli.Run(t, e.bin, e.home, e.proj, "", args...)
+}
+
+// payloads is every hook payload logged since the last answer, in order.
+func (e *codexEnv) payloads(t *testing.T) []payload {
+	t.Helper()
 	entries, _ := os.ReadDir(e.logDir)
 	var out []payload
 	for _, f := range entries {
@@ -109,7 +125,7 @@ func (e *codexEnv) run(t *testing.T, answers map[string]string, prompt string, e
 		}
 		out = append(out, p)
 	}
-	return res, out
+	return out
 }
 
 func events(ps []payload) []string {
@@ -200,12 +216,7 @@ func TestRealCodex(t *testing.T) {
 			t.Errorf("an untrusted project's hooks: exit %v, fired %v; want none", res.Err, events(ps))
 		}
 		cfg, _ := install.CodexConfigPath()
-		f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, "\n[projects.%q]\ntrust_level = \"trusted\"\n", e.proj)
-		f.Close()
+		trustProject(t, cfg, e.proj)
 		res, ps := e.run(t, nil, "hello")
 		if res.Err != nil {
 			t.Fatal(res.Err)
@@ -337,6 +348,40 @@ func TestRealCodex(t *testing.T) {
 		}
 	})
 
+	t.Run("the TUI shows a block reason and a systemMessage", func(t *testing.T) {
+		srv := e.start(t, allDone)
+		cfg, _ := install.CodexConfigPath()
+		trustProject(t, cfg, e.proj) // else the TUI first asks "Trust this folder?"
+		e.answer(t, map[string]string{
+			"SessionStart":     `{"systemMessage":"SYS-tui-toast"}`,
+			"UserPromptSubmit": `{"decision":"block","reason":"REASON-tui-pane"}`,
+		})
+		migrated := 0
+		screen := codexcli.TUI(t, e.bin, e.home, e.proj, 30*time.Second, func(s string) (string, bool) {
+			switch {
+			case strings.Contains(s, "REASON-tui-pane") && strings.Contains(s, "SYS-tui-toast"):
+				return "", true
+			case migrated == 0 && strings.Contains(s, "Useexistingmodel"):
+				// A newer model's announcement comes first: keep the configured one.
+				migrated = 1
+				return "2", false
+			case migrated == 1:
+				migrated = 2
+				return "\r", false
+			}
+			return "", false
+		}, "--dangerously-bypass-approvals-and-sandbox", "-m", "gpt-5.5", "/saver check")
+		if !strings.Contains(screen, "Blockedbyhook") || !strings.Contains(screen, "REASON-tui-pane") {
+			t.Errorf("the TUI did not show the block reason; screen (flattened):\n%.3000s", screen)
+		}
+		if !strings.Contains(screen, "SYS-tui-toast") {
+			t.Errorf("the TUI did not show the systemMessage; screen (flattened):\n%.3000s", screen)
+		}
+		if n := len(srv.Responses()); n != 0 {
+			t.Errorf("%d model requests for a blocked prompt", n)
+		}
+	})
+
 	t.Run("systemMessage is not shown by codex exec", func(t *testing.T) {
 		srv := e.start(t, echoHi, allDone)
 		answers := map[string]string{}
@@ -355,6 +400,17 @@ func TestRealCodex(t *testing.T) {
 			t.Errorf("a systemMessage showed up in codex exec's output or a model request")
 		}
 	})
+}
+
+// trustProject marks dir a trusted project in config.toml, as answering the TUI's "Trust this folder?" does.
+func trustProject(t *testing.T, cfg, dir string) {
+	t.Helper()
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "\n[projects.%q]\ntrust_level = \"trusted\"\n", dir)
 }
 
 func threadID(t *testing.T, stdout string) string {
