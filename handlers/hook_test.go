@@ -322,3 +322,22 @@ func BenchmarkHookHugeToolOutput(b *testing.B) {
 		}
 	}
 }
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	// The turn's end opens the cadence gate: a run nobody asked for.
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
+	if len(h.host.forksOf("judge")) == 0 {
+		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	}
+	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
+		t.Fatalf("the next answer after an automatic run carried %+v", a)
+	}
+}
