@@ -64,6 +64,16 @@ func (sess *Session) post(n note) {
 	sess.mailMu.Unlock()
 }
 
+// bridgedFound tells the person in a harness what a run nobody asked for found: there is no pane to
+// open, so the next hook answer says it, with the commands that show and fix the cards. Called under
+// the lock.
+func (sess *Session) bridgedFound(queued []string) {
+	if sess.bridge == nil || len(queued) == 0 {
+		return
+	}
+	sess.toast(checkedText(len(queued)) + " — /saver shows them, /saver fix 1 fixes the first")
+}
+
 // takeMail hands over the toasts kept for the next answer.
 func (sess *Session) takeMail() []string {
 	sess.mailMu.Lock()

@@ -304,3 +304,40 @@ func TestHookTurnUsageFromTheTranscript(t *testing.T) {
 		t.Fatalf("turn stat %+v", last)
 	}
 }
+
+// BenchmarkHookHugeToolOutput is one PostToolUse carrying 30 MB of output, through the hook method.
+//
+//	go test -run '^$' -bench HookHugeToolOutput -benchmem ./handlers
+func BenchmarkHookHugeToolOutput(b *testing.B) {
+	srv := New(Options{ForkAlways: true})
+	payload, _ := json.Marshal(map[string]any{"session_id": "big", "cwd": "/tmp", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_use_id": "t1", "tool_input": map[string]any{"command": "cat big.log"},
+		"tool_response": map[string]any{"stdout": strings.Repeat("x", 30<<20) + strings.Repeat("\n", 1000)}})
+	raw, _ := json.Marshal(HookParams{Harness: "claude-code", Event: "PostToolUse", Payload: payload})
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	// The turn's end opens the cadence gate: a run nobody asked for.
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
+	if len(h.host.forksOf("judge")) == 0 {
+		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	}
+	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
+		t.Fatalf("the next answer after an automatic run carried %+v", a)
+	}
+}
