@@ -61,6 +61,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if sess == nil {
 		return HookResult{}, nil
 	}
+	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
+		sess.event(func() { sess.bridge.model = pl.Model })
+	}
 	if ans == nil {
 		ans = s.hookEvent(ctx, sess, pl, now)
 	}
@@ -174,7 +177,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:
-		return sess.preToolUse(pl)
+		return sess.preToolUse(pl, now)
 	case bridge.PostToolUse, bridge.PostToolUseFailure:
 		return s.postToolUse(sess, pl, now)
 	case bridge.SubagentStart:
@@ -277,7 +280,8 @@ func (sess *Session) paneText() string {
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
 // back, since the harness replaces the input with what the hook answers.
-func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
+func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
+	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
 	if !bridge.IsAgentTool(pl.ToolName) {
 		return nil
 	}
@@ -313,6 +317,7 @@ func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {
 			s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")

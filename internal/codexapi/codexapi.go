@@ -63,6 +63,8 @@ type Server struct {
 	next  int
 	reqs  []Request
 	steps []Step
+	// intercept, when set, may answer a request before the script does.
+	intercept func(Request) (Step, bool)
 }
 
 // Start serves the script on a free port of 127.0.0.1 until Close.
@@ -79,6 +81,22 @@ func Start(steps ...Step) (*Server, error) {
 
 // Close stops the server.
 func (s *Server) Close() error { return s.srv.Close() }
+
+// Add appends steps to the script: a test that runs the client several times scripts each run as it
+// comes.
+func (s *Server) Add(steps ...Step) {
+	s.mu.Lock()
+	s.steps = append(s.steps, steps...)
+	s.mu.Unlock()
+}
+
+// Intercept answers the requests f picks with the step it returns, outside the script's order (a judge's
+// fork, say); the others take the script's next step.
+func (s *Server) Intercept(f func(Request) (Step, bool)) {
+	s.mu.Lock()
+	s.intercept = f
+	s.mu.Unlock()
+}
 
 // Requests is every request received so far, in order.
 func (s *Server) Requests() []Request {
@@ -104,7 +122,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, Request{Path: r.URL.Path, Body: body})
 	var step Step
 	n := s.next
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
+	intercepted := false
+	if s.intercept != nil && r.Method == http.MethodPost {
+		step, intercepted = s.intercept(Request{Path: r.URL.Path, Body: body})
+	}
+	if !intercepted && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
 		if s.next < len(s.steps) {
 			step = s.steps[s.next]
 		} else {
