@@ -97,7 +97,8 @@ func TestRealCodex(t *testing.T) {
 	}
 	if reqs := srv.Responses()[before:]; len(reqs) != 1 {
 		for _, r := range reqs {
-			p := promptOf(r); t.Logf("request: judge %v, tail %q", strings.Contains(p, "You are auditing"), p[max(0, len(p)-300):])
+			p := promptOf(r)
+			t.Logf("request: judge %v, tail %q", strings.Contains(p, "You are auditing"), p[max(0, len(p)-300):])
 		}
 		t.Fatalf("/saver check made %d model requests, want only the judge's", len(reqs))
 	}
