@@ -19,13 +19,14 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/internal/codexexec"
+	"github.com/saverd/saverd/internal/hookcmd"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/state/judge"
 )
 
 // EnvMarker is set in every fork's environment; `saverd hook` exits at once, printing nothing, when it
 // sees it, so a fork whose hooks were not turned off still records nothing.
-const EnvMarker = "SAVERD_FORK"
+const EnvMarker = hookcmd.EnvMarker
 
 // Harness names, as the session records and impact use them.
 const (

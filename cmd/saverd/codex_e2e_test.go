@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/saverd/saverd/internal/hookcmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,7 +144,7 @@ func promptOf(r codexapi.Request) string {
 func paneOf(t *testing.T, sock, id string) string {
 	t.Helper()
 	params, _ := json.Marshal(map[string]any{"sessionId": id, "view": "pane", "width": 120})
-	out, err := callDaemon(sock, []byte(`{"jsonrpc":"2.0","id":1,"method":"view.text","params":`+string(params)+"}\n"), 5e9, false)
+	out, err := hookcmd.Call(sock, []byte(`{"jsonrpc":"2.0","id":1,"method":"view.text","params":`+string(params)+"}\n"), 5e9, "")
 	if err != nil {
 		t.Fatalf("view.text: %v", err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/saverd/saverd/internal/hookcmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -247,7 +248,7 @@ func TestHookNeverBreaksTheAgent(t *testing.T) {
 		"tool_response": map[string]any{"stdout": big}})
 	// The bound is the hook's own wait plus the time a -race build on a loaded machine needs to start and
 	// read 20 MB; the plain binary takes about a second for 30 MB (BenchmarkHookHugeToolOutput).
-	if took := time.Since(start); took > eventWait+6*time.Second {
+	if took := time.Since(start); took > hookcmd.EventWait+6*time.Second {
 		t.Fatalf("a 20 MB PostToolUse held the agent %s", took)
 	}
 	var debug string
