@@ -335,3 +335,51 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 		t.Fatalf("daemon.log does not say it refused the other user:\n%s", log)
 	}
 }
+
+// TestSmallHookBinary: saverd-hook, beside saverd, runs the same hook and starts the saverd beside it;
+// saverd install writes it into the hooks.
+func TestSmallHookBinary(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "saverd-hook")
+	if out, err := exec.Command("go", "build", "-o", small, "../saverd-hook").CombinedOutput(); err != nil {
+		t.Fatalf("build saverd-hook: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "saverd"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newHookEnv(t)
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(small, args...)
+		cmd.Env = e.env
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("saverd-hook %v: %v", args, err)
+		}
+		return string(out)
+	}
+	start := `{"session_id":"small","cwd":"` + e.cwd + `","hook_event_name":"SessionStart","source":"startup"}`
+	if out := run(start, "hook", "SessionStart"); out != "" {
+		t.Fatalf("SessionStart printed %q", out)
+	}
+	if e.daemonPID() == 0 {
+		t.Fatal("saverd-hook started no daemon")
+	}
+	if out := run(`{"session_id":"small"}`, "statusline"); !strings.HasPrefix(out, "ContextSaver") {
+		t.Fatalf("statusline printed %q", out)
+	}
+	install := exec.Command(filepath.Join(dir, "saverd"), "install", "claude-code", "--scope", "project", "--dir", e.cwd)
+	install.Env = e.env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	settings, _ := os.ReadFile(filepath.Join(e.cwd, ".claude", "settings.json"))
+	if !strings.Contains(string(settings), small+" hook PostToolUse") || !strings.Contains(string(settings), small+" statusline") {
+		t.Fatalf("install did not write saverd-hook into the hooks:\n%s", settings)
+	}
+}
