@@ -1,0 +1,246 @@
+package agentlog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/saverd/saverd/prices"
+)
+
+// claudeLine is what the reader needs of one transcript line; every other field is skipped.
+type claudeLine struct {
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	Cwd       string          `json:"cwd"`
+	SessionID string          `json:"sessionId"`
+	RequestID string          `json:"requestId"`
+	UUID      string          `json:"uuid"`
+	Message   *claudeMessage  `json:"message"`
+	Total     *float64        `json:"totalCostUSD"`
+	ModelUse  map[string]ccMU `json:"modelUsage"`
+}
+
+type claudeMessage struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Usage   *claudeUsage    `json:"usage"`
+	Content json.RawMessage `json:"content"` // a string on typed prompts, blocks otherwise
+}
+
+type claudeUsage struct {
+	Input       int64 `json:"input_tokens"`
+	Output      int64 `json:"output_tokens"`
+	CacheRead   int64 `json:"cache_read_input_tokens"`
+	CacheCreate int64 `json:"cache_creation_input_tokens"`
+	Creation    *struct {
+		W5m int64 `json:"ephemeral_5m_input_tokens"`
+		W1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// ccMU is one model's entry in a cost-state line's modelUsage.
+type ccMU struct {
+	Input       int64   `json:"inputTokens"`
+	Output      int64   `json:"outputTokens"`
+	CacheRead   int64   `json:"cacheReadInputTokens"`
+	CacheCreate int64   `json:"cacheCreationInputTokens"`
+	CostUSD     float64 `json:"costUSD"`
+}
+
+type block struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// usage converts Claude Code's usage: the cache writes split by lifetime when the line says so, else all
+// 5-minute writes (the default lifetime, and what Claude Code's own cost-state charged).
+func (u *claudeUsage) usage() prices.Usage {
+	out := prices.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead}
+	if c := u.Creation; c != nil && c.W5m+c.W1h > 0 {
+		out.CacheWrite5m, out.CacheWrite1h = c.W5m, c.W1h
+		out.CacheWrite5m += max(0, u.CacheCreate-c.W5m-c.W1h)
+	} else {
+		out.CacheWrite5m = u.CacheCreate
+	}
+	return out
+}
+
+func usageSize(u prices.Usage) int64 { return u.Prompt() + u.Output }
+
+// claudeSession accumulates one session over its transcript and its subagents' transcripts.
+type claudeSession struct {
+	rec     Record
+	byKey   map[string]int      // call key → index in rec.calls
+	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
+	cost    *claudeCostState    // the last cost-state line of the main transcript
+}
+
+type claudeCostState struct {
+	total  float64
+	models map[string]ccMU
+}
+
+// ReadClaudeSession reads one Claude Code session: the transcript at transcriptPath and the transcripts of
+// its subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
+// transcript that cannot be opened at all is an error.
+func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
+	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
+	s := &claudeSession{
+		rec:     Record{SessionID: stem, Harness: HarnessClaude},
+		byKey:   make(map[string]int),
+		toolIDs: make(map[string]struct{}),
+	}
+	if err := s.readFile(transcriptPath, true, opt); err != nil {
+		return Record{}, err
+	}
+	subs, err := filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
+	if err != nil {
+		return Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
+	}
+	sort.Strings(subs)
+	for _, sub := range subs {
+		if err := s.readFile(sub, false, opt); err != nil {
+			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it
+		}
+	}
+	s.rec.placeRepo()
+	tab := opt.table()
+	s.rec.finish(tab)
+	s.rec.unpricedWarnings()
+	s.crossCheck()
+	return s.rec, nil
+}
+
+// readFile reads one transcript into the session. main: the session's own transcript, whose lines name
+// the session and its cwd and whose cost-state lines are Claude Code's own figure.
+func (s *claudeSession) readFile(path string, main bool, opt Options) error {
+	lr, closeFn, err := openLog(path, opt.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s.rec.Files = append(s.rec.Files, path)
+	named := false
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
+			break
+		}
+		var l claudeLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			lr.malformed(err)
+			continue
+		}
+		if main && !named && l.SessionID != "" {
+			s.rec.SessionID, named = l.SessionID, true
+		}
+		s.line(&l, main, lr)
+	}
+	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
+	return nil
+}
+
+// line takes what one line says. Unknown line types are skipped.
+func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
+	if main && s.rec.Cwd == "" && l.Cwd != "" {
+		s.rec.Cwd = l.Cwd
+	}
+	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	if l.Timestamp != "" && err == nil {
+		if s.rec.Start.IsZero() || at.Before(s.rec.Start) {
+			s.rec.Start = at
+		}
+		if at.After(s.rec.End) {
+			s.rec.End = at
+		}
+	}
+	switch l.Type {
+	case "assistant":
+		s.assistant(l, at, lr)
+	case "cost-state":
+		if main && l.Total != nil {
+			s.cost = &claudeCostState{total: *l.Total, models: l.ModelUse}
+		}
+	}
+}
+
+// assistant counts one API call per message.id + requestId, keeping the line with the largest usage
+// (Claude Code writes one line per content block, each repeating the response's usage).
+func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
+	m := l.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+		return // no API call: a message Claude Code made up itself (an error, an interruption)
+	}
+	key := m.ID + "\x00" + l.RequestID
+	if m.ID == "" {
+		key = "uuid\x00" + l.UUID
+	}
+	u := m.Usage.usage()
+	i, seen := s.byKey[key]
+	if !seen {
+		i = len(s.rec.calls)
+		s.byKey[key] = i
+		s.rec.calls = append(s.rec.calls, call{key: key, owner: l.SessionID, model: m.Model, at: at, usage: u})
+	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
+		c.usage, c.model = u, m.Model
+	}
+	if len(m.Content) == 0 || m.Content[0] != '[' {
+		return
+	}
+	var blocks []block
+	if err := json.Unmarshal(m.Content, &blocks); err != nil {
+		lr.malformed(fmt.Errorf("message.content: %w", err))
+		return
+	}
+	for _, b := range blocks {
+		if b.Type != "tool_use" || b.Name == "" {
+			continue
+		}
+		if b.ID != "" {
+			if _, dup := s.toolIDs[b.ID]; dup {
+				continue
+			}
+			s.toolIDs[b.ID] = struct{}{}
+		}
+		s.rec.calls[i].tools = append(s.rec.calls[i].tools, b.Name)
+	}
+}
+
+// crossCheck compares the calls' tokens with Claude Code's own cumulative cost-state and keeps its cost
+// figure. A difference usually means a subagent transcript is missing (an async agent still running, or
+// deleted).
+func (s *claudeSession) crossCheck() {
+	if s.cost == nil {
+		return
+	}
+	total := s.cost.total
+	s.rec.Cost.Harness = &total
+	var theirs Tokens
+	for _, m := range s.cost.models {
+		theirs.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+	}
+	if theirs != s.rec.Tokens {
+		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
+			"session %s: Claude Code's cost-state counts %d tokens (in %d, out %d, cache read %d, cache write %d), the transcripts %d (in %d, out %d, cache read %d, cache write %d): a subagent transcript missing?",
+			s.rec.SessionID, theirs.Total(), theirs.Input, theirs.Output, theirs.CacheRead, theirs.CacheWrite,
+			s.rec.Tokens.Total(), s.rec.Tokens.Input, s.rec.Tokens.Output, s.rec.Tokens.CacheRead, s.rec.Tokens.CacheWrite))
+	}
+}
+
+// fileExists is for discovery: a path that is there and is a regular file.
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
