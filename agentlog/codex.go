@@ -260,4 +260,3 @@ func (s *codexSession) finish(tab *prices.Table) {
 		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
 	}
 }
-
