@@ -1,6 +1,7 @@
 package agentlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,6 +139,9 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
 			break
 		}
+		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
+			continue
+		}
 		var l claudeLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			lr.malformed(err)
@@ -152,6 +156,72 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	return nil
 }
 
+// quick takes a line that can be no API call and no cost-state without decoding it: only its time
+// matters, found by its key. Most of a transcript's bytes are tool results in such lines, and decoding
+// them would be most of the reading time. A line that might matter, or whose time cannot be found this
+// way, is left to the decoder (false).
+func (s *claudeSession) quick(line []byte) bool {
+	// What is not even shaped like an object (a truncated or garbled line) goes to the decoder, which
+	// reports it; a line shaped like one that holds nothing the record uses is skipped either way.
+	t := bytes.TrimSpace(line)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	if bytes.Contains(line, quotedAssistant) || bytes.Contains(line, quotedCostState) {
+		return false
+	}
+	ts, ok := lastStringField(line, timestampKey)
+	if !ok {
+		return !bytes.Contains(line, timestampKey) // no time at all: nothing to take
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return false
+	}
+	s.seen(at)
+	return true
+}
+
+var (
+	quotedAssistant = []byte(`"assistant"`)
+	quotedCostState = []byte(`"cost-state"`)
+	timestampKey    = []byte(`"timestamp"`)
+)
+
+// lastStringField is the string value of the last occurrence of key (quoted) in a JSON line, when that
+// value has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
+// always a key; Claude Code writes a line's own timestamp after the message and the tool result it holds.
+func lastStringField(line, key []byte) (string, bool) {
+	i := bytes.LastIndex(line, key)
+	if i < 0 {
+		return "", false
+	}
+	rest := bytes.TrimLeft(line[i+len(key):], " \t")
+	if len(rest) == 0 || rest[0] != ':' {
+		return "", false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t")
+	if len(rest) == 0 || rest[0] != '"' {
+		return "", false
+	}
+	rest = rest[1:]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:end]), true
+}
+
+// seen widens the session's time span to at.
+func (s *claudeSession) seen(at time.Time) {
+	if s.rec.Start.IsZero() || at.Before(s.rec.Start) {
+		s.rec.Start = at
+	}
+	if at.After(s.rec.End) {
+		s.rec.End = at
+	}
+}
+
 // line takes what one line says. Unknown line types are skipped.
 func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	if main && s.rec.Cwd == "" && l.Cwd != "" {
@@ -159,12 +229,7 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	}
 	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 	if l.Timestamp != "" && err == nil {
-		if s.rec.Start.IsZero() || at.Before(s.rec.Start) {
-			s.rec.Start = at
-		}
-		if at.After(s.rec.End) {
-			s.rec.End = at
-		}
+		s.seen(at)
 	}
 	switch l.Type {
 	case "assistant":

@@ -3,9 +3,15 @@ package agentlog
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/saverd/saverd/prices"
 )
+
+// sharedKey is a call as it is copied between transcripts: its ids and the time of its line. A fork
+// copies its parent's lines whole, time included; two sessions that merely reuse an id (a scripted API
+// server numbers its messages msg_0, msg_1, … in every session) are not one call.
+func sharedKey(c *call) string { return c.key + "\x00" + c.at.UTC().Format(time.RFC3339Nano) }
 
 // sharedCalls counts once every call that several records hold, leaving it in its owner: the session
 // the copied line names when that is one of the holders (a fork keeps its parent's lines), else the holder
@@ -16,12 +22,13 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 	for i := range recs {
 		for j := range recs[i].calls {
 			c := &recs[i].calls[j]
-			holders[c.key] = append(holders[c.key], i)
-			switch prev, seen := named[c.key]; {
+			k := sharedKey(c)
+			holders[k] = append(holders[k], i)
+			switch prev, seen := named[k]; {
 			case !seen:
-				named[c.key] = c.owner
+				named[k] = c.owner
 			case prev != c.owner:
-				named[c.key] = "" // the copies disagree (a fork that renamed them): the first start wins
+				named[k] = "" // the copies disagree (a fork that renamed them): the first start wins
 			}
 		}
 	}
@@ -48,7 +55,7 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 		r := &recs[h]
 		kept := r.calls[:0:0]
 		for _, c := range r.calls {
-			if !keys[c.key] {
+			if !keys[sharedKey(&c)] {
 				kept = append(kept, c)
 			}
 		}

@@ -10,6 +10,7 @@
 //	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
+//	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
 package main
 
 import (
@@ -41,6 +42,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args, stdout, stderr)
 	case "impact":
 		return runImpact(ctx, args, stdout, stderr)
+	case "sessions":
+		return runSessions(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -65,4 +68,7 @@ const usage = `Usage:
   saverd impact pending ...
   saverd impact decide SUBJECT --yes P --decisions FILE
       Link commits to agent sessions and report what each kept commit cost.
+  saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
+                  [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
+      One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
 `
