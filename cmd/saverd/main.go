@@ -65,9 +65,11 @@ const usage = `Usage:
   saverd demo [--width N]
       Play a built-in sample session through the daemon and print the band and the pane.
   saverd impact [--sessions FILE]... [--repo DIR]... [--decisions FILE] [--days N] [--format json|table]
+                [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
   saverd impact pending ...
   saverd impact decide SUBJECT --yes P --decisions FILE
-      Link commits to agent sessions and report what each kept commit cost.
+      Link commits to agent sessions and report what each kept commit cost. Without --sessions, the
+      sessions come from the agents' own logs and the daemon's sessions log.
   saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
                   [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
       One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
