@@ -11,6 +11,7 @@
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
 //	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
+//	saverd audit ...           a past Claude Code session played through the reducer offline
 package main
 
 import (
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runImpact(ctx, args, stdout, stderr)
 	case "sessions":
 		return runSessions(ctx, args, stdout, stderr)
+	case "audit":
+		return runAudit(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -73,4 +76,8 @@ const usage = `Usage:
   saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
                   [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
       One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
+  saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
+               [--claude-dir DIR]
+      A past Claude Code session played through the reducer offline: header, repeated calls, largest
+      context consumers, compaction forecast.
 `
