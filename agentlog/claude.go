@@ -2,9 +2,9 @@ package agentlog
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,6 +81,7 @@ type claudeSession struct {
 	rec     Record
 	byKey   map[string]int      // call key → index in rec.calls
 	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
+	strs    map[string]string   // interned strings
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 }
 
@@ -98,6 +99,7 @@ func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
 		rec:     Record{SessionID: stem, Harness: HarnessClaude},
 		byKey:   make(map[string]int),
 		toolIDs: make(map[string]struct{}),
+		strs:    make(map[string]string),
 	}
 	if err := s.readFile(transcriptPath, true, opt); err != nil {
 		return Record{}, err
@@ -143,12 +145,12 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 			continue
 		}
 		var l claudeLine
-		if err := json.Unmarshal(line, &l); err != nil {
+		if err := parseLine(line, &l); err != nil {
 			lr.malformed(err)
 			continue
 		}
 		if main && !named && l.SessionID != "" {
-			s.rec.SessionID, named = l.SessionID, true
+			s.rec.SessionID, named = strings.Clone(l.SessionID), true
 		}
 		s.line(&l, main, lr)
 	}
@@ -167,7 +169,7 @@ func (s *claudeSession) quick(line []byte) bool {
 	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
 		return false
 	}
-	if bytes.Contains(line, quotedAssistant) || bytes.Contains(line, quotedCostState) {
+	if mayBeCall(t) || mayBeCostState(t) {
 		return false
 	}
 	ts, ok := lastStringField(line, timestampKey)
@@ -182,7 +184,34 @@ func (s *claudeSession) quick(line []byte) bool {
 	return true
 }
 
+// A cost-state line holds a few numbers per model and starts with its type, so it is looked for in the
+// first costStateHead bytes of any line and in the whole of a line up to costStateLine bytes: the search
+// never reads the tool results that make lines long.
+const (
+	costStateHead = 128
+	costStateLine = 4 << 10
+)
+
+func mayBeCostState(line []byte) bool {
+	if len(line) > costStateLine {
+		line = line[:costStateHead]
+	}
+	return bytes.Contains(line, quotedCostState)
+}
+
+// mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
+// message's role before its content, so only the bytes before the first "content" key are searched: the
+// content (a Write's whole file, a long answer) never is.
+func mayBeCall(line []byte) bool {
+	head := line
+	if i := bytes.Index(line, contentKey); i >= 0 {
+		head = line[:i]
+	}
+	return bytes.Contains(head, quotedAssistant)
+}
+
 var (
+	contentKey      = []byte(`"content"`)
 	quotedAssistant = []byte(`"assistant"`)
 	quotedCostState = []byte(`"cost-state"`)
 	timestampKey    = []byte(`"timestamp"`)
@@ -222,10 +251,33 @@ func (s *claudeSession) seen(at time.Time) {
 	}
 }
 
+// parseLine decodes one line without copying its strings: they point into the read buffer, so whatever
+// outlives the line is cloned (or interned) where it is kept.
+func parseLine(line []byte, v any) error {
+	rest, err := json.Parse(line, v, json.ZeroCopy|json.DontMatchCaseInsensitiveStructFields)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// intern is s's copy of a short string that many calls repeat (a model, a tool name, a session id).
+func (s *claudeSession) intern(v string) string {
+	if got, ok := s.strs[v]; ok {
+		return got
+	}
+	c := strings.Clone(v)
+	s.strs[c] = c
+	return c
+}
+
 // line takes what one line says. Unknown line types are skipped.
 func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	if main && s.rec.Cwd == "" && l.Cwd != "" {
-		s.rec.Cwd = l.Cwd
+		s.rec.Cwd = strings.Clone(l.Cwd)
 	}
 	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 	if l.Timestamp != "" && err == nil {
@@ -236,7 +288,10 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 		s.assistant(l, at, lr)
 	case "cost-state":
 		if main && l.Total != nil {
-			s.cost = &claudeCostState{total: *l.Total, models: l.ModelUse}
+			s.cost = &claudeCostState{total: *l.Total, models: make(map[string]ccMU, len(l.ModelUse))}
+			for m, u := range l.ModelUse {
+				s.cost.models[strings.Clone(m)] = u
+			}
 		}
 	}
 }
@@ -257,15 +312,15 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if !seen {
 		i = len(s.rec.calls)
 		s.byKey[key] = i
-		s.rec.calls = append(s.rec.calls, call{key: key, owner: l.SessionID, model: m.Model, at: at, usage: u})
+		s.rec.calls = append(s.rec.calls, call{key: key, owner: s.intern(l.SessionID), model: s.intern(m.Model), at: at, usage: u})
 	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
-		c.usage, c.model = u, m.Model
+		c.usage, c.model = u, s.intern(m.Model)
 	}
 	if len(m.Content) == 0 || m.Content[0] != '[' {
 		return
 	}
 	var blocks []block
-	if err := json.Unmarshal(m.Content, &blocks); err != nil {
+	if err := parseLine(m.Content, &blocks); err != nil {
 		lr.malformed(fmt.Errorf("message.content: %w", err))
 		return
 	}
@@ -277,9 +332,9 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 			if _, dup := s.toolIDs[b.ID]; dup {
 				continue
 			}
-			s.toolIDs[b.ID] = struct{}{}
+			s.toolIDs[strings.Clone(b.ID)] = struct{}{}
 		}
-		s.rec.calls[i].tools = append(s.rec.calls[i].tools, b.Name)
+		s.rec.calls[i].tools = append(s.rec.calls[i].tools, s.intern(b.Name))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -56,13 +57,24 @@ func openLog(path string, maxLine int) (*lineReader, func(), error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	lr := &lineReader{path: path, r: bufio.NewReaderSize(src, readBuf), max: maxLine}
-	if err := lr.checkText(); err != nil {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(src)
+	lr := &lineReader{path: path, r: br, max: maxLine}
+	release := func() {
 		closeAll()
+		br.Reset(nil)
+		readers.Put(br)
+	}
+	if err := lr.checkText(); err != nil {
+		release()
 		return nil, nil, err
 	}
-	return lr, closeAll, nil
+	return lr, release, nil
 }
+
+// readers reuses the read buffers: thousands of small files would otherwise each allocate (and the
+// runtime zero) a fresh one.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBuf) }}
 
 // errBinary says a file is not a text log at all.
 var errBinary = errors.New("binary data, not JSON lines")
