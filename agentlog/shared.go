@@ -3,7 +3,6 @@ package agentlog
 import (
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -11,14 +10,24 @@ import (
 // sharedKey is a call as it is copied between transcripts: its ids and the time of its line. A fork
 // copies its parent's lines whole, time included; two sessions that merely reuse an id (a scripted API
 // server numbers its messages msg_0, msg_1, … in every session) are not one call.
-func sharedKey(c *call) string { return c.key + "\x00" + c.at.UTC().Format(time.RFC3339Nano) }
+func sharedKey(c *call) copiedCall { return copiedCall{key: c.key, at: c.at.UnixNano()} }
+
+// copiedCall is sharedKey's value: comparable without building a string per call.
+type copiedCall struct {
+	key string
+	at  int64
+}
 
 // sharedCalls counts once every call that several records hold, leaving it in its owner: the session
 // the copied line names when that is one of the holders (a fork keeps its parent's lines), else the holder
 // that started first (then the smaller session id). The other holders are summed again without it.
 func sharedCalls(recs []Record, tab *prices.Table) []string {
-	holders := make(map[string][]int) // call key → indexes of the records holding it
-	named := make(map[string]string)  // call key → the session its line names
+	n := 0
+	for i := range recs {
+		n += len(recs[i].calls)
+	}
+	holders := make(map[copiedCall][]int, n) // call → indexes of the records holding it
+	named := make(map[copiedCall]string, n)  // call → the session its line names
 	for i := range recs {
 		for j := range recs[i].calls {
 			c := &recs[i].calls[j]
@@ -32,8 +41,8 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 			}
 		}
 	}
-	drop := make(map[int]map[string]bool) // record index → keys it gives up
-	lost := make(map[[2]int]int)          // (loser, owner) → calls given up
+	drop := make(map[int]map[copiedCall]bool) // record index → calls it gives up
+	lost := make(map[[2]int]int)              // (loser, owner) → calls given up
 	for k, hs := range holders {
 		if len(hs) < 2 {
 			continue
@@ -44,7 +53,7 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 				continue
 			}
 			if drop[h] == nil {
-				drop[h] = make(map[string]bool)
+				drop[h] = make(map[copiedCall]bool)
 			}
 			drop[h][k] = true
 			lost[[2]int{h, owner}]++
