@@ -39,6 +39,12 @@ type Options struct {
 	// TestHooks enables debug.panic, a method that panics mid-event so the end-to-end tests can prove
 	// the rollback and the -32603 answer.
 	TestHooks bool
+	// ForkAlways: the host can always fork (the socket daemon's hub forks through a connected host that
+	// offers model.fork, else through a command), whatever one connection's initialize says.
+	ForkAlways bool
+	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
+	// 0 = DefaultCheckWait.
+	CheckWait time.Duration
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background
@@ -53,6 +59,7 @@ type Server struct {
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
+	joinMu      sync.Mutex  // the hook bridge starts one session at a time (hook.go)
 	shutdown    atomic.Bool // after `shutdown`, every request but `exit` is refused; read on every request
 
 	ctx    context.Context
@@ -77,6 +84,7 @@ func New(opt Options) *Server {
 	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, ctx: ctx, cancel: cancel}
 	s.idle = sync.NewCond(&s.busyMu)
 	s.invalidates.Store(true)
+	s.canFork = opt.ForkAlways
 	s.table = s.methods()
 	s.exitC = make(chan struct{})
 	return s
@@ -211,6 +219,8 @@ func (s *Server) methods() map[string]method {
 		"debug.state":     s.debugState,
 		"impact.query":    s.impactQuery,
 		"impact.pending":  s.impactPending,
+		"hook":            s.hook,
+		"statusline":      s.statusline,
 	}
 	if s.opt.TestHooks {
 		table["debug.panic"] = s.debugPanic

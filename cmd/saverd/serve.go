@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
 )
@@ -32,6 +33,8 @@ type serveFlags struct {
 	record      string
 	testHooks   bool
 	cpuProfile  string
+	listen      string
+	idleExit    time.Duration
 }
 
 func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
@@ -46,6 +49,8 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
 	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
+	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -54,6 +59,12 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	}
 	if _, err := rpc.ParseFraming(f.framing); err != nil {
 		return f, err
+	}
+	if f.idleExit < 0 {
+		return f, fmt.Errorf("--idle-exit must not be negative, got %s", f.idleExit)
+	}
+	if f.listen == "default" {
+		f.listen = paths.Socket()
 	}
 	if f.forkTimeout <= 0 {
 		return f, fmt.Errorf("--fork-timeout must be positive, got %s", f.forkTimeout)
@@ -141,8 +152,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		OpenStore: func(dir string) (handlers.Registry, error) {
 			return store.Open(dir, log)
 		},
-		TestHooks: f.testHooks,
+		TestHooks:  f.testHooks,
+		ForkAlways: f.listen != "",
 	})
+	if f.listen != "" {
+		return serveSocket(ctx, f, srv, log)
+	}
 	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
 	srv.SetHost(connHost{conn})
 
