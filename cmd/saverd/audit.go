@@ -23,6 +23,10 @@ const auditUsage = `Usage:
       calls with what they cost, the largest context consumers and the compaction forecast.
 
 Flags:
+  --judge            also run the habit judge over it through the fork command (claude -p --resume
+                     <session> --fork-session, or $SAVERD_JUDGE_CMD / the config file's judgeCommand)
+                     and print its cards
+  --judge-timeout D  how long the judge may take (default 10m)
   --last             the most recently written transcript
   --since D          every session active since D (a date, RFC 3339, or an age: 7d, 12h)
   --format F         text or json (default text)
@@ -35,6 +39,8 @@ Flags:
 type auditCmd struct {
 	logs   logFlags
 	last   bool
+	judge  bool
+	wait   time.Duration
 	since  string
 	format string
 	width  int
@@ -49,6 +55,8 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Usage = func() {}
 	fs.Var(&c.logs.claudeDirs, "claude-dir", "")
 	fs.BoolVar(&c.last, "last", false, "")
+	fs.BoolVar(&c.judge, "judge", false, "")
+	fs.DurationVar(&c.wait, "judge-timeout", 10*time.Minute, "")
 	fs.StringVar(&c.since, "since", "", "")
 	fs.StringVar(&c.format, "format", "text", "")
 	fs.IntVar(&c.width, "width", 100, "")
@@ -75,7 +83,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "saverd audit: %v\n", ctx.Err())
 			return 1
 		}
-		a, err := c.audit(p)
+		a, err := c.audit(ctx, p)
 		if err != nil {
 			fmt.Fprintf(stderr, "saverd audit: %v\n", err)
 			if len(paths) == 1 {
@@ -122,6 +130,9 @@ func (c *auditCmd) check(pos []string) error {
 	}
 	if c.format != "text" && c.format != "json" {
 		return fmt.Errorf("--format: want text or json, got %q", c.format)
+	}
+	if c.wait <= 0 {
+		return fmt.Errorf("--judge-timeout: want > 0, got %s", c.wait)
 	}
 	if c.window < 0 {
 		return fmt.Errorf("--window: want > 0, got %d", c.window)
@@ -219,6 +230,7 @@ type audit struct {
 	Forecast   forecast             `json:"forecast"`
 	Warnings   []string             `json:"warnings"`
 	TurnUsage  []agentlog.TurnUsage `json:"turnUsage"`
+	Judge      *auditJudge          `json:"judge,omitempty"`
 
 	st *state.State
 }
@@ -242,7 +254,7 @@ type forecast struct {
 // largestShown is how many of the largest context consumers are listed.
 const largestShown = 5
 
-func (c *auditCmd) audit(path string) (audit, error) {
+func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	tr, err := agentlog.ReadClaudeTranscript(path, agentlog.Options{})
 	if err != nil {
 		return audit{}, err
@@ -260,6 +272,15 @@ func (c *auditCmd) audit(path string) (audit, error) {
 	}
 	for _, t := range tr.Turns {
 		a.Calls += t.Calls
+	}
+	if c.judge {
+		j, err := runJudgeFork(ctx, c.wait, tr, st)
+		if err != nil {
+			a.Warnings = append(a.Warnings, err.Error()) // the audit stands without the judge's cards
+		} else {
+			a.Judge = j
+			a.Header = state.HeaderOf(st)
+		}
 	}
 	if a.Warnings == nil {
 		a.Warnings = []string{}

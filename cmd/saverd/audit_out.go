@@ -58,6 +58,18 @@ func auditText(a *audit, width int) string {
 			tokens(r.Chars), state.Duration(float64(r.Ms)))
 	}
 
+	if j := a.Judge; j != nil {
+		fmt.Fprintf(&b, "\nJUDGE\n  %d findings returned, %d kept; %s input, %s output, %s cache read tokens",
+			j.Returned, j.Kept, tokens(j.Usage.InputTokens), tokens(j.Usage.OutputTokens), tokens(j.Usage.CacheReadInputTokens))
+		if j.CostUSD != nil {
+			fmt.Fprintf(&b, ", $%s", strconv.FormatFloat(*j.CostUSD, 'f', 4, 64))
+		}
+		b.WriteString("\n")
+		for _, d := range j.Dropped {
+			fmt.Fprintf(&b, "  dropped: %s\n", d)
+		}
+	}
+
 	b.WriteString("\nCOMPACTION FORECAST\n")
 	f := a.Forecast
 	switch {

@@ -111,3 +111,45 @@ func TestAuditErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditJudge: --judge runs the habit judge through the fork command and prints its cards; the fork here is
+// a configured command answering as `claude -p --output-format json` would.
+func TestAuditJudge(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	reply, _ := json.Marshal(map[string]any{
+		"focus": "fixing the math", "time": "the test runs", "context": "test output",
+		"findings": []any{map[string]any{
+			"id": "execution:full-suite", "category": "execution",
+			"kind":        "Claude keeps rerunning the whole suite after each edit",
+			"evidence":    []string{"r1", "r4"},
+			"signature":   map[string]any{"tool": "Bash", "key": "test:npm test"},
+			"why":         "npm test ran three times for one-line edits",
+			"alternative": "run the one test file that covers the edit",
+			"confidence":  0.9, "est_tokens_per_turn": nil, "proposal": nil,
+		}},
+	})
+	result, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false,
+		"result": string(reply), "session_id": "fork-1", "total_cost_usd": 0.0123,
+		"usage": map[string]any{"input_tokens": 1200, "output_tokens": 300, "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 0}})
+	out := filepath.Join(dir, "result.json")
+	if err := os.WriteFile(out, result, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SAVERD_JUDGE_CMD", "cat "+out)
+	code, text, errOut := runAuditTest(t, twoTurns, "--judge")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"1 findings returned, 1 kept", "$0.0123", "Claude keeps rerunning the whole suite after each edit"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+
+	t.Setenv("SAVERD_JUDGE_CMD", "echo not json; exit 3")
+	code, text, errOut = runAuditTest(t, twoTurns, "--judge")
+	if code != 0 || !strings.Contains(errOut, "warning: judge:") || !strings.Contains(text, "REPEATED CALLS") {
+		t.Errorf("a failed judge must leave the audit standing: exit %d, stderr %q", code, errOut)
+	}
+}
