@@ -31,6 +31,10 @@ type Record struct {
 	Cost      Cost                 `json:"cost"`
 	Tokens    Tokens               `json:"tokens"`
 	Models    map[string]*ModelUse `json:"models"`
+	// Judge is what the judge and process forks saverd started for this session spent (its forks log
+	// names them): the session's judge spend, kept apart from Cost so that Cost stays comparable with the
+	// harness's own figure. Nil when there were none.
+	Judge *ForkSpend `json:"judge,omitempty"`
 	// Files are the logs the record was read from: the transcript or rollout first.
 	Files []string `json:"files,omitempty"`
 
@@ -71,6 +75,28 @@ func (t *Tokens) Add(o Tokens) {
 
 // Total is every token of every kind.
 func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// ForkSpend sums the forks of one session.
+type ForkSpend struct {
+	Forks  int      `json:"forks"`
+	Calls  int      `json:"calls"`
+	Tokens Tokens   `json:"tokens"`
+	Cost   *float64 `json:"cost"` // null when some fork's model has no price
+}
+
+func (f *ForkSpend) add(r *Record) {
+	if f.Forks == 0 {
+		f.Cost = new(float64)
+	}
+	f.Forks++
+	f.Calls += r.Calls
+	f.Tokens.Add(r.Tokens)
+	if r.Cost.Total == nil {
+		f.Cost = nil
+	} else if f.Cost != nil {
+		*f.Cost = round9(*f.Cost + *r.Cost.Total)
+	}
+}
 
 // ModelUse is one model's share of a session.
 type ModelUse struct {

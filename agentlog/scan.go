@@ -154,6 +154,10 @@ type ScanOptions struct {
 	Workers int
 	// Done, when set, is called (from the reading goroutines) after each file with its size.
 	Done func(size int64)
+	// Forks names the sessions saverd itself forked (a judge run through claude -p --fork-session):
+	// fork session id → the session it judged. A fork is no session of its own; its spend is its parent's
+	// judge spend.
+	Forks map[string]string
 }
 
 // Scan reads every file, in parallel, into one record per session, oldest first. A file that cannot be
@@ -199,6 +203,8 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
 	warn = append(warn, sharedCalls(recs, opt.table())...)
+	recs, w = foldForks(recs, opt.Forks)
+	warn = append(warn, w...)
 	sort.Slice(recs, func(i, j int) bool {
 		if !recs[i].Start.Equal(recs[j].Start) {
 			return recs[i].Start.Before(recs[j].Start)
@@ -233,6 +239,44 @@ func sameSession(recs []Record) ([]Record, []string) {
 		}
 		warn = append(warn, fmt.Sprintf("session %s found twice (%s, %s): kept %s", r.SessionID, keep.Files[0], drop.Files[0], keep.Files[0]))
 		out[i] = keep
+	}
+	return out, warn
+}
+
+// foldForks takes the forks out of the session list and adds each one's spend to its parent's judge spend.
+// A fork whose parent was not read is left out, with a warning.
+func foldForks(recs []Record, forks map[string]string) ([]Record, []string) {
+	if len(forks) == 0 {
+		return recs, nil
+	}
+	at := make(map[string]int, len(recs))
+	for i := range recs {
+		at[recs[i].SessionID] = i
+	}
+	var warn []string
+	keep := make([]bool, len(recs))
+	for i := range recs {
+		keep[i] = true
+		parent, isFork := forks[recs[i].SessionID]
+		if !isFork {
+			continue
+		}
+		keep[i] = false
+		p, ok := at[parent]
+		if !ok || p == i {
+			warn = append(warn, fmt.Sprintf("fork %s of session %s: the session is not among the logs read, so the fork's spend is left out", recs[i].SessionID, parent))
+			continue
+		}
+		if recs[p].Judge == nil {
+			recs[p].Judge = &ForkSpend{}
+		}
+		recs[p].Judge.add(&recs[i])
+	}
+	out := recs[:0]
+	for i := range recs {
+		if keep[i] {
+			out = append(out, recs[i])
+		}
 	}
 	return out, warn
 }

@@ -89,6 +89,20 @@ func TestScanForkCountedOnce(t *testing.T) {
 	if !hasWarning(warn, "session "+fork+" repeats 9 calls of session "+parent) {
 		t.Errorf("warnings %q do not say the fork repeats its parent", warn)
 	}
+
+	// A fork saverd started itself (its forks log names it) is no session: its own call is the parent's
+	// judge spend.
+	recs, _ = Scan(context.Background(), files, ScanOptions{Forks: map[string]string{fork: parent}})
+	if len(recs) != 1 || recs[0].SessionID != parent || recs[0].Calls != 13 {
+		t.Fatalf("records %+v, want the parent alone", recs)
+	}
+	if j := recs[0].Judge; j == nil || j.Forks != 1 || j.Calls != 1 || j.Tokens.Input != 10 || j.Cost == nil {
+		t.Errorf("judge spend %+v, want the fork's one call", j)
+	}
+	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]string{parent: "gone"}})
+	if !hasWarning(warn, "fork "+parent+" of session gone: the session is not among the logs read") {
+		t.Errorf("warnings %q, want the orphan fork named", warn)
+	}
 }
 
 func TestCodexZstd(t *testing.T) {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -62,7 +66,9 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 		return nil, nil, err
 	}
 	files, warn := agentlog.Discover(l.sources())
-	opt := agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}}
+	forks, w := readForks()
+	warn = append(warn, w...)
+	opt := agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks}
 	if isTerminal(stderr) && len(files) > 0 {
 		var total int64
 		for _, f := range files {
@@ -82,4 +88,35 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 		return nil, nil, err
 	}
 	return recs, append(warn, w...), nil
+}
+
+// readForks reads the daemon's forks log (the judge and process forks it ran through a client): fork
+// session id → the session it judged. No log is no forks; a bad line is a warning.
+func readForks() (map[string]string, []string) {
+	dir, err := paths.StateDir()
+	if err != nil {
+		return nil, nil
+	}
+	path := filepath.Join(dir, ForksLogName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("forks log %s: %v", path, err)}
+	}
+	forks := map[string]string{}
+	var warn []string
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var f forkRecord
+		if err := json.Unmarshal(line, &f); err != nil || f.SessionID == "" || f.Parent == "" {
+			warn = append(warn, fmt.Sprintf("%s:%d: not a fork record, skipped", path, i+1))
+			continue
+		}
+		forks[f.SessionID] = f.Parent
+	}
+	return forks, warn
 }

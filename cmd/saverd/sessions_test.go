@@ -173,3 +173,45 @@ func TestSessionsUsageErrors(t *testing.T) {
 		t.Errorf("bad prices file: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestSessionsForksLog: a session the daemon's forks log names is the judged session's judge spend.
+func TestSessionsForksLog(t *testing.T) {
+	state := t.TempDir()
+	if err := os.MkdirAll(state+"/saverd", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	log := `{"session_id":"04f0f6ba-c937-4e53-aa5b-13778f5eb2f2","parent":"13c0eb32-b32a-4091-966d-1055a1ec77df","harness":"claude-code","purpose":"judge"}` + "\nnot json\n"
+	if err := os.WriteFile(state+"/saverd/"+ForksLogName, []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binPath, "sessions", "--format", "json", "--claude-dir", fixtureClaude)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "GORACE=atexit_sleep_ms=0")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	var rep struct {
+		Sessions []struct {
+			SessionID string `json:"session_id"`
+			Judge     *struct {
+				Forks int `json:"forks"`
+				Calls int `json:"calls"`
+			} `json:"judge"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sessions) != 2 {
+		t.Fatalf("%d sessions, want the fork left out of 3", len(rep.Sessions))
+	}
+	for _, s := range rep.Sessions {
+		if s.SessionID == "13c0eb32-b32a-4091-966d-1055a1ec77df" && (s.Judge == nil || s.Judge.Forks != 1 || s.Judge.Calls != 3) {
+			t.Errorf("judge spend %+v, want the fork's 3 calls", s.Judge)
+		}
+	}
+	if !strings.Contains(errb.String(), ForksLogName+":2: not a fork record") {
+		t.Errorf("stderr %q lacks the bad line", errb.String())
+	}
+}
