@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/saverd/saverd/prices"
@@ -130,10 +131,13 @@ type Options struct {
 
 func (o Options) table() *prices.Table {
 	if o.Prices == nil {
-		return prices.Default()
+		return defaultPrices()
 	}
 	return o.Prices
 }
+
+// defaultPrices is the embedded table, built once: Scan reads thousands of files with it.
+var defaultPrices = sync.OnceValue(prices.Default)
 
 // finish computes calls, tools, tokens, models and cost from the record's calls.
 func (r *Record) finish(tab *prices.Table) {
