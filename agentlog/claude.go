@@ -114,7 +114,7 @@ func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
 			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it
 		}
 	}
-	s.rec.placeRepo()
+	s.rec.placeRepo(opt.tops)
 	tab := opt.table()
 	s.rec.finish(tab)
 	s.rec.unpricedWarnings()

@@ -126,7 +126,7 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		s.line(&l, &p)
 	}
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
-	s.finish(opt.table())
+	s.finish(opt)
 	return s.rec, nil
 }
 
@@ -220,7 +220,8 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 
 // finish resolves each call's model from its turn (a compaction's record can come before its turn's
 // turn_context), counts code-mode executions, and sums the record.
-func (s *codexSession) finish(tab *prices.Table) {
+func (s *codexSession) finish(opt Options) {
+	tab := opt.table()
 	if !s.records {
 		s.rec.calls = s.fallback
 	} else {
@@ -245,7 +246,7 @@ func (s *codexSession) finish(tab *prices.Table) {
 		last := &s.rec.calls[n-1]
 		last.tools = append(last.tools, extra...)
 	}
-	s.rec.placeRepo()
+	s.rec.placeRepo(opt.tops)
 	s.rec.finish(tab)
 	s.rec.unpricedWarnings()
 	if s.thread != nil {

@@ -127,6 +127,8 @@ type Options struct {
 	Prices *prices.Table
 	// MaxLine bounds a line in bytes; 0: DefaultMaxLine.
 	MaxLine int
+
+	tops *sync.Map // set by Scan: the git top levels found during it
 }
 
 func (o Options) table() *prices.Table {
@@ -204,11 +206,11 @@ func quote(s string) string { return `"` + s + `"` }
 func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
 // placeRepo fills Repo and Project from Cwd: the nearest directory up from Cwd holding a .git entry.
-func (r *Record) placeRepo() {
+func (r *Record) placeRepo(tops *sync.Map) {
 	if r.Cwd == "" {
 		return
 	}
-	if top := gitTop(r.Cwd); top != "" {
+	if top := gitTop(r.Cwd, tops); top != "" {
 		r.Repo = &top
 		p := filepath.Base(top)
 		r.Project = &p
@@ -219,8 +221,21 @@ func (r *Record) placeRepo() {
 }
 
 // gitTop is the git top level of dir found on disk (a .git directory or file), "" when none: the log may
-// come from another machine, so no git process is asked.
-func gitTop(dir string) string {
+// come from another machine, so no git process is asked. tops, when set, caches the answers of one scan:
+// thousands of sessions share a handful of working directories.
+func gitTop(dir string, tops *sync.Map) string {
+	if tops == nil {
+		return findGitTop(dir)
+	}
+	if top, ok := tops.Load(dir); ok {
+		return top.(string)
+	}
+	top := findGitTop(dir)
+	tops.Store(dir, top)
+	return top
+}
+
+func findGitTop(dir string) string {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d

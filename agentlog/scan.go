@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sourcegraph/conc/iter"
 )
@@ -170,6 +171,7 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	opt.tops = &sync.Map{}
 	type result struct {
 		rec Record
 		err error
