@@ -1,9 +1,9 @@
 package agentlog
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/segmentio/encoding/json"
 	"io"
 	"path/filepath"
 	"regexp"
