@@ -172,7 +172,7 @@ func (s *claudeSession) quick(line []byte) bool {
 	if mayBeCall(t) || mayBeCostState(t) {
 		return false
 	}
-	ts, ok := lastStringField(line, timestampKey)
+	ts, ok := stringField(line, timestampKey)
 	if !ok {
 		return !bytes.Contains(line, timestampKey) // no time at all: nothing to take
 	}
@@ -217,12 +217,13 @@ var (
 	timestampKey    = []byte(`"timestamp"`)
 )
 
-// lastStringField is the string value of the last occurrence of key (quoted) in a JSON line, when that
+// stringField is the string value of key (quoted) in a JSON line when the key occurs once and its
 // value has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
-// always a key; Claude Code writes a line's own timestamp after the message and the tool result it holds.
-func lastStringField(line, key []byte) (string, bool) {
+// always a key; but a nested object (a structured tool result) may carry the same key, and then which one
+// is the line's own is left to the decoder (false).
+func stringField(line, key []byte) (string, bool) {
 	i := bytes.LastIndex(line, key)
-	if i < 0 {
+	if i < 0 || bytes.Index(line, key) != i {
 		return "", false
 	}
 	rest := bytes.TrimLeft(line[i+len(key):], " \t")
