@@ -214,6 +214,7 @@ var (
 	contentKey      = []byte(`"content"`)
 	quotedAssistant = []byte(`"assistant"`)
 	quotedCostState = []byte(`"cost-state"`)
+	quotedToolUse   = []byte(`"tool_use"`)
 	timestampKey    = []byte(`"timestamp"`)
 )
 
@@ -317,7 +318,8 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
 		c.usage, c.model = u, s.intern(m.Model)
 	}
-	if len(m.Content) == 0 || m.Content[0] != '[' {
+	// Only tool_use blocks are counted; a text or thinking block (often the longest) is not decoded twice.
+	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return
 	}
 	var blocks []block
