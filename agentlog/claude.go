@@ -23,7 +23,7 @@ type claudeLine struct {
 	SessionID string          `json:"sessionId"`
 	RequestID string          `json:"requestId"`
 	UUID      string          `json:"uuid"`
-	Message   *claudeMessage  `json:"message"`
+	Message   claudeMessage   `json:"message"` // a value: most lines have one, and each pointer is an allocation
 	Total     *float64        `json:"totalCostUSD"`
 	ModelUse  map[string]ccMU `json:"modelUsage"`
 }
@@ -82,6 +82,7 @@ type claudeSession struct {
 	byKey   map[string]int      // call key → index in rec.calls
 	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
 	strs    map[string]string   // interned strings
+	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 }
 
@@ -144,15 +145,16 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			continue
 		}
-		var l claudeLine
-		if err := parseLine(line, &l); err != nil {
+		l := &s.scratch
+		*l = claudeLine{}
+		if err := parseLine(line, l); err != nil {
 			lr.malformed(err)
 			continue
 		}
 		if main && !named && l.SessionID != "" {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
 		}
-		s.line(&l, main, lr)
+		s.line(l, main, lr)
 	}
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	return nil
@@ -301,8 +303,8 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 // assistant counts one API call per message.id + requestId, keeping the line with the largest usage
 // (Claude Code writes one line per content block, each repeating the response's usage).
 func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
-	m := l.Message
-	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+	m := &l.Message
+	if m.Usage == nil || m.Model == "<synthetic>" {
 		return // no API call: a message Claude Code made up itself (an error, an interruption)
 	}
 	key := m.ID + "\x00" + l.RequestID
