@@ -67,7 +67,7 @@ func TestToolCallsOfRealPayloads(t *testing.T) {
 		ms      int64
 	}{
 		"toolu_a1": {text: "> test\n> node -e", ms: -1},
-		"toolu_a2": {text: "export function add(a,b){return a+b}\n", ms: -1},
+		"toolu_a2": {text: "1\texport function add(a,b){return a+b}\n2\t", ms: -1}, // as the transcript's tool_result shows it
 		"toolu_a3": {text: "The file /home/dev/src/calc/src/math.js has been updated.", ms: -1},
 		"toolu_a5": {text: "File created successfully at: /home/dev/src/calc/src/sub.js", ms: -1},
 		"toolu_a6": {text: "Found 2 files\nsrc/sub.js\nsrc/math.js", ms: 27},

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // Harness names, as hook commands and session records spell them.
@@ -73,7 +75,8 @@ type Payload struct {
 // another is refused, so a misconfigured hook never records a tool call as a prompt.
 func Parse(event string, raw []byte) (Payload, error) {
 	var p Payload
-	if err := json.Unmarshal(raw, &p); err != nil {
+	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass.
+	if err := fastjson.Unmarshal(raw, &p); err != nil {
 		return p, fmt.Errorf("hook payload is not a JSON object: %w", err)
 	}
 	if !Known(event) {

@@ -95,7 +95,7 @@ func textOfRecord(tool string, r map[string]any) string {
 	case "Read":
 		if f, ok := r["file"].(map[string]any); ok {
 			if c, ok := f["content"].(string); ok {
-				return c
+				return numbered(c, f["startLine"])
 			}
 		}
 	case "Edit", "MultiEdit":
@@ -127,6 +127,33 @@ func textOfRecord(tool string, r map[string]any) string {
 	}
 	b, _ := json.Marshal(r)
 	return string(b)
+}
+
+// numbered is a file's content as Read shows it to the model: each line after its number and a tab
+// (observed: "1\texport function add…\n2\t" for a file of one line and its final newline).
+func numbered(content string, start any) string {
+	n := 1
+	switch v := start.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil && i > 0 {
+			n = int(i)
+		}
+	case float64:
+		if v > 0 {
+			n = int(v)
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(content) + 8*strings.Count(content, "\n") + 8)
+	for i, line := range strings.Split(content, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(n + i))
+		b.WriteByte('\t')
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 func filesText(r map[string]any) string {

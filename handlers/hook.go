@@ -54,9 +54,15 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
 	now := s.now(nil)
-	sess, ans := s.hookSession(p, pl, now)
+	sess, ans, err := s.hookSession(p, pl, now)
+	if err != nil {
+		return nil, err
+	}
 	if sess == nil {
 		return HookResult{}, nil
+	}
+	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
+		sess.event(func() { sess.bridge.model = pl.Model })
 	}
 	if ans == nil {
 		ans = s.hookEvent(ctx, sess, pl, now)
@@ -70,30 +76,39 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 // hookSession finds the session a hook is for, starting it (with its transcript adopted) when the
 // daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. A
 // SessionStart is answered here.
-func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, *bridge.Answer) {
+func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, *bridge.Answer, error) {
+	// One join at a time: the parallel hooks of a session the daemon does not hold yet (a restart
+	// meets a burst of tool calls) must start it once, not each its own copy.
+	s.joinMu.Lock()
 	s.mu.Lock()
 	sess := s.sessions[pl.SessionID]
 	s.mu.Unlock()
 	if sess != nil && sess.bridge == nil {
-		sess = nil // a host's session of the same id: the bridge starts its own
+		s.joinMu.Unlock()
+		return nil, nil, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.payload: session_id " + strconv.Quote(pl.SessionID) + " is a host's session, not a hook's"}
 	}
-	if sess == nil {
-		if pl.Event == bridge.SessionEnd {
-			return nil, nil // nothing held, nothing to end
-		}
+	switch {
+	case sess == nil && pl.Event == bridge.SessionEnd:
+		s.joinMu.Unlock()
+		return nil, nil, nil // nothing held, nothing to end
+	case sess == nil:
 		sess = s.startBridged(p, pl, now)
-	} else if pl.Event == bridge.SessionStart {
-		sess.event(func() { sess.restart(pl) })
+		s.joinMu.Unlock()
+	default:
+		s.joinMu.Unlock()
+		if pl.Event == bridge.SessionStart {
+			sess.event(func() { sess.restart(pl) })
+		}
 	}
 	if pl.Event != bridge.SessionStart {
-		return sess, nil
+		return sess, nil, nil
 	}
 	var texts []string
 	sess.event(func() { texts = sess.standingTexts() })
 	if a := bridge.Context(bridge.SessionStart, texts); a != nil {
-		return sess, a
+		return sess, a, nil
 	}
-	return sess, &bridge.Answer{}
+	return sess, &bridge.Answer{}, nil
 }
 
 // startBridged starts a session for a harness's hooks, as session.start does for a host.
@@ -162,7 +177,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:
-		return sess.preToolUse(pl)
+		return sess.preToolUse(pl, now)
 	case bridge.PostToolUse, bridge.PostToolUseFailure:
 		return s.postToolUse(sess, pl, now)
 	case bridge.SubagentStart:
@@ -265,7 +280,8 @@ func (sess *Session) paneText() string {
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
 // back, since the harness replaces the input with what the hook answers.
-func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
+func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
+	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
 	if !bridge.IsAgentTool(pl.ToolName) {
 		return nil
 	}
@@ -301,6 +317,7 @@ func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {
 			s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")

@@ -3,11 +3,16 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
 )
 
 // hookHarness drives a server through the hook method only, as `saverd hook` does for Claude Code.
@@ -222,5 +227,117 @@ func TestHookJoinsASessionItDoesNotHold(t *testing.T) {
 	}
 	if a := h.send(bridge.SessionEnd, map[string]any{"session_id": "unknown"}); a != nil {
 		t.Fatalf("SessionEnd of an unknown session answered %+v", a)
+	}
+}
+
+func TestHookParallelJoinStartsOneSession(t *testing.T) {
+	h := newHookHarness(t)
+	h.srv.opt.Synchronous = false
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.sendErr("claude-code", bridge.PostToolUse, map[string]any{"tool_name": "Read", "tool_use_id": "toolu_p" + strconv.Itoa(i),
+				"tool_input": map[string]any{"file_path": "/f" + strconv.Itoa(i)}, "tool_response": map[string]any{"file": map[string]any{"content": "x"}}})
+		}()
+	}
+	wg.Wait()
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	n := len(h.srv.sessions)
+	h.srv.mu.Unlock()
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if n != 1 || rows != 20 {
+		t.Fatalf("%d sessions, %d rows; want one session with all 20 calls", n, rows)
+	}
+}
+
+func TestHookRefusesAHostsSession(t *testing.T) {
+	h := newHookHarness(t)
+	if _, err := h.srv.Handle(context.Background(), rpc.Request{Method: "session.start", Params: []byte(`{"sessionId":"cc-1","cwd":"/x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.sendErr("claude-code", bridge.Stop, nil)
+	if err == nil || !strings.Contains(err.Error(), `session_id "cc-1" is a host's session`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestHookTurnUsageFromTheTranscript(t *testing.T) {
+	h := newHookHarness(t)
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	// The first turn is on disk when the daemon joins (a resume after a restart): its calls are adopted.
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
+	// The second turn's lines are written while it runs; Stop reads only those.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Join(lines[61:], ""))
+	f.Close()
+	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var rows int
+	var last state.TurnStat
+	sess.event(func() {
+		rows = len(sess.st.Rows)
+		last = sess.st.Turns[len(sess.st.Turns)-1]
+	})
+	if rows != 8 {
+		t.Fatalf("adopted %d rows from the first turn, want 8", rows)
+	}
+	// The fixture's second turn: four API calls of 1,000 input tokens each, 6,250 in the window after.
+	if last.Input != 4000 || last.AnswerHead != "Turn two done." || last.Context == nil || *last.Context != 6250 {
+		t.Fatalf("turn stat %+v", last)
+	}
+}
+
+// BenchmarkHookHugeToolOutput is one PostToolUse carrying 30 MB of output, through the hook method.
+//
+//	go test -run '^$' -bench HookHugeToolOutput -benchmem ./handlers
+func BenchmarkHookHugeToolOutput(b *testing.B) {
+	srv := New(Options{ForkAlways: true})
+	payload, _ := json.Marshal(map[string]any{"session_id": "big", "cwd": "/tmp", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_use_id": "t1", "tool_input": map[string]any{"command": "cat big.log"},
+		"tool_response": map[string]any{"stdout": strings.Repeat("x", 30<<20) + strings.Repeat("\n", 1000)}})
+	raw, _ := json.Marshal(HookParams{Harness: "claude-code", Event: "PostToolUse", Payload: payload})
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	// The turn's end opens the cadence gate: a run nobody asked for.
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
+	if len(h.host.forksOf("judge")) == 0 {
+		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	}
+	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
+		t.Fatalf("the next answer after an automatic run carried %+v", a)
 	}
 }

@@ -148,6 +148,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	queued := sess.queued(append(append([]string(nil), merged.Fresh...), merged.Recurred...))
 	if !(requested(reason) || sess.flags.asked) {
 		sess.autoOpen(queued)
+		sess.bridgedFound(queued)
 		return
 	}
 	sess.toast(checkedText(len(queued), judge.DropNote(reasons)))

@@ -62,6 +62,7 @@ type Server struct {
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
+	joinMu      sync.Mutex  // the hook bridge starts one session at a time (hook.go)
 	shutdown    atomic.Bool // after `shutdown`, every request but `exit` is refused; read on every request
 
 	ctx    context.Context

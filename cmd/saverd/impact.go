@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/internal/paths"
 )
 
 const impactUsage = `Usage:
@@ -22,7 +23,12 @@ const impactUsage = `Usage:
                                          record a commit_link decision (no = 1 − P)
 
 Flags:
-  --sessions FILE    sessions JSONL file (repeatable; required except for decide)
+  --sessions FILE    sessions JSONL file (repeatable); without it, the agents' own logs (Claude Code's
+                     transcripts, Codex's rollouts) and the daemon's sessions log are read
+  --claude-dir DIR   with no --sessions: Claude Code's config directory (repeatable; default
+                     $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --codex-dir DIR    with no --sessions: Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
+  --prices FILE      with no --sessions: price overrides (default <config dir>/prices.json)
   --repo DIR         repository to scan (repeatable; default: the sessions' repos)
   --decisions FILE   the decide log, decisions.jsonl
   --days N           sessions that ended within N days (default 30)
@@ -35,6 +41,7 @@ Flags:
 // impactCmd holds the flags of `saverd impact`.
 type impactCmd struct {
 	opt    impact.Options
+	logs   logFlags
 	format string
 	now    string
 	yes    string
@@ -58,6 +65,7 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	fs.Var((*stringList)(&c.opt.Sessions), "sessions", "")
+	c.logs.register(fs)
 	fs.Var((*stringList)(&c.opt.Repos), "repo", "")
 	fs.StringVar(&c.opt.Decisions, "decisions", "", "")
 	fs.IntVar(&c.opt.Days, "days", impact.DefaultDays, "")
@@ -82,10 +90,22 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if isTerminal(stderr) {
 		c.opt.Progress = stderr
 	}
+	var logWarn []string
+	if len(c.opt.Sessions) == 0 {
+		w, err := c.readLogs(ctx, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "saverd impact: %v\n", err)
+			return 1
+		}
+		logWarn = w
+	}
 	rep, err := impact.Query(ctx, c.opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "saverd impact: %v\n", err)
 		return 1
+	}
+	if len(logWarn) > 0 {
+		rep.Warnings = append(logWarn, rep.Warnings...)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "saverd impact: warning: %s\n", w)
@@ -129,9 +149,6 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	if len(c.opt.Sessions) == 0 {
-		return errors.New("at least one --sessions FILE is required")
-	}
 	if c.opt.Days < 0 {
 		return fmt.Errorf("--days: want ≥ 0, got %d", c.opt.Days)
 	}
@@ -146,6 +163,31 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 		return fmt.Errorf("--format: want json or table, got %q", c.format)
 	}
 	return nil
+}
+
+// readLogs fills the options with the sessions of the agents' own logs and, when it exists, the daemon's
+// sessions log (which repeats what it read from them; those repeats are not duplicates).
+func (c *impactCmd) readLogs(ctx context.Context, stderr io.Writer) ([]string, error) {
+	recs, warn, err := c.logs.read(ctx, stderr)
+	if err != nil {
+		return nil, err
+	}
+	for i := range recs {
+		raw, err := json.Marshal(&recs[i])
+		if err != nil {
+			return nil, fmt.Errorf("session %s: %w", recs[i].SessionID, err)
+		}
+		c.opt.Found = append(c.opt.Found, raw)
+	}
+	if log, err := paths.SessionsLog(); err == nil {
+		if _, err := os.Stat(log); err == nil {
+			c.opt.Sessions = append(c.opt.Sessions, log)
+		}
+	}
+	if len(recs) == 0 && len(c.opt.Sessions) == 0 {
+		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
+	}
+	return warn, nil
 }
 
 func (c *impactCmd) checkDecide(pos []string) error {

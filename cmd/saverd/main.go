@@ -12,6 +12,8 @@
 //	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
+//	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
+//	saverd audit ...           a past Claude Code session played through the reducer offline
 //	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
 //	saverd doctor              check the hooks, the daemon and the judge command
 package main
@@ -45,6 +47,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args, stdout, stderr)
 	case "impact":
 		return runImpact(ctx, args, stdout, stderr)
+	case "sessions":
+		return runSessions(ctx, args, stdout, stderr)
+	case "audit":
+		return runAudit(ctx, args, stdout, stderr)
 	case "hook":
 		return runHook(args, stdin, stdout)
 	case "statusline":
@@ -82,7 +88,16 @@ const usage = `Usage:
   saverd demo [--width N]
       Play a built-in sample session through the daemon and print the band and the pane.
   saverd impact [--sessions FILE]... [--repo DIR]... [--decisions FILE] [--days N] [--format json|table]
+                [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
   saverd impact pending ...
   saverd impact decide SUBJECT --yes P --decisions FILE
-      Link commits to agent sessions and report what each kept commit cost.
+      Link commits to agent sessions and report what each kept commit cost. Without --sessions, the
+      sessions come from the agents' own logs and the daemon's sessions log.
+  saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
+                  [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
+      One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
+  saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
+               [--claude-dir DIR]
+      A past Claude Code session played through the reducer offline: header, repeated calls, largest
+      context consumers, compaction forecast.
 ` + installCommands
