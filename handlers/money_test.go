@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
 )
@@ -104,5 +106,35 @@ func TestNetAfterASavingSettles(t *testing.T) {
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
 	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · net −$0.0048" {
 		t.Fatalf("after the relapse: band money = %+v", band.Money)
+	}
+}
+
+// TestTablePrices: the embedded table prices a fork by kind; its cache creation as 5-minute writes.
+func TestTablePrices(t *testing.T) {
+	p := TablePrices{prices.Default()}
+	at := time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name  string
+		model string
+		u     state.Tokens
+		usd   float64
+		ok    bool
+	}{
+		{"a warm fork: mostly cache reads", "claude-sonnet-4-6", state.Tokens{Input: 2_000, Output: 1_000, CacheRead: 150_000}, 0.066, true},
+		{"a cold fork: mostly cache writes", "claude-sonnet-4-6", state.Tokens{Input: 50_000, Output: 1_000, CacheCreate: 100_000}, 0.54, true},
+		{"over 200k of prompt: the long band", "claude-sonnet-4-6", state.Tokens{Input: 96_000, Output: 1_200, CacheCreate: 221_000}, 2.2605, true},
+		{"a dated id", "claude-sonnet-4-6-20260101", state.Tokens{Output: 1_000_000}, 15, true},
+		{"no price", "local-llm", state.Tokens{Input: 1}, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			usd, ok := p.Cost(c.model, at, c.u)
+			if ok != c.ok || math.Abs(usd-c.usd) > 1e-9 {
+				t.Fatalf("Cost = %v, %v; want %v, %v", usd, ok, c.usd, c.ok)
+			}
+		})
+	}
+	if r, ok := p.CacheRead("claude-sonnet-4-6", at); !ok || r != 0.30 {
+		t.Fatalf("CacheRead = %v, %v", r, ok)
 	}
 }

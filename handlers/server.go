@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/sourcegraph/conc"
 
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -45,7 +46,7 @@ type Options struct {
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
-	// Prices prices judge runs and savings (money.go); nil knows no model, and the figures are tokens.
+	// Prices prices judge runs and savings (money.go); nil is the embedded table (prices.Default).
 	Prices PriceTable
 }
 
@@ -82,6 +83,9 @@ type Server struct {
 func New(opt Options) *Server {
 	if opt.ForkTimeout == 0 {
 		opt.ForkTimeout = 10 * time.Minute
+	}
+	if opt.Prices == nil {
+		opt.Prices = TablePrices{prices.Default()}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, ctx: ctx, cancel: cancel}

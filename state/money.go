@@ -10,7 +10,8 @@ import (
 // parent's cache, so most of its tokens are cache reads and cost a tenth of input). A credited saving is
 // context a fixed habit no longer adds, and context is re-read on every later turn until compaction: it
 // is valued as that many cache-read tokens (its characters over CharsPerToken, times the turns left to
-// compaction when it was credited, at least one), at the model's cache-read price. The wall clock it
+// compaction when it was credited — at the recent pace, else at the average fill per turn so far — at
+// least one), at the model's cache-read price. The wall clock it
 // saved is shown beside the money, never priced. Where no price is known the figures are tokens, and say
 // so. See protocol.md, "Spend and savings".
 
@@ -34,12 +35,18 @@ type Credit struct {
 }
 
 // rereadsOf is how many times context freed now would have been read again: the turns left to
-// compaction at the recent pace, at least one (this turn's own read) when the pace is not known yet.
+// compaction at the recent pace; before the pace is known, the tokens left at the session's average fill
+// per turn so far; at least one (this turn's own read).
 func rereadsOf(s *State) float64 {
-	if n := TurnsToCompaction(s); n != nil && *n > 1 {
-		return float64(*n)
+	if n := TurnsToCompaction(s); n != nil {
+		return max(1, float64(*n))
 	}
-	return 1
+	left := TokensToCompaction(s)
+	if left == nil || len(s.Turns) == 0 || *s.Usage.Tokens <= 0 {
+		return 1
+	}
+	perTurn := float64(*s.Usage.Tokens) / float64(len(s.Turns))
+	return max(1, math.Round(float64(*left)/perTurn))
 }
 
 // spendRun adds one run's cost: dollars when it was priced, else its tokens as unpriced.

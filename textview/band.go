@@ -17,15 +17,18 @@ const bandName = "ContextSaver"
 // in half unless the state's own words do not fit.
 func Band(m state.BandModel, width int) string {
 	parts := append(bandState(m), bandRunning(m.Running)...)
-	if m.Money != nil && (m.State == state.BandSaved || m.State == state.BandFound || m.State == state.BandWatching) {
-		parts = append(parts, bandMoney(m.Money))
-	}
 	hint := "/saver to open"
 	if m.PaneOpen {
 		hint = "/saver to close"
 	}
 	named := append([]string{bandName}, parts...)
-	for _, line := range []string{join(append(named, hint)...), join(named...)} {
+	var lines []string
+	// The net goes first when the line is short of room: the band's own figures say more at a glance.
+	if m.Money != nil && (m.State == state.BandSaved || m.State == state.BandFound || m.State == state.BandWatching) {
+		withNet := append(append([]string(nil), named...), bandMoney(m.Money))
+		lines = append(lines, join(append(withNet, hint)...), join(withNet...))
+	}
+	for _, line := range append(lines, join(append(named, hint)...), join(named...)) {
 		if fits(line, width) {
 			return line
 		}
@@ -74,7 +77,7 @@ func bandState(m state.BandModel) []string {
 }
 
 // bandMoney is the net, saved against the judges' spend, plain about a judge that cost more than it
-// saved. A band too narrow for it drops it whole, as it drops any figure.
+// saved. A band too narrow for it drops it whole, before anything else.
 func bandMoney(m *state.MoneyView) string {
 	text := clean(m.Text)
 	if m.Losing {

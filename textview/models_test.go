@@ -25,6 +25,11 @@ func bandCases() []struct {
 			Running: &state.BandRunning{Name: "audit-deps", Loops: 3, Calls: 41, Label: &review}}},
 		{"saved", state.BandModel{State: state.BandSaved, SavedPct: 2.4, SavedMs: 65_400, Calls: 300, PaneOpen: true}},
 		{"watching", state.BandModel{State: state.BandWatching, Calls: 17}},
+		{"saved-net", state.BandModel{State: state.BandSaved, SavedPct: 2.4, SavedMs: 65_400, Calls: 300, Money: &state.MoneyView{
+			Priced: true, SavedUSD: 0.42, JudgeUSD: 0.11, NetUSD: 0.31, Text: "saved $0.42 · judge $0.11 · net +$0.31"}}},
+		{"found-net-losing-tokens", state.BandModel{State: state.BandFound, Fresh: 1, CostPct: 1.2, CostMs: 8_000, Calls: 40, Money: &state.MoneyView{
+			JudgeTokens: 24_000, NetTokens: -24_000, Losing: true, Text: "saved ~0 tokens · judge 24k tokens · net −24k tokens",
+			Basis: "tokens: no price for local-llm"}}},
 		{"watching-running-unlabelled", state.BandModel{State: state.BandWatching, Calls: 9,
 			Running: &state.BandRunning{Name: "移行-ワークフロー", Loops: 1, Calls: 1}}},
 	}
@@ -58,6 +63,9 @@ func fullPane() state.PaneModel {
 			JudgeContext:       state.Ptr("The api log was read whole twice; a grep would have shown the 500."),
 			JudgeRuns:          2,
 			JudgeTokens:        318_200,
+			Budget:             state.Budget{Share: 0.05, Allowed: 29_000, Spent: 18_200, Left: 10_800},
+			Money: &state.MoneyView{Priced: true, SavedUSD: 0.42, JudgeUSD: 0.11, NetUSD: 0.31, Text: "saved $0.42 · judge $0.11 · net +$0.31",
+				Basis: "dollars at claude-sonnet-4-6's prices: savings as cache reads until compaction"},
 			JudgeShare:         4.1,
 			JudgeRunning:       true,
 			SavedPct:           2.4,
@@ -113,11 +121,15 @@ func fullPane() state.PaneModel {
 		},
 		Artifacts: []state.Artifact{
 			{PatternID: "multi-agent:re-explores", Kind: state.ArtifactClaudeMD, Title: "Reuse an explore agent's findings",
-				Path: "/home/dev/projects/contextsaver-demo/CLAUDE.md", SavingPct: 10.8, Mode: state.ModeAppend},
+				Path: "/home/dev/projects/contextsaver-demo/CLAUDE.md", SavingPct: 10.8, Mode: state.ModeAppend, Basis: state.SavingBasis},
 			{PatternID: "reading:api-logs", Kind: state.ArtifactSkill, Title: "Grep logs before reading them",
-				Path: "/home/dev/projects/contextsaver-demo/.claude/skills/grep-logs-before-reading-them/SKILL.md", SavingPct: 6, Mode: state.ModeWrite},
+				Path: "/home/dev/projects/contextsaver-demo/.claude/skills/grep-logs-before-reading-them/SKILL.md", SavingPct: 6, Mode: state.ModeWrite,
+				Basis: state.SavingBasis},
 			{PatternID: "execution:bun-allow", Kind: state.ArtifactSettingsAllow, Title: "Allow bun test without asking",
 				Path: "/home/dev/projects/contextsaver-demo/.claude/settings.json", Mode: state.ModeMergeSettings},
+			{PatternID: "execution:lint-twice", Kind: state.ArtifactClaudeMD, Title: "Run eslint once per edit",
+				Path: "/home/dev/projects/contextsaver-demo/CLAUDE.md", SavingPct: 1.2, Mode: state.ModeAppend, Basis: state.SavingBasis,
+				Already: "CLAUDE.md"},
 		},
 	}
 }
@@ -130,7 +142,10 @@ func paneCases() []struct {
 	full := fullPane()
 	decidedOnly := state.PaneModel{
 		Header: state.Header{Percent: state.Ptr(61.5), TokensToCompaction: state.Ptr(int64(0)), TurnsToCompaction: state.Ptr(int64(0)),
-			Trend: []float64{58}, JudgeRuns: 1, JudgeTokens: 24_000, SavedPct: 0, SavedMs: 12_000},
+			Trend: []float64{58}, JudgeRuns: 1, JudgeTokens: 24_000, SavedPct: 0, SavedMs: 12_000,
+			Budget: state.Budget{Share: 0.05, Allowed: 9_000, Spent: 24_000, Over: true},
+			Money: &state.MoneyView{JudgeTokens: 24_000, NetTokens: -24_000, Losing: true,
+				Text: "saved ~0 tokens · judge 24k tokens · net −24k tokens", Basis: "tokens: no price for local-llm"}},
 		Decided: full.Decided[3:],
 	}
 	return []struct {

@@ -186,7 +186,7 @@ func judgeOf(h state.Header) []string {
 	if h.JudgeRuns <= 0 {
 		return parts(orElse(checking, "not run yet"), budgetText(h.Budget))
 	}
-	return parts(count(h.JudgeRuns, "run"), kilo(float64(h.JudgeTokens))+" tokens", budgetText(h.Budget), checking)
+	return parts(count(h.JudgeRuns, "run"), kilo(float64(h.JudgeTokens))+" tokens", checking, budgetText(h.Budget))
 }
 
 // budgetText is what the judges may still spend on automatic runs; nothing before the first turn is

@@ -20,6 +20,13 @@ const (
 	demoStart   = int64(1_790_000_000_000) // a fixed clock, so the demo prints the same every time
 )
 
+// demoModel is the model the sample session runs on, so its judge run and its savings are priced.
+const demoModel = "claude-sonnet-4-6"
+
+// demoForkUsage is the judge fork's bill as a forked request runs: the parent's 250k of context read
+// from its cache, the judge's own prompt as fresh input, and its short answer.
+var demoForkUsage = map[string]any{"input_tokens": 8_000, "output_tokens": 1_200, "cache_read_input_tokens": 250_000, "cache_creation_input_tokens": 0}
+
 // demoBuilder writes host requests with a clock that moves forward and remembers each row's seq.
 type demoBuilder struct {
 	reqs  []wireMsg
@@ -73,7 +80,8 @@ func (b *demoBuilder) turn(answer string, ms int64, context int64) {
 	b.at += 20_000
 	b.session("turn.complete", map[string]any{
 		"durationMs": ms, "answer": answer, "isAborted": false, "reason": "answer",
-		"usage":   map[string]any{"input_tokens": 42_000, "output_tokens": 3_000, "cache_read_input_tokens": 180_000, "cache_creation_input_tokens": 7_000},
+		"usage": map[string]any{"model": demoModel, "input_tokens": 42_000, "output_tokens": 3_000, "cache_read_input_tokens": 180_000,
+			"cache_creation_input_tokens": 7_000},
 		"context": map[string]any{"window": 1_000_000, "tokens": context, "percent": float64(context) / 10_000},
 	})
 }
@@ -184,7 +192,7 @@ func demoScript() *script {
 	b.turn("Committed the fix and the test.", 20_000, 280_000)
 	return &script{requests: b.reqs, malformed: map[int]string{}, forks: []forkReply{{purpose: "judge", msg: wireMsg{
 		JSONRPC: "2.0", ID: json.RawMessage(`"fork-1"`),
-		Result: mustJSON(map[string]any{"text": demoReply(b.rows), "usage": map[string]any{"input_tokens": 96_000, "output_tokens": 1_200, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 221_000}}),
+		Result: mustJSON(map[string]any{"text": demoReply(b.rows), "usage": demoForkUsage}),
 	}}}}
 }
 
