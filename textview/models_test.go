@@ -66,10 +66,10 @@ func fullPane() state.PaneModel {
 			Budget:             state.Budget{Share: 0.05, Allowed: 29_000, Spent: 18_200, Left: 10_800},
 			Money: &state.MoneyView{Priced: true, SavedUSD: 0.42, JudgeUSD: 0.11, NetUSD: 0.31, Text: "saved $0.42 · judge $0.11 · net +$0.31",
 				Basis: "dollars at claude-sonnet-4-6's prices: savings as cache reads until compaction"},
-			JudgeShare:         4.1,
-			JudgeRunning:       true,
-			SavedPct:           2.4,
-			SavedMs:            65_400,
+			JudgeShare:   4.1,
+			JudgeRunning: true,
+			SavedPct:     2.4,
+			SavedMs:      65_400,
 		},
 		Wasters: []state.Card{
 			{
