@@ -3,6 +3,9 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/saverd/saverd/internal/fullsession"
@@ -72,5 +75,40 @@ func BenchmarkHandleToolCall(b *testing.B) {
 		if _, err := srv.Handle(ctx, rpc.Request{Method: "tool.call", Params: params[i%len(params)]}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkViewPaneRules is view.pane with three decided cards whose rules are looked up in their file:
+// the cost of never offering a rule twice (one read and one compare per rule), against no file at all.
+func BenchmarkViewPaneRules(b *testing.B) {
+	for _, n := range []int{0, 200} {
+		b.Run(strconv.Itoa(n)+" lines", func(b *testing.B) {
+			h := newHarness(b, nil)
+			if n > 0 {
+				lines := "## ContextSaver\n"
+				for i := 0; i < n; i++ {
+					lines += "- a rule the project already keeps, number " + strconv.Itoa(i) + "\n"
+				}
+				if err := os.WriteFile(filepath.Join(h.cwd, "CLAUDE.md"), []byte(lines), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			h.cards(threeFindings())
+			for i := 0; i < 3; i++ {
+				h.saver("fix 1")
+			}
+			if arts := h.pane().Artifacts; len(arts) != 3 {
+				b.Fatalf("%d rules offered, want 3", len(arts))
+			}
+			params := json.RawMessage(`{"sessionId":"s"}`)
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := h.srv.Handle(ctx, rpc.Request{Method: "view.pane", Params: params}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

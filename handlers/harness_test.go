@@ -145,7 +145,7 @@ func (h *fakeHost) reset() {
 
 // harness is one in-memory server with a fake host, an in-memory registry and one session "s".
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	srv  *Server
 	host *fakeHost
 	reg  *memRegistry
@@ -153,11 +153,11 @@ type harness struct {
 }
 
 // newHarness is a fork-capable server in Synchronous mode, with session "s" started in a temp dir.
-func newHarness(t *testing.T, start map[string]any) *harness {
+func newHarness(t testing.TB, start map[string]any) *harness {
 	return newHarnessWith(t, Options{Synchronous: true}, true, start)
 }
 
-func newHarnessWith(t *testing.T, opt Options, fork bool, start map[string]any) *harness {
+func newHarnessWith(t testing.TB, opt Options, fork bool, start map[string]any) *harness {
 	t.Helper()
 	h := &harness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
 	if opt.Store == nil {

@@ -116,15 +116,15 @@ const ruleFileMax = 1 << 20
 // be read marks nothing: writing it will say why.
 func (sess *Session) proposals() []state.Artifact {
 	arts := state.Propose(sess.st)
+	read := map[string]*state.RuleFile{} // several rules land in one CLAUDE.md: it is read once
 	for i := range arts {
 		a := &arts[i]
-		f, err := os.Open(a.Path)
-		if err != nil {
-			continue
+		f, seen := read[a.Path]
+		if !seen {
+			f = readRuleFile(a.Path)
+			read[a.Path] = f
 		}
-		b, err := io.ReadAll(io.LimitReader(f, ruleFileMax))
-		f.Close()
-		if err != nil || !state.PresentIn(*a, string(b)) {
+		if f == nil || !f.Holds(*a) {
 			continue
 		}
 		a.Already = a.Path
@@ -133,6 +133,20 @@ func (sess *Session) proposals() []state.Artifact {
 		}
 	}
 	return arts
+}
+
+// readRuleFile is the first ruleFileMax bytes of a rule's file, or nil when it cannot be read.
+func readRuleFile(path string) *state.RuleFile {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, ruleFileMax))
+	if err != nil {
+		return nil
+	}
+	return state.NewRuleFile(string(b))
 }
 
 // within reports whether path stays inside dir once both are cleaned.

@@ -1,6 +1,10 @@
 package state
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // A rule is never written twice: before the pane offers a rule, the daemon reads the file the rule lands
 // in and asks PresentIn whether the rule is already there — written this session, in an earlier one, or
@@ -10,24 +14,36 @@ import "strings"
 // estimate, not a measurement.
 const SavingBasis = "estimate: 3 avoided repeats of its cited calls"
 
-// PresentIn reports whether an artifact's rule is already in existing, the text of the file it lands in:
-// a CLAUDE.md bullet whose normalized line is a line of the file, a skill or brief whose normalized body
-// the file holds, a settings rule already in permissions.allow.
-func PresentIn(a Artifact, existing string) bool {
+// RuleFile is the text of one file rules land in, normalized once however many rules are looked up in it.
+type RuleFile struct {
+	text, normal string
+}
+
+// NewRuleFile reads a rule file's text for the lookups.
+func NewRuleFile(text string) *RuleFile { return &RuleFile{text: text, normal: normalText(text)} }
+
+// PresentIn reports whether an artifact's rule is already in existing, the text of the file it lands in.
+func PresentIn(a Artifact, existing string) bool { return NewRuleFile(existing).Holds(a) }
+
+// Holds reports whether the file holds an artifact's rule already: a CLAUDE.md bullet whose normalized
+// line is a line of the file, a skill or brief whose normalized body the file holds, a settings rule
+// already in permissions.allow.
+func (f *RuleFile) Holds(a Artifact) bool {
 	switch a.Mode {
 	case ModeAppend:
 		want := normalRule(BulletOnly(a.Content))
-		if want == "" {
+		// One pass over the whole text first: a rule it does not hold anywhere is no line of it either.
+		if want == "" || !strings.Contains(f.normal, want) {
 			return false
 		}
-		for _, line := range strings.Split(existing, "\n") {
+		for _, line := range strings.Split(f.text, "\n") {
 			if normalRule(line) == want {
 				return true
 			}
 		}
 		return false
 	case ModeMergeSettings:
-		v, err := decodeOrdered(strings.TrimPrefix(existing, "\uFEFF"))
+		v, err := decodeOrdered(strings.TrimPrefix(f.text, "\uFEFF"))
 		root, ok := v.(*orderedObject)
 		if err != nil || !ok {
 			return false
@@ -41,18 +57,54 @@ func PresentIn(a Artifact, existing string) bool {
 	}
 	parts := strings.Split(a.Content, "---\n")
 	want := normalText(parts[len(parts)-1])
-	return want != "" && strings.Contains(normalText(existing), want)
+	return want != "" && strings.Contains(f.normal, want)
 }
 
 // normalRule is one markdown line as a rule: whitespace collapsed, a bullet marker and a final full stop
 // dropped, lower-cased, so `- Run only the auth tests.` and `* run only the auth tests` are one rule.
 func normalRule(line string) string {
-	l := CollapseWs(line)
+	l := normalText(line)
 	for _, marker := range []string{"- ", "* ", "+ "} {
 		l = strings.TrimPrefix(l, marker)
 	}
-	return strings.ToLower(strings.TrimSuffix(l, "."))
+	return strings.TrimSuffix(l, ".")
 }
 
-// normalText is a text with its whitespace collapsed and lower-cased.
-func normalText(text string) string { return strings.ToLower(CollapseWs(text)) }
+// normalText is a text with its whitespace collapsed (as CollapseWs) and lower-cased, in one pass that
+// takes ASCII a byte at a time: a CLAUDE.md is read on every pane view.
+func normalText(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	space := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' || (c >= '\t' && c <= '\r') {
+				space = b.Len() > 0
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

@@ -18,6 +18,8 @@ func TestPresentIn(t *testing.T) {
 		{"a longer rule is another rule", bullet, "- Run only the auth tests, then lint\n", false},
 		{"a CRLF file", bullet, "## ContextSaver\r\n- Run only the auth tests.\r\n", true},
 		{"an empty file", bullet, "", false},
+		{"non-ASCII space and case", Artifact{Mode: ModeAppend, Content: "\n## ContextSaver\n- Lis les journaux Über grep\n"},
+			"-\u00a0lis les journaux\u00a0ÜBER grep.\n", true},
 		{"the skill's body, rewrapped", skill, "---\nname: other\n---\nRun only the auth tests, then stop.\n", true},
 		{"another skill", skill, "---\nname: auth\n---\nRun everything.\n", false},
 		{"the rule allowed", allow, `{"permissions":{"allow":["Read(*)","Bash(bun test:*)"]}}`, true},

@@ -44,9 +44,9 @@ func IsPace(text string) bool {
 }
 
 // ShouldProcess reports whether a process run may start: none is running, the judges' budget is not
-// spent (state.BudgetOf), something happened since the
-// last one, and the clock has waited ProcessClockMs × backoff — the clock trigger always, an event
-// trigger only once the judge is over its budget share (backoff above 1).
+// spent (state.BudgetOf), something happened since the last one, and the clock has waited
+// ProcessClockMs × backoff — the clock trigger always, an event trigger only once the judge is over its
+// budget share (backoff above 1).
 func ShouldProcess(s *state.State, now int64, trigger state.ProcessTrigger) bool {
 	p := &s.Process
 	if p.Running || s.Seq <= p.LastAtSeq || state.BudgetOf(s).Over {
