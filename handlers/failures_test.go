@@ -86,12 +86,13 @@ func TestProcessFailuresSayWhy(t *testing.T) {
 		name   string
 		answer any
 		toast  string // "" = nothing said
+		spent  int64  // what the process judge spent: a fork that answered was billed
 	}{
-		{"null fork", nil, ""},
-		{"host error", errForkBroke, "ContextSaver: process check failed — fork broke"},
-		{"no text", textReply(""), "ContextSaver: process check failed — the judge answered nothing"},
-		{"prose", textReply("Looks fine to me."), "ContextSaver: process check failed — the judge answered prose, not JSON"},
-		{"no findings list", textReply(`{"findings":{}}`), "ContextSaver: process check failed — the judge's JSON has no findings list"},
+		{"null fork", nil, "", 0},
+		{"host error", errForkBroke, "ContextSaver: process check failed — fork broke", 0},
+		{"no text", textReply(""), "ContextSaver: process check failed — the judge answered nothing", 1700},
+		{"prose", textReply("Looks fine to me."), "ContextSaver: process check failed — the judge answered prose, not JSON", 1700},
+		{"no findings list", textReply(`{"findings":{}}`), "ContextSaver: process check failed — the judge's JSON has no findings list", 1700},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,6 +107,9 @@ func TestProcessFailuresSayWhy(t *testing.T) {
 			got := h.host.texts(NotifyToast)
 			if c.toast == "" && len(got) != 0 || c.toast != "" && (len(got) != 1 || got[0] != c.toast) {
 				t.Fatalf("toasts = %q, want %q", got, c.toast)
+			}
+			if st := h.st(); st.Process.Spent != c.spent || st.Process.Running {
+				t.Fatalf("process spent %d running %v, want %d", st.Process.Spent, st.Process.Running, c.spent)
 			}
 		})
 	}

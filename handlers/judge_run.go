@@ -188,8 +188,7 @@ func (sess *Session) queued(ids []string) []string {
 // nothing says what it dropped and why (note, from judge.DropNote), so "nothing new" is never a judge
 // whose findings all fell through unseen.
 func checkedText(queued int, note string) string {
-	switch {
-	case queued == 0 && note != "":
+	if queued == 0 && note != "" {
 		return "ContextSaver: nothing new — " + note
 	}
 	switch queued {

@@ -62,7 +62,7 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 		return
 	}
 	if strings.TrimSpace(res.Text) == "" {
-		sess.processFailed(emptyFailure)
+		sess.processUnreadable(emptyFailure, res, nil)
 		return
 	}
 	var reply judge.ProcessReply
@@ -74,13 +74,11 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 		sess.processFailed(err.Error())
 		return
 	}
-	usage := judge.UsageOf(res.Usage)
 	if failure := judge.Unreadable(reply.Dropped); failure != "" {
-		sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: reply.Dropped,
-			Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st))})
-		sess.toast("ContextSaver: process check failed — " + failure)
+		sess.processUnreadable(failure, res, reply.Dropped)
 		return
 	}
+	usage := judge.UsageOf(res.Usage)
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
 	sess.dispatch(state.ProcessDone{
@@ -90,6 +88,18 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
 	sess.persist()
 	sess.autoOpen(sess.queued(merged.Fresh))
+}
+
+// processUnreadable is a process fork that answered nothing to weigh: a failure, said, whose bill is
+// still spent. Called under the lock.
+func (sess *Session) processUnreadable(failure string, res *ForkResult, dropped []string) {
+	usage := judge.UsageOf(res.Usage)
+	if dropped == nil {
+		dropped = []string{}
+	}
+	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: dropped,
+		Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st))})
+	sess.toast("ContextSaver: process check failed — " + failure)
 }
 
 // processFailed: a process judge that went quiet looks fine, so the failure is said.
