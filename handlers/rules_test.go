@@ -43,6 +43,9 @@ func TestRuleAlreadyInTheFile(t *testing.T) {
 			if got := strings.Contains(text.Text, "  already in CLAUDE.md\n"); got != c.already {
 				t.Fatalf("pane says already in CLAUDE.md: %v, want %v\n%s", got, c.already, text.Text)
 			}
+			if offered := strings.Contains(text.Text, "RULES TO WRITE (1)\n"); offered == c.already {
+				t.Fatalf("pane offers the rule to write: %v, want %v\n%s", offered, !c.already, text.Text)
+			}
 			h.host.reset()
 			got, err := h.act("write", map[string]any{"patternId": a.PatternID, "kind": a.Kind})
 			if err != nil {
