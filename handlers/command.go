@@ -267,10 +267,13 @@ func (sess *Session) demo() {
 			fresh = append(fresh, p.ID)
 		}
 	}
-	usage := state.DemoForkUsage()
+	// The sample's judge run is billed as a fork is, mostly cache reads, and priced at its model's price.
+	sess.noteModel(state.DemoModel, 0)
+	usage := state.DemoWarmForkUsage()
+	fork := ForkResult{Usage: judge.ForkUsage{InputTokens: usage.Input, OutputTokens: usage.Output, CacheReadInputTokens: usage.CacheRead}}
 	sess.dispatch(state.JudgeDone{
 		Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),
-		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &usage,
+		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &usage, CostUSD: sess.costOf(&fork, 0),
 	})
 	sess.openPane(false)
 }

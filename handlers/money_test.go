@@ -138,3 +138,20 @@ func TestTablePrices(t *testing.T) {
 		t.Fatalf("CacheRead = %v, %v", r, ok)
 	}
 }
+
+// TestDemoPriced: `/saver demo`'s judge run is priced as the cache read it mostly is, so the sample's net
+// is a figure a reader can check: 8k input, 320k cache reads and 1.2k output at claude-sonnet-4-6's
+// long-prompt price (the prompt is over 200k) is $0.267.
+func TestDemoPriced(t *testing.T) {
+	h := newHarness(t, map[string]any{"debug": true})
+	h.saver("demo")
+	var pane state.PaneModel
+	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
+	m := pane.Header.Money
+	if m == nil || !m.Priced || m.JudgeUSD != 0.267 || m.Text != "saved $0 · judge $0.27 · net −$0.27" || !m.Losing {
+		t.Fatalf("demo money = %+v", m)
+	}
+	if pane.Header.JudgeTokens != 9_200 {
+		t.Fatalf("demo judge tokens = %d, want the 9.2k billed", pane.Header.JudgeTokens)
+	}
+}

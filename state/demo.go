@@ -32,9 +32,19 @@ func DemoUsage() Usage {
 	return Usage{Window: 1_000_000, CompactAt: Ptr[int64](900_000), Tokens: Ptr[int64](320_000), Percent: Ptr[float64](32)}
 }
 
-// DemoForkUsage is what the demo's one judge run cost: a cold fork, whose cache creation is most of the bill.
+// DemoForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
+// is most of the bill. The recordings of the plugin's demo replay it.
 func DemoForkUsage() JudgeUsage {
 	return JudgeUsage{Input: 96_000, Output: 1_200, CacheRead: 0, CacheCreate: 221_000}
+}
+
+// DemoModel is the model `/saver demo`'s sample session runs on, so its judge run is priced.
+const DemoModel = "claude-sonnet-4-6"
+
+// DemoWarmForkUsage is what `/saver demo`'s judge run costs as a fork is billed: the parent's 320k of
+// context read from its cache, the judge's own prompt as fresh input, and its short answer.
+func DemoWarmForkUsage() JudgeUsage {
+	return JudgeUsage{Input: 8_000, Output: 1_200, CacheRead: 320_000, CacheCreate: 0}
 }
 
 // DemoTurns is three sample turns (Turn and Calls left for the reducer), so the header's run to
