@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
 
@@ -133,5 +136,26 @@ func TestBudgetSettings(t *testing.T) {
 				t.Fatalf("budget share = %v, want %v", pane.Header.Budget.Share, c.want)
 			}
 		})
+	}
+}
+
+// TestBudgetOfABridgedSession: a session the hook bridge starts takes its project's .saverd.json too.
+func TestBudgetOfABridgedSession(t *testing.T) {
+	h := newHookHarness(t)
+	if err := os.WriteFile(filepath.Join(h.cwd, ProjectSettings), []byte(`{"judgeBudget": 0.01}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.send("SessionStart", map[string]any{"source": "startup"})
+	raw, err := h.srv.Handle(context.Background(), rpc.Request{Method: "view.pane", Params: json.RawMessage(`{"sessionId":"cc-1"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(raw)
+	var pane state.PaneModel
+	if err := json.Unmarshal(b, &pane); err != nil {
+		t.Fatal(err)
+	}
+	if pane.Header.Budget.Share != 0.01 {
+		t.Fatalf("budget share = %v, want the project's 0.01", pane.Header.Budget.Share)
 	}
 }

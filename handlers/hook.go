@@ -129,6 +129,7 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 		}
 	}
 	st := state.New(pl.Cwd, windowOf(b))
+	st.Budget = s.budgetFor(pl.Cwd, nil) // the project's .saverd.json, else the default
 	for _, sp := range s.loadRegistry(pl.Cwd) {
 		st.Patterns = append(st.Patterns, state.FromStored(sp))
 	}
