@@ -61,42 +61,40 @@ func TestMoneyOf(t *testing.T) {
 }
 
 // TestSavingsValuedAsCacheReads: a credit is valued as its tokens re-read on every turn left to
-// compaction, and a relapse takes exactly that value back.
+// compaction — at the recent pace, else at the average fill per turn, else once — and a relapse takes
+// exactly that value back.
 func TestSavingsValuedAsCacheReads(t *testing.T) {
-	s := steered(t)
-	// Four growing context samples: 10k a turn with 100k left is 10 turns to compaction.
-	for i, ctx := range []int64{40_000, 50_000, 60_000, 70_000} {
-		Reduce(s, TurnComplete{Stat: TurnStat{Context: Ptr(ctx)}})
-		Reduce(s, TurnStart{Now: int64(10 + i)})
+	cases := []struct {
+		name     string
+		contexts []int64 // the window after each turn before the decision
+		tokens   *int64  // the window's sample then
+		reads    float64
+	}{
+		// 10k a turn, 100k left to the 170k threshold: 10 turns; 5000 chars are 1250 tokens.
+		{name: "at the recent pace", contexts: []int64{40_000, 50_000, 60_000, 70_000}, tokens: Ptr[int64](70_000), reads: 12_500},
+		// Two samples are no pace: 70k over two turns is 35k a turn, 100k left is 3 turns.
+		{name: "at the average fill", contexts: []int64{40_000, 70_000}, tokens: Ptr[int64](70_000), reads: 3_750},
+		{name: "once, with nothing measured", reads: 1_250},
 	}
-	Reduce(s, UsageSample{Usage: Usage{Window: 200_000, CompactAt: Ptr[int64](170_000), Tokens: Ptr[int64](70_000)}})
-	if n := TurnsToCompaction(s); n == nil || *n != 10 {
-		t.Fatalf("turns to compaction = %v, want 10", n)
-	}
-	if s.Saved != (Saved{Ms: 50_000, Chars: 6_000}) {
-		t.Fatalf("saved %+v: the instruction should have settled on its baseline", s.Saved)
-	}
-	// It settled at the third turn's end, when the pace was not yet known: one read.
-	if s.Money.SavedReads != 1_500 {
-		t.Fatalf("saved reads = %v, want 1500 (6000 chars, read once)", s.Money.SavedReads)
-	}
-	// A narrower run settled now is worth its 5000 chars read 10 more times.
-	s2 := steered(t)
-	for i, ctx := range []int64{40_000, 50_000, 60_000} {
-		if i > 0 {
-			Reduce(s2, TurnStart{Now: int64(10 + i)})
-		}
-		Reduce(s2, TurnComplete{Stat: TurnStat{Context: Ptr(ctx)}})
-	}
-	Reduce(s2, UsageSample{Usage: Usage{Window: 200_000, CompactAt: Ptr[int64](170_000), Tokens: Ptr[int64](70_000)}})
-	Reduce(s2, TurnStart{Now: 20})
-	Reduce(s2, TurnComplete{Stat: TurnStat{Context: Ptr[int64](70_000)}})
-	if s2.Money.SavedReads <= 0 {
-		t.Fatalf("saved reads = %v", s2.Money.SavedReads)
-	}
-	Reduce(s2, TurnStart{Now: 30})
-	Reduce(s2, AddRow{Row: call("again", suiteKey, ClassTest, s2.Turn, 55_000, 6_000)})
-	if s2.Money.SavedReads != 0 || s2.Saved != (Saved{}) {
-		t.Fatalf("after the relapse: reads %v, saved %+v", s2.Money.SavedReads, s2.Saved)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := judged(t)
+			for i, ctx := range c.contexts {
+				Reduce(s, TurnComplete{Stat: TurnStat{Context: Ptr(ctx)}})
+				Reduce(s, TurnStart{Now: int64(10 + i)})
+			}
+			Reduce(s, UsageSample{Usage: Usage{Window: 200_000, CompactAt: Ptr[int64](170_000), Tokens: c.tokens}})
+			Reduce(s, Decide{PatternID: "execution:full-suite", Choice: Steer, Text: Ptr("run only the auth tests")})
+			Reduce(s, TurnStart{Now: 100})
+			Reduce(s, AddRow{Row: call("narrow", "test:npm test -- auth", ClassTest, s.Turn, 10_000, 1_000)})
+			if s.Saved.Chars != 5_000 || s.Money.SavedReads != c.reads {
+				t.Fatalf("saved %+v, reads %v; want 5000 chars, %v reads", s.Saved, s.Money.SavedReads, c.reads)
+			}
+			Reduce(s, TurnStart{Now: 200})
+			Reduce(s, AddRow{Row: call("again", suiteKey, ClassTest, s.Turn, 55_000, 6_000)})
+			if s.Money.SavedReads != 0 || s.Saved != (Saved{}) {
+				t.Fatalf("after the relapse: reads %v, saved %+v", s.Money.SavedReads, s.Saved)
+			}
+		})
 	}
 }
