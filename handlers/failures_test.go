@@ -9,6 +9,13 @@ import (
 	"github.com/saverd/saverd/state/judge"
 )
 
+// notTextUsage is the error a host's model.fork answer of `["done"]` decodes to, as the daemon's host
+// connection reads it.
+func notTextUsage() error {
+	_, err := DecodeForkResult(json.RawMessage(`["done"]`))
+	return err
+}
+
 // textReply is a fork that answered text, billed as reply() is.
 func textReply(text string) *ForkResult {
 	return &ForkResult{Text: text, Usage: judge.ForkUsage{InputTokens: 1000, OutputTokens: 200, CacheCreationInputTokens: 500}}
@@ -30,6 +37,8 @@ func TestCheckFailuresSayWhy(t *testing.T) {
 		{"host error", errForkBroke, "ContextSaver: check failed — fork broke", "fork broke", 0},
 		{"null fork", nil, "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)",
 			"the host could not fork this session yet (model.fork answered null)", 0},
+		{"not {text, usage}", notTextUsage(), "ContextSaver: check failed — the host answered model.fork with something that is not {text, usage}",
+			"the host answered model.fork with something that is not {text, usage}", 0},
 		{"no text", textReply("  "), "ContextSaver: check failed — the judge answered nothing", "the judge answered nothing", 1700},
 		{"prose", textReply("I looked and the session seems fine."), "ContextSaver: check failed — the judge answered prose, not JSON",
 			"the judge answered prose, not JSON", 1700},
@@ -79,6 +88,20 @@ func TestCheckTimeoutSaysWhy(t *testing.T) {
 	}
 }
 
+// TestProcessTimeoutSaysWhy: a process fork that outlives the timeout is said too.
+func TestProcessTimeoutSaysWhy(t *testing.T) {
+	h := newHarnessWith(t, Options{Synchronous: true, ForkTimeout: 20 * time.Millisecond}, true, nil)
+	h.twelve()
+	h.host.reset()
+	h.host.gate, h.host.forked = make(chan struct{}), make(chan struct{}, 1)
+	h.prompt(20_000, "why is this taking so long", "composer")
+	h.srv.Quiesce()
+	want := "ContextSaver: process check failed — the judge did not answer within 20ms (model.fork timed out)"
+	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != want {
+		t.Fatalf("toasts = %q, want %q", got, want)
+	}
+}
+
 // TestProcessFailuresSayWhy: the process judge's failures are said too, since every process run is
 // automatic and a quiet one looks like a clean bill.
 func TestProcessFailuresSayWhy(t *testing.T) {
@@ -90,6 +113,7 @@ func TestProcessFailuresSayWhy(t *testing.T) {
 	}{
 		{"null fork", nil, "", 0},
 		{"host error", errForkBroke, "ContextSaver: process check failed — fork broke", 0},
+		{"not {text, usage}", notTextUsage(), "ContextSaver: process check failed — the host answered model.fork with something that is not {text, usage}", 0},
 		{"no text", textReply(""), "ContextSaver: process check failed — the judge answered nothing", 1700},
 		{"prose", textReply("Looks fine to me."), "ContextSaver: process check failed — the judge answered prose, not JSON", 1700},
 		{"no findings list", textReply(`{"findings":{}}`), "ContextSaver: process check failed — the judge's JSON has no findings list", 1700},
