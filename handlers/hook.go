@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -205,8 +206,15 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
-		sess.event(func() { sess.bridge.ended = true })
-		s.background(sess.flush)
+		var harness, transcript string
+		sess.event(func() {
+			sess.bridge.ended = true
+			harness, transcript = sess.bridge.harness, sess.bridge.transcript
+		})
+		s.background(func() {
+			sess.flush()
+			s.recordSession(harness, transcript)
+		})
 	}
 	return nil
 }
@@ -446,4 +454,25 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		text, _, _ = strings.Cut(textview.Band(state.BuildBandAt(sess.st, now), width), "\n")
 	})
 	return TextResult{Text: &text}, nil
+}
+
+// recordSession appends the session's record, read from its transcript, to the sessions log. A session
+// resumed and ended again is appended again: its last record covers all of it.
+func (s *Server) recordSession(harness, transcript string) {
+	if s.opt.SessionsLog == "" || transcript == "" {
+		return
+	}
+	var rec agentlog.Record
+	var err error
+	if harness == bridge.Codex {
+		rec, err = agentlog.ReadCodexRollout(transcript, agentlog.Options{})
+	} else {
+		rec, err = agentlog.ReadClaudeSession(transcript, agentlog.Options{})
+	}
+	if err == nil {
+		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
+	}
+	if err != nil {
+		s.log.Warn().Err(err).Str("transcript", transcript).Msg("session record not written")
+	}
 }

@@ -121,6 +121,11 @@ func TestRealCodex(t *testing.T) {
 	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "run only the tests covering the files you changed") {
 		t.Fatalf("the next request lacks the instruction (%d requests)", len(reqs))
 	}
+	// The daemon's record of the session says codex, so a commit with a Codex trailer links to it.
+	rec := sessionRecord(t, filepath.Join(state, "saverd", "sessions.jsonl"), id)
+	if rec["harness"] != "codex" || rec["calls"].(float64) < 9 {
+		t.Fatalf("session record %v", rec)
+	}
 }
 
 // promptOf is the user text of a Responses request: the judge's prompt.

@@ -383,3 +383,23 @@ func TestSmallHookBinary(t *testing.T) {
 		t.Fatalf("install did not write saverd-hook into the hooks:\n%s", settings)
 	}
 }
+
+// sessionRecord waits for the daemon's sessions log to hold a record of id, and returns the last one.
+func sessionRecord(t *testing.T, log, id string) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		data, _ := os.ReadFile(log)
+		var last map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["session_id"] == id {
+				last = rec
+			}
+		}
+		if last != nil {
+			return last
+		}
+	}
+	t.Fatalf("no record of session %s in %s", id, log)
+	return nil
+}
