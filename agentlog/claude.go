@@ -186,6 +186,13 @@ func (s *claudeSession) quick(line []byte) bool {
 	return true
 }
 
+// anchorAbove is the line length past which the line's own timestamp is told by the "uuid" key written
+// just before it (within anchorSpan bytes: the key, a 36-character uuid and the separators).
+const (
+	anchorAbove = 8 << 10
+	anchorSpan  = 64
+)
+
 // A cost-state line holds a few numbers per model and starts with its type, so it is looked for in the
 // first costStateHead bytes of any line and in the whole of a line up to costStateLine bytes: the search
 // never reads the tool results that make lines long.
@@ -218,15 +225,25 @@ var (
 	quotedCostState = []byte(`"cost-state"`)
 	quotedToolUse   = []byte(`"tool_use"`)
 	timestampKey    = []byte(`"timestamp"`)
+	uuidKey         = []byte(`"uuid"`)
 )
 
-// stringField is the string value of key (quoted) in a JSON line when the key occurs once and its
-// value has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
-// always a key; but a nested object (a structured tool result) may carry the same key, and then which one
-// is the line's own is left to the decoder (false).
+// stringField is the string value of the line's own timestamp key, when it can be told without decoding
+// and has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
+// always a key; but a nested object (a structured tool result) may carry the same key. In a short line
+// the key must occur once; in a long one (where reading the whole line again would cost as much as
+// decoding it) the first occurrence counts when it follows the line's own "uuid", as Claude Code writes its
+// envelope before the tool result. Anything else is left to the decoder (false).
 func stringField(line, key []byte) (string, bool) {
-	i := bytes.LastIndex(line, key)
-	if i < 0 || bytes.Index(line, key) != i {
+	i := bytes.Index(line, key)
+	if i < 0 {
+		return "", false
+	}
+	if len(line) > anchorAbove {
+		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
+			return "", false
+		}
+	} else if bytes.LastIndex(line, key) != i {
 		return "", false
 	}
 	rest := bytes.TrimLeft(line[i+len(key):], " \t")
