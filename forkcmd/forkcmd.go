@@ -18,13 +18,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/saverd/saverd/internal/codexexec"
+	"github.com/saverd/saverd/internal/hookcmd"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/state/judge"
 )
 
 // EnvMarker is set in every fork's environment; `saverd hook` exits at once, printing nothing, when it
 // sees it, so a fork whose hooks were not turned off still records nothing.
-const EnvMarker = "SAVERD_FORK"
+const EnvMarker = hookcmd.EnvMarker
 
 // Harness names, as the session records and impact use them.
 const (
@@ -128,7 +130,11 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Args[0]), runErr, why)
 	}
 	if req.Harness == HarnessCodex {
-		return parseCodex(stdout.Bytes())
+		text, usage, err := codexexec.Parse(bytes.NewReader(stdout.Bytes()))
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Text: text, Usage: usage}, nil
 	}
 	return ParseClaude(stdout.Bytes())
 }
@@ -148,7 +154,7 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 		if err != nil {
 			return nil, fmt.Errorf("no codex on PATH to run the judge (set SAVERD_JUDGE_CMD or %s)", ConfigFile)
 		}
-		cmd = exec.CommandContext(ctx, bin, codexArgs(req)...)
+		cmd = exec.CommandContext(ctx, bin, codexexec.Args(req.Model)...)
 	default:
 		if req.SessionID == "" {
 			return nil, errors.New("no session id to fork")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -60,6 +61,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	if sess == nil {
 		return HookResult{}, nil
+	}
+	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
+		sess.event(func() { sess.bridge.model = pl.Model })
 	}
 	if ans == nil {
 		ans = s.hookEvent(ctx, sess, pl, now)
@@ -174,7 +178,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:
-		return sess.preToolUse(pl)
+		return sess.preToolUse(pl, now)
 	case bridge.PostToolUse, bridge.PostToolUseFailure:
 		return s.postToolUse(sess, pl, now)
 	case bridge.SubagentStart:
@@ -201,8 +205,15 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
-		sess.event(func() { sess.bridge.ended = true })
-		s.background(sess.flush)
+		var harness, transcript string
+		sess.event(func() {
+			sess.bridge.ended = true
+			harness, transcript = sess.bridge.harness, sess.bridge.transcript
+		})
+		s.background(func() {
+			sess.flush()
+			s.recordSession(harness, transcript)
+		})
 	}
 	return nil
 }
@@ -277,7 +288,8 @@ func (sess *Session) paneText() string {
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
 // back, since the harness replaces the input with what the hook answers.
-func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
+func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
+	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
 	if !bridge.IsAgentTool(pl.ToolName) {
 		return nil
 	}
@@ -313,6 +325,7 @@ func (sess *Session) preToolUse(pl bridge.Payload) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {
 			s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")
@@ -440,4 +453,25 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		text, _, _ = strings.Cut(textview.Band(state.BuildBandAt(sess.st, now), width), "\n")
 	})
 	return TextResult{Text: &text}, nil
+}
+
+// recordSession appends the session's record, read from its transcript, to the sessions log. A session
+// resumed and ended again is appended again: its last record covers all of it.
+func (s *Server) recordSession(harness, transcript string) {
+	if s.opt.SessionsLog == "" || transcript == "" {
+		return
+	}
+	var rec agentlog.Record
+	var err error
+	if harness == bridge.Codex {
+		rec, err = agentlog.ReadCodexRollout(transcript, agentlog.Options{})
+	} else {
+		rec, err = agentlog.ReadClaudeSession(transcript, agentlog.Options{})
+	}
+	if err == nil {
+		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
+	}
+	if err != nil {
+		s.log.Warn().Err(err).Str("transcript", transcript).Msg("session record not written")
+	}
 }

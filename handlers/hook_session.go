@@ -26,6 +26,8 @@ type bridged struct {
 	spawns map[string]string
 	// agents: the subagents running now (SubagentStart seen, no SubagentStop yet) → when they started.
 	agents map[string]int64
+	// calls: a tool call's PreToolUse time, for a PostToolUse that carries no duration (Codex's).
+	calls map[string]int64
 	// compacting: PreCompact recorded the compaction; PostCompact and SessionStart(compact) must not again.
 	compacting bool
 	// ended: SessionEnd was seen; the session is kept for a resume.
@@ -34,7 +36,33 @@ type bridged struct {
 
 func newBridged(harness string, p bridge.Payload) *bridged {
 	return &bridged{harness: harness, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
-		spawns: map[string]string{}, agents: map[string]int64{}}
+		spawns: map[string]string{}, agents: map[string]int64{}, calls: map[string]int64{}}
+}
+
+// maxCalls bounds the PreToolUse times kept: a call whose PostToolUse never came is not held forever.
+const maxCalls = 256
+
+// callStarted keeps when a tool call started. Called under the lock.
+func (b *bridged) callStarted(id string, now int64) {
+	if id == "" {
+		return
+	}
+	if len(b.calls) >= maxCalls {
+		clear(b.calls)
+	}
+	b.calls[id] = now
+}
+
+// callMs is how long a finished call took: the payload's duration, else since its PreToolUse. Called
+// under the lock.
+func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
+	started, ok := b.calls[p.ToolUseID]
+	delete(b.calls, p.ToolUseID)
+	if p.DurationMs != nil || !ok {
+		return p.DurationMs
+	}
+	ms := float64(max(0, now-started))
+	return &ms
 }
 
 // forkRequest is the fork of this session for purpose: a bridged session's fork carries what a fork the

@@ -42,6 +42,9 @@ type Options struct {
 	// ForkAlways: the host can always fork (the socket daemon's hub forks through a connected host that
 	// offers model.fork, else through a command), whatever one connection's initialize says.
 	ForkAlways bool
+	// SessionsLog, when set, is the file one record per ended bridged session is appended to (read from
+	// the harness's transcript): `saverd impact` and `saverd sessions` read it.
+	SessionsLog string
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration

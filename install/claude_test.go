@@ -174,6 +174,9 @@ func TestOurs(t *testing.T) {
 		{shellQuote("/it's here/saverd") + " hook Stop", true},
 		{"/usr/bin/saverd serve", false},
 		{"/usr/bin/saverd-wrapper hook Stop", false},
+		{"/go/bin/saverd-hook hook PostToolUse", true},
+		{"/go/bin/saverd-hook statusline", true},
+		{"/go/bin/saverd-hook serve", false},
 		{"echo saverd hook", false},
 		{"", false},
 	} {

@@ -35,11 +35,14 @@ type Finding struct {
 
 // DoctorOptions say where doctor looks.
 type DoctorOptions struct {
-	Dir         string        // the project directory of Claude Code's project and local scopes
-	Socket      string        // the daemon's socket (paths.Socket())
-	JudgeCmd    string        // $SAVERD_JUDGE_CMD; "" means claude
-	DaemonWait  time.Duration // how long the daemon has to answer initialize (1 s)
-	VersionWait time.Duration // how long a judge command has to answer --version (5 s)
+	Dir           string        // the project directory of Claude Code's project and local scopes
+	Socket        string        // the daemon's socket (paths.Socket())
+	JudgeCmd      string        // the Claude Code judge's command line; "" is the built-in claude
+	CodexJudgeCmd string        // the Codex judge's command line; "" is the built-in codex
+	JudgeSource   string        // where those came from ($SAVERD_JUDGE_CMD, the config file), for the report
+	JudgeErr      error         // the judge configuration could not be read
+	DaemonWait    time.Duration // how long the daemon has to answer initialize (1 s)
+	VersionWait   time.Duration // how long a judge command has to answer --version (5 s)
 }
 
 // Doctor checks the hooks of both harnesses, the daemon and the judge commands, untrusted Codex hooks
@@ -52,13 +55,12 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 		out = append(out, Finding{Level: Fix, Text: "no saverd hooks installed for Claude Code or Codex: run `saverd install claude-code` (or `codex`)"})
 	}
 	out = append(out, checkDaemon(o.Socket, o.DaemonWait))
-	judge := "claude"
-	if w := words(o.JudgeCmd, 1); len(w) == 1 {
-		judge = w[0]
+	if o.JudgeErr != nil {
+		out = append(out, Finding{Level: Fix, Text: "judge: " + o.JudgeErr.Error() + ": /saver check fails until it parses"})
 	}
-	out = append(out, checkCommand(ctx, "judge", judge, o.VersionWait))
+	out = append(out, checkCommand(ctx, judgeRole("judge", o.JudgeCmd, o.JudgeSource), firstWord(o.JudgeCmd, "claude"), o.VersionWait))
 	if codexInstalled {
-		out = append(out, checkCommand(ctx, "codex judge", "codex", o.VersionWait))
+		out = append(out, checkCommand(ctx, judgeRole("codex judge", o.CodexJudgeCmd, o.JudgeSource), firstWord(o.CodexJudgeCmd, "codex"), o.VersionWait))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].First && !out[j].First })
 	return out
@@ -207,6 +209,11 @@ func codexFindings(dir string) ([]Finding, bool) {
 		if len(present) > 0 {
 			installed = true
 			out = append(out, coverage("codex", scope, path, present, codexEvents))
+			if dir := projectOf(path); dir != "" && trust != nil {
+				if ok, _ := ProjectTrusted(cfg, cfgText, dir); !ok {
+					out = append(out, Finding{Level: Fix, First: true, Text: "codex: UNTRUSTED PROJECT — " + untrustedProject(dir, cfg)})
+				}
+			}
 		}
 	}
 	if !installed {
@@ -275,6 +282,22 @@ func checkDaemon(socket string, wait time.Duration) Finding {
 		return Finding{Level: Fix, Text: fmt.Sprintf("daemon: %s refused initialize: %s", socket, reply.Error.Message)}
 	}
 	return Finding{Level: OK, Text: fmt.Sprintf("daemon: answers at %s (%s %s)", socket, reply.Result.ServerInfo.Name, reply.Result.ServerInfo.Version)}
+}
+
+// firstWord is the program a command line runs, or def for an empty line.
+func firstWord(line, def string) string {
+	if w := words(line, 1); len(w) == 1 {
+		return w[0]
+	}
+	return def
+}
+
+// judgeRole names a judge check, with the setting its command line came from when it is not built in.
+func judgeRole(role, line, source string) string {
+	if line != "" && source != "" {
+		return role + " (" + source + ")"
+	}
+	return role
 }
 
 // checkCommand finds a command on PATH and wants `--version` to answer within wait.

@@ -3,6 +3,8 @@ package install
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -143,5 +145,56 @@ func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("no line says %q:\n%s", want, text)
 		}
+	}
+}
+
+func TestCodexProjectNeedsTrust(t *testing.T) {
+	home := sandbox(t)
+	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
+	proj := filepath.Join(home, "proj")
+	r, err := Install(Options{Harness: Codex, Scope: "project", Dir: proj, Bin: self})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := r[0].Edit.Notes; len(notes) != 1 || !strings.Contains(notes[0], "only in a trusted project") {
+		t.Errorf("install notes = %q; want one saying the project is not trusted", notes)
+	}
+	doctor := func() []Finding {
+		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
+	}
+	if f := doctor()[0]; f.Level != Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
+		t.Errorf("first finding %+v; want the untrusted project", f)
+	}
+	cfg, _ := CodexConfigPath()
+	write(t, cfg, read(t, cfg)+"\n[projects."+tomlString(proj)+"]\ntrust_level = \"trusted\"\n", 0o600)
+	for _, f := range doctor() {
+		if strings.Contains(f.Text, "UNTRUSTED") {
+			t.Errorf("still reported after trusting the project: %s", f.Text)
+		}
+	}
+}
+
+func TestDoctorJudgeConfig(t *testing.T) {
+	home := sandbox(t)
+	bin := filepath.Join(home, "bin")
+	t.Setenv("PATH", bin)
+	fakeBin(t, bin, "my-judge", "echo judge 1.0")
+	self := fakeBin(t, bin, "saverd", "exit 0")
+	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(o DoctorOptions) string {
+		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "x.sock"), time.Second, time.Second
+		var lines []string
+		for _, f := range Doctor(context.Background(), o) {
+			lines = append(lines, fmt.Sprint(f.Level, " ", f.Text))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if got := run(DoctorOptions{JudgeCmd: "my-judge --flag", JudgeSource: "SAVERD_JUDGE_CMD"}); !strings.Contains(got, "0 judge (SAVERD_JUDGE_CMD): "+bin+"/my-judge runs (judge 1.0)") {
+		t.Errorf("configured judge:\n%s", got)
+	}
+	if got := run(DoctorOptions{JudgeErr: errors.New("read /c/config.json: bad")}); !strings.Contains(got, "2 judge: read /c/config.json: bad") {
+		t.Errorf("config error:\n%s", got)
 	}
 }

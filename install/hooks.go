@@ -17,11 +17,16 @@ type Handler struct {
 	Timeout int
 }
 
-// Ours reports whether a command line is one saverd wrote: its first word's base name is saverd and its
-// second word is `hook` or `statusline`. Everything else in a settings file belongs to someone else.
+// Ours reports whether a command line is one saverd wrote: its first word's base name is saverd (or the
+// small saverd-hook binary, which takes the same arguments) and its second word is `hook` or
+// `statusline`. Everything else in a settings file belongs to someone else.
 func Ours(command string) bool {
 	w := words(command, 2)
-	return len(w) == 2 && filepath.Base(w[0]) == "saverd" && (w[1] == "hook" || w[1] == "statusline")
+	if len(w) != 2 || (w[1] != "hook" && w[1] != "statusline") {
+		return false
+	}
+	base := filepath.Base(w[0])
+	return base == "saverd" || base == "saverd-hook"
 }
 
 // words splits the first n shell words of a command line, honouring single and double quotes and

@@ -184,7 +184,26 @@ func codexTrust(path, oldText string, e Edit) (FileReport, error) {
 		return FileReport{}, err
 	}
 	te.Notes = append(te.Notes, movedForeign(oldDecl, newDecl)...)
+	if dir := projectOf(path); dir != "" && len(add) > 0 {
+		if ok, err := ProjectTrusted(cfg, cfgText, dir); err == nil && !ok {
+			te.Notes = append(te.Notes, untrustedProject(dir, cfg))
+		}
+	}
 	return FileReport{Path: cfg, Edit: te}, nil
+}
+
+// projectOf is DIR for a project's DIR/.codex/hooks.json, "" for the user's hooks.json.
+func projectOf(hooksPath string) string {
+	user, err := SettingsPath(Codex, "user", "")
+	if err != nil || hooksPath == user || filepath.Base(filepath.Dir(hooksPath)) != ".codex" {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(hooksPath))
+}
+
+// untrustedProject says why a project's hooks do not run yet, and what the person can do.
+func untrustedProject(dir, cfg string) string {
+	return fmt.Sprintf("Codex reads %s/.codex/hooks.json only in a trusted project, and %s does not trust %s: Codex asks when it first runs there (or add [projects.%s] trust_level = \"trusted\")", dir, cfg, dir, tomlString(dir))
 }
 
 // movedForeign names the foreign handlers whose trust key changed between two versions of hooks.json:

@@ -160,3 +160,17 @@ func tomlString(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// ProjectTrusted reports whether config.toml marks dir as a trusted project ([projects."DIR"]
+// trust_level = "trusted"). Codex 0.169.0 reads DIR/.codex/hooks.json only for a trusted project.
+func ProjectTrusted(name, text, dir string) (bool, error) {
+	var doc struct {
+		Projects map[string]struct {
+			TrustLevel string `toml:"trust_level"`
+		} `toml:"projects"`
+	}
+	if err := toml.Unmarshal([]byte(text), &doc); err != nil {
+		return false, fmt.Errorf("%s is not valid TOML (%v)", name, err)
+	}
+	return doc.Projects[dir].TrustLevel == "trusted", nil
+}

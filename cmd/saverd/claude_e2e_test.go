@@ -170,6 +170,11 @@ func TestRealClaudeCode(t *testing.T) {
 	if !mainSeen || !subSeen {
 		t.Fatalf("main request seen %v, subagent request seen %v", mainSeen, subSeen)
 	}
+	// Each run's SessionEnd appended the session's record, read from its transcript, for impact.
+	rec := sessionRecord(t, filepath.Join(state, "saverd", "sessions.jsonl"), id)
+	if rec["harness"] != "claude-code" || rec["calls"].(float64) < 14 {
+		t.Fatalf("session record %v", rec)
+	}
 }
 
 // stopDaemonAt ends the daemon a hook started for a socket.

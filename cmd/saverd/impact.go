@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,11 +181,11 @@ func (c *impactCmd) readLogs(ctx context.Context, stderr io.Writer) ([]string, e
 		c.opt.Found = append(c.opt.Found, raw)
 	}
 	if log, err := paths.SessionsLog(); err == nil {
-		if _, err := os.Stat(log); err == nil {
-			c.opt.Sessions = append(c.opt.Sessions, log)
-		}
+		daemon, w := daemonRecords(log)
+		c.opt.Found = append(c.opt.Found, daemon...)
+		warn = append(warn, w...)
 	}
-	if len(recs) == 0 && len(c.opt.Sessions) == 0 {
+	if len(c.opt.Found) == 0 && len(c.opt.Sessions) == 0 {
 		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
 	}
 	return warn, nil
@@ -268,4 +269,45 @@ func isTerminal(w io.Writer) bool {
 	}
 	null, err := os.Stat(os.DevNull)
 	return err != nil || !os.SameFile(fi, null)
+}
+
+// daemonRecords reads the daemon's sessions log: one record each time a session ended, so a session
+// resumed and ended again has several, and its last covers all of it. The last record of each session
+// is kept, in the order sessions first appear; a missing log is no sessions.
+func daemonRecords(path string) ([]json.RawMessage, []string) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("daemon sessions log %s: %v", path, err)}
+	}
+	defer f.Close()
+	var (
+		out  []json.RawMessage
+		warn []string
+		at   = map[string]int{}
+	)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for n := 1; sc.Scan(); n++ {
+		var head struct {
+			SessionID string `json:"session_id"`
+		}
+		line := append(json.RawMessage(nil), sc.Bytes()...)
+		if err := json.Unmarshal(line, &head); err != nil || head.SessionID == "" {
+			warn = append(warn, fmt.Sprintf("%s:%d: not a session record, skipped", path, n))
+			continue
+		}
+		if i, ok := at[head.SessionID]; ok {
+			out[i] = line
+			continue
+		}
+		at[head.SessionID] = len(out)
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
+	}
+	return out, warn
 }

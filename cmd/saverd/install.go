@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/paths"
 )
@@ -82,7 +83,17 @@ func selfPath() (string, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
+	// The small hook binary beside this one (go install ./cmd/... puts it there) runs the same hook in
+	// about a third of the start-up time: a hook is one exec per event.
+	if hook := filepath.Join(filepath.Dir(exe), "saverd-hook"); isExecutable(hook) {
+		return hook, nil
+	}
 	return exe, nil
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
 func printReports(w io.Writer, reports []install.FileReport, dry, remove bool) {
@@ -109,8 +120,10 @@ func printReports(w io.Writer, reports []install.FileReport, dry, remove bool) {
 
 // runDoctor is `saverd doctor`: one line per check, 0 when all is well, 1 when something needs fixing.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o := install.DoctorOptions{Socket: paths.Socket(), JudgeCmd: os.Getenv("SAVERD_JUDGE_CMD"),
-		DaemonWait: time.Second, VersionWait: 5 * time.Second}
+	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second}
+	// The judge commands the daemon would fork through: $SAVERD_JUDGE_CMD, else the config file's.
+	cfg, err := forkcmd.Load()
+	o.JudgeCmd, o.CodexJudgeCmd, o.JudgeSource, o.JudgeErr = cfg.Claude, cfg.Codex, cfg.Source, err
 	fs := flag.NewFlagSet("saverd doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, installUsage) }

@@ -144,7 +144,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
 	// often than the default, which keeps p99 down and stays well inside the memory budget.
 	debug.SetGCPercent(400)
-	srv := handlers.New(handlers.Options{
+	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
 		Log:         log,
@@ -154,7 +154,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		},
 		TestHooks:  f.testHooks,
 		ForkAlways: f.listen != "",
-	})
+	}
+	if f.listen != "" {
+		opt.SessionsLog = sessionsLog(log)
+	}
+	srv := handlers.New(opt)
 	if f.listen != "" {
 		return serveSocket(ctx, f, srv, log)
 	}
@@ -190,4 +194,14 @@ func startProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// sessionsLog is where the socket daemon appends its session records ("" when no state directory).
+func sessionsLog(log zerolog.Logger) string {
+	p, err := paths.SessionsLog()
+	if err != nil {
+		log.Warn().Err(err).Msg("no sessions log")
+		return ""
+	}
+	return p
 }

@@ -25,12 +25,18 @@ type Usage struct {
 	Input, Cached, Output, Reasoning int
 }
 
-// Step is one model response: any function calls, then an optional assistant message.
+// Step is one model response: any function calls, then an optional assistant message. A Status other
+// than 0 answers with that HTTP status and no stream instead (a failed request).
 type Step struct {
-	Calls []Call
-	Text  string
-	Usage Usage
+	Calls  []Call
+	Text   string
+	Usage  Usage
+	Status int
 }
+
+// fallback answers every request after the script ran out, so a client that asks once more (a
+// compaction, a retry) gets a short final message rather than a hang.
+var fallback = Step{Text: "done", Usage: Usage{Input: 100, Output: 5}}
 
 // Request is one request the client sent: its path and raw body.
 type Request struct {
@@ -51,15 +57,14 @@ func (r Request) Input() []map[string]any {
 type Server struct {
 	URL string
 
-	ln   net.Listener
-	srv  *http.Server
-	mu   sync.Mutex
-	next int
-	reqs []Request
-	// Fallback answers every request after the script ran out, so a client that asks once more (a
-	// compaction, a retry) gets a short final message rather than a hang.
-	Fallback Step
-	steps    []Step
+	ln    net.Listener
+	srv   *http.Server
+	mu    sync.Mutex
+	next  int
+	reqs  []Request
+	steps []Step
+	// intercept, when set, may answer a request before the script does.
+	intercept func(Request) (Step, bool)
 }
 
 // Start serves the script on a free port of 127.0.0.1 until Close.
@@ -68,8 +73,7 @@ func Start(steps ...Step) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("codexapi: listen: %w", err)
 	}
-	s := &Server{URL: "http://" + ln.Addr().String() + "/v1", ln: ln, steps: steps,
-		Fallback: Step{Text: "done", Usage: Usage{Input: 100, Output: 5}}}
+	s := &Server{URL: "http://" + ln.Addr().String() + "/v1", ln: ln, steps: steps}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -77,6 +81,22 @@ func Start(steps ...Step) (*Server, error) {
 
 // Close stops the server.
 func (s *Server) Close() error { return s.srv.Close() }
+
+// Add appends steps to the script: a test that runs the client several times scripts each run as it
+// comes.
+func (s *Server) Add(steps ...Step) {
+	s.mu.Lock()
+	s.steps = append(s.steps, steps...)
+	s.mu.Unlock()
+}
+
+// Intercept answers the requests f picks with the step it returns, outside the script's order (a judge's
+// fork, say); the others take the script's next step.
+func (s *Server) Intercept(f func(Request) (Step, bool)) {
+	s.mu.Lock()
+	s.intercept = f
+	s.mu.Unlock()
+}
 
 // Requests is every request received so far, in order.
 func (s *Server) Requests() []Request {
@@ -102,17 +122,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, Request{Path: r.URL.Path, Body: body})
 	var step Step
 	n := s.next
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
+	intercepted := false
+	if s.intercept != nil && r.Method == http.MethodPost {
+		step, intercepted = s.intercept(Request{Path: r.URL.Path, Body: body})
+	}
+	if !intercepted && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
 		if s.next < len(s.steps) {
 			step = s.steps[s.next]
 		} else {
-			step = s.Fallback
+			step = fallback
 		}
 		s.next++
 	}
 	s.mu.Unlock()
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
 		http.NotFound(w, r)
+		return
+	}
+	if step.Status != 0 {
+		http.Error(w, `{"error":{"message":"scripted failure","type":"server_error"}}`, step.Status)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
