@@ -6,7 +6,6 @@ import (
 	"fmt"
 	json "github.com/segmentio/encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -379,10 +378,4 @@ func (s *claudeSession) crossCheck() {
 			s.rec.SessionID, theirs.Total(), theirs.Input, theirs.Output, theirs.CacheRead, theirs.CacheWrite,
 			s.rec.Tokens.Total(), s.rec.Tokens.Input, s.rec.Tokens.Output, s.rec.Tokens.CacheRead, s.rec.Tokens.CacheWrite))
 	}
-}
-
-// fileExists is for discovery: a path that is there and is a regular file.
-func fileExists(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
 }
