@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	json "github.com/segmentio/encoding/json"
 	"io"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/prices"
 )

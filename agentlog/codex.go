@@ -3,11 +3,12 @@ package agentlog
 import (
 	"errors"
 	"fmt"
-	json "github.com/segmentio/encoding/json"
 	"io"
 	"path/filepath"
 	"regexp"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/prices"
 )
