@@ -109,6 +109,11 @@ func TestSessionsFormats(t *testing.T) {
 				t.Errorf("sessions after the fixtures' day: %s", out)
 			}
 		}},
+		{"repo", []string{"--format", "ndjson", "--repo", "/home/dev/src/calc"}, func(t *testing.T, out string) {
+			if n := strings.Count(out, "\n"); n != 1 || !strings.Contains(out, `"cwd":"/home/dev/src/calc"`) {
+				t.Errorf("%d sessions under the repo, want the calc one:\n%s", n, out)
+			}
+		}},
 		{"by model csv", []string{"--format", "csv", "--by", "model"}, func(t *testing.T, out string) {
 			if !strings.Contains(out, "claude-opus-5-5,3,20,20000,1000,100000,4000,0.14,0.14") || !strings.Contains(out, "gpt-5.6-terra,1,3,") {
 				t.Errorf("by model:\n%s", out)
