@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -360,6 +361,10 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	}
 }
 
+// costTolerance is how far saverd's cost may stray from Claude Code's own before it is said: rounding
+// aside, the same calls at the same prices cost the same.
+const costTolerance = 0.005
+
 // crossCheck compares the calls' tokens with Claude Code's own cumulative cost-state and keeps its cost
 // figure. A difference usually means a subagent transcript is missing (an async agent still running, or
 // deleted).
@@ -372,6 +377,16 @@ func (s *claudeSession) crossCheck() {
 	var theirs Tokens
 	for _, m := range s.cost.models {
 		theirs.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+	}
+	if theirs == s.rec.Tokens {
+		// Same calls: a different figure is a different price (a stale table, or a model Claude Code prices
+		// otherwise), worth saying since cost.total is what impact divides.
+		if ours := s.rec.Cost.Total; ours != nil && math.Abs(*ours-total) > costTolerance*max(total, *ours) {
+			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
+				"session %s: saverd prices its calls at $%.4f, Claude Code's own cost-state says $%.4f (see --prices)",
+				s.rec.SessionID, *ours, total))
+		}
+		return
 	}
 	if theirs != s.rec.Tokens {
 		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
