@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // wireIn holds the members of an incoming message object, each verbatim.
@@ -79,6 +81,11 @@ func kindOf(raw []byte) jsonKind {
 // parseFrame decodes a frame's outer object: -32700 when the text is not
 // JSON, -32600 when it is JSON but not a single message object.
 func parseFrame(data []byte) (*wireIn, *Error) {
+	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
+		// Before any decoder: a recursive one overflows its stack on a deep enough frame, and a
+		// stack overflow ends the process, every session with it.
+		return nil, Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	var w wireIn
 	// Every frame is decoded here, a tool.call with the tool's whole output in it: the fast decoder
 	// first, and encoding/json only to word what is wrong with a frame the fast one refused.

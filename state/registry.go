@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // The per-project pattern registry: what is persisted across sessions (StoredPattern), how a stored
@@ -45,6 +47,9 @@ func ParseRegistry(value any) []StoredPattern {
 
 // ParseRegistryJSON reads a stored registry from its JSON text.
 func ParseRegistryJSON(data []byte) ([]StoredPattern, error) {
+	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
+		return nil, fmt.Errorf("pattern registry: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	var value any
 	if err := json.Unmarshal(data, &value); err != nil {
 		return nil, fmt.Errorf("pattern registry: %w", err)

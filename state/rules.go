@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // Rules: the lasting artifacts that make a session's decisions permanent — a CLAUDE.md bullet, a
@@ -358,6 +360,9 @@ func (o *orderedObject) set(k string, v any) {
 
 // decodeOrdered decodes one JSON value with objects as *orderedObject and numbers as json.Number.
 func decodeOrdered(text string) (any, error) {
+	if at, deep := jsondepth.CheckString(text, jsondepth.Max); deep {
+		return nil, fmt.Errorf("nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	v, err := orderedValue(dec)
