@@ -11,7 +11,9 @@ import (
 // its headers, so that every later request was read as junk and never handled. Each bad header is
 // answered once, the stream picks up again at the next header, and the requests after it are answered.
 func TestBadContentLengthIsAnsweredOnce(t *testing.T) {
-	body := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo","params":[%d]}`, id, id) }
+	body := func(id int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo","params":[%d]}`, id, id)
+	}
 	framed := func(id int) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body(id)), body(id)) }
 	tests := []struct {
 		name  string
