@@ -41,9 +41,9 @@ type Session struct {
 	flags  flags
 	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
 	ended bool
-	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
-	// sample leaks into the project's real memory.
-	demoLoaded bool
+	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
+	// registry.go); guarded by mu.
+	stored map[string]storedCopy
 	// invalidating: a ui.invalidate is already scheduled.
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.

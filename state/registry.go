@@ -111,7 +111,18 @@ func storedEntryOf(v any) (StoredPattern, bool) {
 	return StoredPattern{
 		ID: id, Category: Category(category), Kind: kind, Signature: sig, Why: why, Alternative: alternative,
 		Confidence: confidence, Proposal: proposal, EstTokensPerTurn: est, LastDecision: last, Lean: lean,
+		ChangedAt: storedChangedAt(o),
 	}, true
+}
+
+// storedChangedAt reads changedAt, which entries written before it existed lack: a whole non-negative
+// number, anything else read as 0 (never stamped) rather than costing the entry.
+func storedChangedAt(o map[string]any) int64 {
+	n, ok := o["changedAt"].(float64)
+	if !ok || !(n >= 0) || n > 1<<53 || n != math.Trunc(n) {
+		return 0
+	}
+	return int64(n)
 }
 
 // filledText is v as a string holding something other than whitespace.
@@ -296,15 +307,19 @@ func capStored(entries []StoredPattern) []StoredPattern {
 	return out
 }
 
-// MergeStored merges two stored registries by id (b wins, in a's position when a held it), dropping the
-// weakest undecided entries past MaxPatterns.
+// MergeStored merges two stored registries by id, dropping the weakest undecided entries past
+// MaxPatterns. Of two entries with one id the one changed last wins (b on a tie), in a's position when a
+// held it: a session writing what it changed never puts back an older copy over another session's
+// newer decision.
 func MergeStored(a, b []StoredPattern) []StoredPattern {
 	merged := make([]StoredPattern, 0, len(a)+len(b))
 	at := make(map[string]int, len(a)+len(b))
 	for _, list := range [][]StoredPattern{a, b} {
 		for _, p := range list {
 			if i, ok := at[p.ID]; ok {
-				merged[i] = p
+				if p.ChangedAt >= merged[i].ChangedAt {
+					merged[i] = p
+				}
 				continue
 			}
 			at[p.ID] = len(merged)
