@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -146,7 +144,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
 	srv.SetHost(connHost{conn})
 
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
+	ctx, stop := terminating(ctx)
 	defer stop()
 	conn.Serve(ctx, srv.Handle)
 	select {
