@@ -63,13 +63,18 @@ func kindOf(m os.FileMode) string {
 }
 
 // Read reads a regular file of at most limit bytes; a larger one is ErrTooLarge, its size in the error.
-func Read(path string, limit int64) ([]byte, error) {
+func Read(path string, limit int64) ([]byte, error) { return read(path, limit, false) }
+
+// Head reads the first limit bytes of a regular file, however long it is.
+func Head(path string, limit int64) ([]byte, error) { return read(path, limit, true) }
+
+func read(path string, limit int64, head bool) ([]byte, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Size() > limit {
+	if info, err := f.Stat(); err == nil && info.Size() > limit && !head {
 		return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", path, ErrTooLarge, info.Size(), limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1)) // the file may have grown since the stat
@@ -77,6 +82,9 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if int64(len(data)) > limit {
+		if head {
+			return data[:limit], nil
+		}
 		return nil, fmt.Errorf("%s: %w (over %d bytes)", path, ErrTooLarge, limit)
 	}
 	return data, nil
@@ -85,13 +93,22 @@ func Read(path string, limit int64) ([]byte, error) {
 // ReadWithin is Read that gives up after d: a regular file on a hung network mount can block a read
 // for good, and no deadline reaches a plain file. The abandoned read ends with the file system.
 func ReadWithin(path string, limit int64, d time.Duration) ([]byte, error) {
+	return within(path, d, func() ([]byte, error) { return Read(path, limit) })
+}
+
+// HeadWithin is Head that gives up after d (see ReadWithin).
+func HeadWithin(path string, limit int64, d time.Duration) ([]byte, error) {
+	return within(path, d, func() ([]byte, error) { return Head(path, limit) })
+}
+
+func within(path string, d time.Duration, read func() ([]byte, error)) ([]byte, error) {
 	type result struct {
 		data []byte
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := Read(path, limit)
+		data, err := read()
 		done <- result{data, err}
 	}()
 	timer := time.NewTimer(d)
