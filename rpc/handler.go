@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -39,6 +40,15 @@ func (c *Conn) dispatch(h HandlerFunc) jsonrpc2.Handler {
 		c.handling.Store(true)
 		// A stop that came while the handler ran ends the connection once its reply is out.
 		defer c.idle()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		c.cancelHandler.Store(&cancel)
+		defer c.cancelHandler.Store(nil)
+		if c.s.cause() != nil {
+			cancel()
+		}
+		watch := time.AfterFunc(slowHandler, c.watchInput)
+		defer watch.Stop()
 		result, panicked, err := c.invoke(ctx, h, req)
 		if req.Notification {
 			if err != nil && !panicked {

@@ -17,6 +17,7 @@ import (
 // it never fails on a malformed frame (it answers the frame and reads on),
 // and stopping it never waits for a blocked Read of the input.
 type stream struct {
+	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
 	frames *frameReader
 	inbox  *incoming
 	outbox *outgoing
@@ -43,8 +44,10 @@ func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrameSize
 	}
+	ahead := &aheadReader{r: r}
 	return &stream{
-		frames: newFrameReader(r, opt.framing(), maxFrame),
+		ahead:  ahead,
+		frames: newFrameReader(ahead, opt.framing(), maxFrame),
 		inbox:  newIncoming(),
 		outbox: newOutgoing(),
 		rec:    newRecorder(opt.Record, opt.Logger),

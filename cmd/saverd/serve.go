@@ -148,7 +148,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer stop()
 	conn.Serve(ctx, srv.Handle)
 	select {
-	case <-conn.Done():
+	case <-conn.Stopped(): // EOF: the host is gone, whatever a handler is doing
 	case <-ctx.Done():
 	case <-srv.Exited():
 	}
@@ -157,6 +157,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := srv.Shutdown(flush); err != nil {
 		log.Warn().Err(err).Msg("exit before every write finished")
 	}
+	awaitHandler(conn, flush)
 	_ = conn.Close()
 	log.Info().Msg("saverd stopped")
 	return 0

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/saverd/saverd/rpc"
 )
 
 // terminating is ctx, cancelled by any signal that asks the daemon to end: SIGTERM, SIGINT and SIGHUP
@@ -30,5 +32,15 @@ func terminating(ctx context.Context) (context.Context, context.CancelFunc) {
 	return ctx, func() {
 		signal.Stop(pipe)
 		stop()
+	}
+}
+
+// awaitHandler gives a handler still running (a decision being written, say) what is left of the
+// shutdown grace to finish, so the daemon never exits in the middle of a write it could have completed,
+// nor waits on one that hangs.
+func awaitHandler(conn *rpc.Conn, grace context.Context) {
+	select {
+	case <-conn.Done():
+	case <-grace.Done():
 	}
 }

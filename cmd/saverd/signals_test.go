@@ -98,3 +98,38 @@ func TestDecisionOnDiskBeforeItsReply(t *testing.T) {
 		t.Errorf("stored %v after SIGKILL, want execution:p-1 killed", got)
 	}
 }
+
+// TestEOFWhileAHandlerIsBlocked: the host hangs up while a handler is stuck (a decision waiting on the
+// store's lock, held here by another process). The daemon used to outlive its host until the handler
+// returned, or forever; it exits within a second or so, the shutdown grace included.
+func TestEOFWhileAHandlerIsBlocked(t *testing.T) {
+	storeDir, cwd := t.TempDir(), t.TempDir()
+	seedRegistry(t, storeDir, cwd, 1)
+	c := startDaemon(t, false, nil, "--store", storeDir)
+	startSession(c, "s", cwd)
+	lock, err := os.OpenFile(filepath.Join(storeDir, "registry.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	c.write(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "ui.action", "params": map[string]any{"sessionId": "s", "action": "kill", "patternId": "execution:p-1"}})
+	time.Sleep(200 * time.Millisecond) // the handler is waiting on the lock
+	start := time.Now()
+	c.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+		if d := time.Since(start); d > 1500*time.Millisecond {
+			t.Fatalf("exit took %s", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("daemon still running 5s after EOF")
+	}
+}
