@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/saverd/saverd/state"
 )
 
 // A rule is written inside the session's directory, and nowhere else: every symlink on the way is
@@ -85,4 +87,26 @@ func shownPath(cwd, path, resolved string) string {
 		return path
 	}
 	return resolved
+}
+
+// maxNames bounds the names tried for one skill or brief.
+const maxNames = 100
+
+// freeName is a with a name whose file holds no other rule: a skill or a brief whose file exists with
+// other content (another rule whose title slugs alike, from this session or an earlier one) is renamed
+// -2, -3, … rather than written over.
+func (sess *Session) freeName(a state.Artifact) state.Artifact {
+	if a.Mode != state.ModeWrite {
+		return a
+	}
+	for n := 2; n <= maxNames; n++ {
+		if _, err := os.Lstat(a.Path); errors.Is(err, fs.ErrNotExist) {
+			return a
+		}
+		if b, err := os.ReadFile(a.Path); err == nil && string(b) == a.Content {
+			return a
+		}
+		a = state.Renamed(sess.st, a, n)
+	}
+	return a
 }

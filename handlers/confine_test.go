@@ -87,3 +87,31 @@ func TestNoWriteEscapesThroughSymlinks(t *testing.T) {
 		})
 	}
 }
+
+// TestSkillNamesAreUnique: two rules whose titles slug alike wrote one SKILL.md, the second over the
+// first. A file that holds another rule is never written over: the new one takes the next free name.
+func TestSkillNamesAreUnique(t *testing.T) {
+	h := newHarness(t, nil)
+	path := filepath.Join(h.cwd, ".claude", "skills", "focused-tests", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const earlier = "---\nname: focused-tests\n---\n\nAn earlier rule.\n"
+	if err := os.WriteFile(path, []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.cards(reply(suiteFinding(map[string]any{"kind": "skill", "title": "Focused tests!", "body": "Run only the tests for the files you changed."})))
+	h.saver("fix 1")
+	a, ok := h.rule("execution:full-suite", state.ArtifactSkill)
+	if !ok || a.Path != path {
+		t.Fatalf("rule %+v", a)
+	}
+	got, err := h.act("write", map[string]any{"patternId": a.PatternID, "kind": a.Kind})
+	second := filepath.Join(h.cwd, ".claude", "skills", "focused-tests-2", "SKILL.md")
+	if err != nil || got != "Wrote "+second {
+		t.Fatalf("reply %q, %v; want Wrote %s", got, err, second)
+	}
+	if readFile(t, path) != earlier || !strings.Contains(readFile(t, second), "name: \"focused-tests-2\"") {
+		t.Fatalf("earlier %q, second %q", readFile(t, path), readFile(t, second))
+	}
+}

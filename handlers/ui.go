@@ -122,6 +122,7 @@ func (sess *Session) writeArtifact(a state.Artifact) string {
 		sess.toast(text)
 		return text
 	}
+	a = sess.freeName(a)
 	resolved, err := confine(cwd, a.Path)
 	if err != nil {
 		text := "ContextSaver: refused to write " + a.Path + ": " + err.Error()
