@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/saverd/saverd/state"
 )
@@ -109,4 +110,20 @@ func (sess *Session) freeName(a state.Artifact) state.Artifact {
 		a = state.Renamed(sess.st, a, n)
 	}
 	return a
+}
+
+// writeUnder lands a rule under root instead of at its path (Options.WriteRoot), and answers as the
+// write at its path would have.
+func (sess *Session) writeUnder(root string, a state.Artifact) string {
+	shown := a.Path
+	a.Path = filepath.Join(root, a.Path)
+	if err := landArtifact(a); err != nil {
+		text := strings.ReplaceAll(err.Error(), root, "")
+		sess.toast(text)
+		return text
+	}
+	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	text := "Wrote " + shown
+	sess.toast(text)
+	return text
 }

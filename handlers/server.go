@@ -39,6 +39,10 @@ type Options struct {
 	// TestHooks enables debug.panic, a method that panics mid-event so the end-to-end tests can prove
 	// the rollback and the -32603 answer.
 	TestHooks bool
+	// WriteRoot, when set, is the directory the rules a session writes land under (at root/<their own
+	// path>) instead of at their paths: a replay changes no file of the recorded project (see
+	// writeArtifact).
+	WriteRoot string
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background

@@ -122,6 +122,9 @@ func (sess *Session) writeArtifact(a state.Artifact) string {
 		sess.toast(text)
 		return text
 	}
+	if root := sess.srv.opt.WriteRoot; root != "" {
+		return sess.writeUnder(root, a)
+	}
 	a = sess.freeName(a)
 	resolved, err := confine(cwd, a.Path)
 	if err != nil {

@@ -56,7 +56,7 @@ const usage = `Usage:
   saverd [serve] [--framing auto|ndjson|header] [--store DIR] [--log-file FILE] [--log-level LEVEL]
                  [--fork-timeout 10m] [--record FILE]
       Speak JSON-RPC 2.0 on stdin/stdout (see protocol.md). Logs go to stderr or --log-file.
-  saverd replay FILE [--show band|pane|debug] [--width N]
+  saverd replay FILE [--show band|pane|debug] [--width N] [--write]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.
   saverd demo [--width N]
