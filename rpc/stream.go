@@ -38,6 +38,10 @@ type stream struct {
 
 var _ jsonrpc2.Stream = (*stream)(nil)
 
+// maxHeld bounds the replies held back for one write (see Write): pipelined debug.state requests, each
+// answer held until the input ran dry, once held 1.86 GB.
+const maxHeld = 1 << 20
+
 func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	life, end := context.WithCancelCause(context.Background())
 	maxFrame := opt.MaxFrameSize
@@ -213,11 +217,13 @@ func (s *stream) writeFrame(body []byte, hold bool) (int, error) {
 	if s.wclosed.Load() {
 		return 0, ErrClosed
 	}
-	if hold {
+	if hold && len(s.held)+len(body) <= maxHeld {
 		s.held = appendFrame(s.held, s.frames.framing(), body)
 		s.rec.out(body)
 		return len(body), nil
 	}
+	// Past maxHeld the replies go out now, and the read loop waits for the peer to take them: a host
+	// pipelining requests faster than it reads is held back, not buffered for.
 	buf := appendFrame(s.wbuf[:0], s.frames.framing(), body)
 	if cap(buf) <= 1<<20 {
 		s.wbuf = buf // reuse, but do not pin a huge buffer
