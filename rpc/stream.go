@@ -154,14 +154,16 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 			return 0, err
 		}
 	}
+	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
+	// requests back to back gets its replies in one write instead of one system call each. A Later's
+	// reply comes from its own goroutine, when the read loop may be waiting already: it goes out at once.
+	resp, isReply := msg.(*jsonrpc2.Response)
+	hold := isReply && !s.inbox.isLate(resp.ID())
 	body, err := s.encode(msg)
 	if err != nil {
 		return 0, err
 	}
-	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
-	// requests back to back gets its replies in one write instead of one system call each.
-	_, isReply := msg.(*jsonrpc2.Response)
-	n, err := s.writeFrame(body, isReply)
+	n, err := s.writeFrame(body, hold)
 	return int64(n), err
 }
 

@@ -259,7 +259,8 @@ func handle(ctx context.Context, srv *handlers.Server, m wireMsg) (result any, e
 	if string(params) == "null" {
 		params = nil
 	}
-	return srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+	result, err = srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+	return rpc.Settle(ctx, result, err)
 }
 
 func showViews(ctx context.Context, srv *handlers.Server, sessionID string, opt replayOptions, stdout io.Writer) error {
