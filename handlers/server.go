@@ -43,6 +43,9 @@ type Options struct {
 	// path>) instead of at their paths: a replay changes no file of the recorded project (see
 	// writeArtifact).
 	WriteRoot string
+	// IdleEvict is how long a session may go unnamed by any hook before it is flushed and evicted
+	// (see evict.go); 0 means DefaultIdleEvict, a negative value never.
+	IdleEvict time.Duration
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background
@@ -66,6 +69,8 @@ type Server struct {
 	busyMu sync.Mutex
 	busy   int
 	idle   *sync.Cond
+
+	evict evictor // idle sessions (evict.go)
 
 	table    map[string]method
 	exitC    chan struct{}
@@ -231,7 +236,11 @@ func (s *Server) session(id string) (*Session, error) {
 	sess := s.sessions[id]
 	s.mu.Unlock()
 	if sess == nil {
+		sess = s.rejoin(id)
+	}
+	if sess == nil {
 		return nil, &rpc.Error{Code: rpc.CodeUnknownSession, Message: "unknown sessionId " + fmt.Sprintf("%q", id) + ": call session.start first"}
 	}
+	s.seen(sess)
 	return sess, nil
 }

@@ -30,6 +30,7 @@ type serveFlags struct {
 	record      string
 	testHooks   bool
 	cpuProfile  string
+	idleEvict   time.Duration
 }
 
 func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
@@ -44,6 +45,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
 	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -140,6 +142,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return store.Open(dir, log)
 		},
 		TestHooks: f.testHooks,
+		IdleEvict: idleEvictOption(f.idleEvict),
 	})
 	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
 	srv.SetHost(connHost{conn})
