@@ -37,7 +37,9 @@ func (b *lockedBuffer) bytes() []byte {
 // connHost is the Server's host over an rpc.Conn, as the daemon wires it.
 type connHost struct{ c *rpc.Conn }
 
-func (h connHost) Notify(method string, params any) { _ = h.c.Notify(context.Background(), method, params) }
+func (h connHost) Notify(method string, params any) {
+	_ = h.c.Notify(context.Background(), method, params)
+}
 func (h connHost) Fork(context.Context, ForkRequest) (*ForkResult, error) {
 	return nil, nil // a cold answer: a fuzzed host answers no fork
 }
