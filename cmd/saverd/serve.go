@@ -133,6 +133,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
 	// often than the default, which keeps p99 down and stays well inside the memory budget.
 	debug.SetGCPercent(400)
+	limitMemory()
 	srv := handlers.New(handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
