@@ -130,13 +130,9 @@ func (s *Server) rejoin(id string) *Session {
 		return nil
 	}
 	st := state.New(info.cwd, info.window)
-	loaded := s.loadRegistry(info.cwd)
-	for _, sp := range loaded {
-		sp.ChangedAt = 0
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, id, st, info.debug)
-	sess.stored = storedAsLoaded(loaded)
+	sess.stored = stored
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if other := s.sessions[id]; other != nil {

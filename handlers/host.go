@@ -21,6 +21,11 @@ type ForkRequest struct {
 	SessionID string `json:"sessionId"`
 	Purpose   string `json:"purpose"` // judge | process
 	Prompt    string `json:"prompt"`
+
+	// What a fork run by the daemon itself needs, for a session the hook bridge feeds; never on the wire.
+	Harness string `json:"-"`
+	Cwd     string `json:"-"`
+	Model   string `json:"-"`
 }
 
 // ForkResult is model.fork's result when the host ran the fork: the reply and what it was billed, in

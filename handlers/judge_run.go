@@ -71,7 +71,7 @@ func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 		})
 		return
 	}
-	res, err := sess.srv.fork(host, ForkRequest{SessionID: sess.id, Purpose: "judge", Prompt: prompt})
+	res, err := sess.srv.fork(host, sess.forkRequest("judge", prompt))
 	sess.event(func() {
 		sess.judged(reason, res, err, aliases)
 		sess.judgeEnded()
@@ -83,6 +83,10 @@ func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 func (sess *Session) judgeEnded() {
 	sess.flags.forking = false
 	sess.flags.asked = false
+	// Whoever waits for this run (a `/saver check` typed in a harness's prompt box) wakes once the
+	// run's toasts are out.
+	sess.woken = append(sess.woken, sess.runWaiters...)
+	sess.runWaiters = nil
 }
 
 // judged applies what the fork answered. Called under the lock.
@@ -128,6 +132,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	queued := sess.queued(append(append([]string(nil), merged.Fresh...), merged.Recurred...))
 	if !(requested(reason) || sess.flags.asked) {
 		sess.autoOpen(queued)
+		sess.bridgedFound(queued)
 		return
 	}
 	sess.toast(checkedText(len(queued)))

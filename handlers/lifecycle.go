@@ -47,7 +47,7 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	}
 	s.mu.Lock()
 	if p.Capabilities != nil {
-		s.canFork = p.Capabilities.Fork
+		s.canFork = p.Capabilities.Fork || s.opt.ForkAlways
 		if p.Capabilities.Invalidate != nil {
 			s.invalidates.Store(*p.Capabilities.Invalidate)
 		}
@@ -60,15 +60,7 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 // process exits on `exit` or at EOF. It never waits for a fork: those end with the process.
 func (s *Server) shutdownMethod(_ context.Context, _ json.RawMessage) (any, error) {
 	s.shutdown.Store(true)
-	s.mu.Lock()
-	sessions := make([]*Session, 0, len(s.sessions))
-	for _, sess := range s.sessions {
-		sessions = append(sessions, sess)
-	}
-	s.mu.Unlock()
-	for _, sess := range sessions {
-		sess.flush()
-	}
+	s.FlushAll()
 	return nil, nil
 }
 
@@ -94,4 +86,17 @@ func (s *Server) debugPanic(_ context.Context, raw json.RawMessage) (any, error)
 		panic("debug.panic: a handler failed mid-event")
 	})
 	return nil, nil
+}
+
+// FlushAll writes every session's registry and waits for the writes: the socket daemon's exit.
+func (s *Server) FlushAll() {
+	s.mu.Lock()
+	sessions := make([]*Session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		sessions = append(sessions, sess)
+	}
+	s.mu.Unlock()
+	for _, sess := range sessions {
+		sess.flush()
+	}
 }

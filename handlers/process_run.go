@@ -46,7 +46,7 @@ func (sess *Session) processOnce(host Host, trigger state.ProcessTrigger, now in
 		}
 		return
 	}
-	res, err := sess.srv.fork(host, ForkRequest{SessionID: sess.id, Purpose: "process", Prompt: prompt})
+	res, err := sess.srv.fork(host, sess.forkRequest("process", prompt))
 	sess.event(func() { sess.processed(trigger, res, err, aliases, was) })
 }
 

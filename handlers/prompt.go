@@ -105,17 +105,25 @@ func (s *Server) agentSpawned(_ context.Context, raw json.RawMessage) (any, erro
 		return nil, rpc.InvalidParams("params.spawnId: required")
 	}
 	now := s.now(p.At)
-	sess.event(func() {
-		if !sess.flags.spawns[p.SpawnID] {
-			return
-		}
-		sess.closeSpawn(p.SpawnID)
-		if p.AgentID != nil {
-			sess.dispatch(state.DeliverySent{AgentID: *p.AgentID, Now: now})
-			sess.log("ContextSaver delivery: spawn rewrite → " + *p.AgentID)
-			sess.deliveredToast(now)
-		}
-		sess.dispatch(state.DeliveryPending{Delta: -1})
-	})
+	agent := ""
+	if p.AgentID != nil {
+		agent = *p.AgentID
+	}
+	sess.event(func() { sess.spawned(p.SpawnID, agent, now) })
 	return nil, nil
+}
+
+// spawned closes an open spawn: agentID is the agent it started ("" when the spawn failed). Called under
+// the lock.
+func (sess *Session) spawned(spawnID, agentID string, now int64) {
+	if !sess.flags.spawns[spawnID] {
+		return
+	}
+	sess.closeSpawn(spawnID)
+	if agentID != "" {
+		sess.dispatch(state.DeliverySent{AgentID: agentID, Now: now})
+		sess.log("ContextSaver delivery: spawn rewrite → " + agentID)
+		sess.deliveredToast(now)
+	}
+	sess.dispatch(state.DeliveryPending{Delta: -1})
 }

@@ -55,6 +55,17 @@ func (sess *Session) changedStored(now int64) []state.StoredPattern {
 	return out
 }
 
+// loadPatterns puts the project's stored patterns in st and returns them as the session found them, for
+// Session.stored: every session start goes through it, so a session writes only what it changed.
+func (s *Server) loadPatterns(st *state.State) map[string]storedCopy {
+	loaded := s.loadRegistry(st.Cwd)
+	for _, sp := range loaded {
+		sp.ChangedAt = 0 // the stamp stays with the registry (see Session.stored)
+		st.Patterns = append(st.Patterns, state.FromStored(sp))
+	}
+	return storedAsLoaded(loaded)
+}
+
 // loadRegistry reads the project's stored patterns; a store that cannot be read costs the session its
 // memory, never its start.
 func (s *Server) loadRegistry(cwd string) []state.StoredPattern {

@@ -46,6 +46,15 @@ type Options struct {
 	// IdleEvict is how long a session may go unnamed by any hook before it is flushed and evicted
 	// (see evict.go); 0 means DefaultIdleEvict, a negative value never.
 	IdleEvict time.Duration
+	// ForkAlways: the host can always fork (the socket daemon's hub forks through a connected host that
+	// offers model.fork, else through a command), whatever one connection's initialize says.
+	ForkAlways bool
+	// SessionsLog, when set, is the file one record per ended bridged session is appended to (read from
+	// the harness's transcript): `saverd impact` and `saverd sessions` read it.
+	SessionsLog string
+	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
+	// 0 = DefaultCheckWait.
+	CheckWait time.Duration
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background
@@ -60,6 +69,7 @@ type Server struct {
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
+	joinMu      sync.Mutex  // the hook bridge starts one session at a time (hook.go)
 	shutdown    atomic.Bool // after `shutdown`, every request but `exit` is refused; read on every request
 
 	ctx    context.Context
@@ -86,6 +96,7 @@ func New(opt Options) *Server {
 	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, ctx: ctx, cancel: cancel}
 	s.idle = sync.NewCond(&s.busyMu)
 	s.invalidates.Store(true)
+	s.canFork = opt.ForkAlways
 	s.table = s.methods()
 	s.exitC = make(chan struct{})
 	return s
@@ -220,6 +231,8 @@ func (s *Server) methods() map[string]method {
 		"debug.state":     s.debugState,
 		"impact.query":    s.impactQuery,
 		"impact.pending":  s.impactPending,
+		"hook":            s.hook,
+		"statusline":      s.statusline,
 	}
 	if s.opt.TestHooks {
 		table["debug.panic"] = s.debugPanic

@@ -67,6 +67,15 @@ type Session struct {
 	// later holds the background work the event started; it starts once the outbox is sent, so a hook's
 	// own notifications always precede what its background work says.
 	later []func()
+
+	// bridge is what the hook bridge keeps for a session a harness's hooks feed (nil for a host's).
+	bridge *bridged
+	// runWaiters wait for the judge run in flight; woken are closed once the event's notifications are out.
+	runWaiters []chan struct{}
+	woken      []chan struct{}
+	// mail holds the toasts of a bridged session until the next hook answer carries them.
+	mailMu sync.Mutex
+	mail   []string
 }
 
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
@@ -95,11 +104,18 @@ func (s *Session) event(fn func()) {
 			s.mu.Unlock()
 			panic(r)
 		}
-		out, later := s.outbox, s.later
-		s.outbox, s.later = nil, nil
+		out, later, woken := s.outbox, s.later, s.woken
+		s.outbox, s.later, s.woken = nil, nil, nil
+		bridged := s.bridge != nil
 		s.mu.Unlock()
 		for _, n := range out {
+			if bridged {
+				s.post(n)
+			}
 			s.srv.notify(n.method, n.params)
+		}
+		for _, c := range woken {
+			close(c)
 		}
 		for _, fn := range later {
 			s.srv.background(fn)

@@ -29,13 +29,9 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 		window = p.Usage.Window
 	}
 	st := state.New(p.Cwd, window)
-	loaded := s.loadRegistry(p.Cwd)
-	for _, sp := range loaded {
-		sp.ChangedAt = 0 // the stamp stays with the registry (see Session.stored)
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, p.SessionID, st, p.Debug)
-	sess.stored = storedAsLoaded(loaded)
+	sess.stored = stored
 	s.mu.Lock()
 	s.sessions[p.SessionID] = sess
 	s.mu.Unlock()

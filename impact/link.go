@@ -1,6 +1,9 @@
 package impact
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // linkKind is how a record's commits reached its session.
 type linkKind string
@@ -38,6 +41,8 @@ type linker struct {
 	bySHA  map[string][]occurrence // every repo's copy of each sha
 	drafts map[draftKey]*draft
 	keys   []draftKey // drafts in creation order
+	// orphans are trailer commits no session of the named harness holds.
+	orphans []occurrence
 }
 
 func newLinker(repos []*repoState) *linker {
@@ -101,6 +106,9 @@ func (l *linker) assign(occ []occurrence, kind linkKind) {
 		}
 	}
 	if best == nil {
+		if kind == linkTrailer {
+			l.orphans = append(l.orphans, occ[0])
+		}
 		return
 	}
 	k := draftKey{session: best.s.ID, repo: bestAt.repo.index}
@@ -158,4 +166,16 @@ func before(a, b *member, ts time.Time) bool {
 		return x.ID < y.ID
 	}
 	return !a.outside && b.outside
+}
+
+// orphanWarnings say which trailer commits stayed unlinked: the trailer
+// names a harness, but no session of that harness has the commit in its
+// window (its log was not read, or the records name the harness otherwise).
+func (l *linker) orphanWarnings() []string {
+	var out []string
+	for _, o := range l.orphans {
+		out = append(out, fmt.Sprintf("repo %s: commit %s (%s) carries a %s trailer, but no %s session's window holds it: unlinked",
+			o.repo.label, short(o.c.sha), o.c.ts.UTC().Format(time.RFC3339), o.c.agent, o.c.agent))
+	}
+	return out
 }

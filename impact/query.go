@@ -2,6 +2,7 @@ package impact
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -12,6 +13,10 @@ import (
 
 // Options are the inputs of one impact analysis.
 type Options struct {
+	// Found are session records the caller read itself from the agents' own
+	// logs, one JSON object each in the sessions JSONL schema; they are read
+	// before Sessions.
+	Found     []json.RawMessage
 	Sessions  []string  // sessions JSONL files
 	Repos     []string  // impact.repos; empty → the distinct session repos
 	Decisions string    // decisions.jsonl; "" → no decisions
@@ -59,7 +64,7 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("impact: git binary %q: %w", opt.Git, err)
 	}
-	read, warn := readSessions(opt.Sessions)
+	read, warn := readSessions(opt.Found, opt.Sessions)
 	if len(read) == 0 {
 		if err := noSessionsReadable(opt.Sessions); err != nil {
 			return nil, err
@@ -83,7 +88,9 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 	decided, w := readDecisions(opt.Decisions)
 	warn = append(warn, w...)
 
-	recs := buildRecords(newLinker(repos).link(), decided)
+	lk := newLinker(repos)
+	recs := buildRecords(lk.link(), decided)
+	warn = append(warn, lk.orphanWarnings()...)
 	if recs == nil {
 		recs = []Record{}
 	}

@@ -24,6 +24,8 @@ type session struct {
 	Calls   int
 	Tools   map[string]int
 	Cost    float64 // cost.total in USD
+	// costUnknown: the record's cost.total was null (a call without a price); Cost is then 0.
+	costUnknown bool
 }
 
 // sessionLine is the wire form of one sessions JSONL line.
@@ -37,28 +39,50 @@ type sessionLine struct {
 	Calls     int            `json:"calls"`
 	Tools     map[string]int `json:"tools"`
 	Cost      *struct {
-		Total float64 `json:"total"`
+		Total *float64 `json:"total"`
 	} `json:"cost"`
 }
 
-// readSessions reads every file in order. A file that cannot be read and a
-// line that cannot be used become warnings; the rest is returned. A session
-// id seen twice keeps its first record, so no session's cost counts twice.
-func readSessions(paths []string) ([]session, []string) {
+// foundLabel names the records the caller read from the agents' own logs in warnings.
+const foundLabel = "agent logs"
+
+// readSessions reads the records found in the agents' logs, then every file in
+// order. A file that cannot be read and a line that cannot be used become
+// warnings; the rest is returned. A session id seen twice keeps its first
+// record, so no session's cost counts twice; a file's record of a session the
+// agents' logs already gave is the same session seen twice over and is skipped
+// without a word (the daemon's sessions log repeats what it read from them).
+func readSessions(found []json.RawMessage, paths []string) ([]session, []string) {
 	var (
 		out  []session
 		warn []string
 		seen = make(map[string]string) // session id → where it was first read
 	)
+	for i, raw := range found {
+		s, err := parseSession(raw)
+		if err != nil {
+			warn = append(warn, fmt.Sprintf("%s: record %d: %v, skipped", foundLabel, i+1, err))
+			continue
+		}
+		if _, dup := seen[s.ID]; dup {
+			continue
+		}
+		seen[s.ID] = foundLabel
+		warn = append(warn, sessionWarnings(&s, foundLabel)...)
+		out = append(out, s)
+	}
 	for _, p := range paths {
 		ss, w := readSessionFile(p)
 		warn = append(warn, w...)
 		for _, s := range ss {
 			if first, dup := seen[s.ID]; dup {
-				warn = append(warn, fmt.Sprintf("sessions %s: duplicate session_id %q (first in %s), skipped", p, s.ID, first))
+				if first != foundLabel {
+					warn = append(warn, fmt.Sprintf("sessions %s: duplicate session_id %q (first in %s), skipped", p, s.ID, first))
+				}
 				continue
 			}
 			seen[s.ID] = p
+			warn = append(warn, sessionWarnings(&s, p)...)
 			out = append(out, s)
 		}
 	}
@@ -136,12 +160,30 @@ func parseSession(line []byte) (session, error) {
 		Tools:   l.Tools,
 	}
 	if l.Cost != nil {
-		if l.Cost.Total < 0 {
+		if l.Cost.Total == nil {
+			s.costUnknown = true
+		} else if *l.Cost.Total < 0 {
 			return session{}, fmt.Errorf("session %s: negative cost", l.SessionID)
+		} else {
+			s.Cost = *l.Cost.Total
 		}
-		s.Cost = l.Cost.Total
 	}
 	return s, nil
+}
+
+// sessionWarnings are what a usable record still gets said about it: a
+// harness id no trailer names (a typo such as "claude" for "claude-code"
+// would silently keep its trailer commits from linking) and a null cost.
+func sessionWarnings(s *session, from string) []string {
+	var warn []string
+	if !KnownHarness(s.Harness) {
+		warn = append(warn, fmt.Sprintf("%s: session %s: harness %q is not a known harness id (%s): no agent trailer names it, so only window links can reach it",
+			from, s.ID, s.Harness, strings.Join(KnownHarnesses(), ", ")))
+	}
+	if s.costUnknown {
+		warn = append(warn, fmt.Sprintf("%s: session %s: cost.total is null (a model without a price): its cost counts as 0", from, s.ID))
+	}
+	return warn
 }
 
 func deref(p *string) string {

@@ -21,10 +21,49 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(r.Records) > 0 {
+		buf.WriteByte('\n')
+		if err := writeSessionSection(&buf, r.Records); err != nil {
+			return err
+		}
+	}
 	s := r.Summary
 	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: $%s\n",
 		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
 	return writeTrimmed(w, buf.Bytes())
+}
+
+// writeSessionSection lists who produced what: one line per record (a
+// session in a repo) with its cost share, and under it each commit's short
+// sha and stats — never its subject, which may say more than a report should.
+func writeSessionSection(w io.Writer, recs []Record) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "SESSION\tHARNESS\tREPO\tLINK\tCOST\tCOMMITS\n")
+	for i := range recs {
+		r := &recs[i]
+		link := r.Link
+		if r.LinkP == nil {
+			link += " (pending)"
+		}
+		lead := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t", r.SessionID, r.Harness, r.RepoLabel, link, money(r.Cost))
+		if len(r.Details) == 0 {
+			fmt.Fprintln(tw, lead+"-")
+		}
+		for j, c := range r.Details {
+			if j > 0 {
+				lead = "\t\t\t\t\t"
+			}
+			note := ""
+			switch {
+			case c.RevertOf != "":
+				note = ", a revert"
+			case c.RevertedBy != "":
+				note = ", reverted"
+			}
+			fmt.Fprintf(tw, "%s%s +%d -%d, %s%s\n", lead, short(c.SHA), c.Added, c.Deleted, plural(c.Files, "file"), note)
+		}
+	}
+	return tw.Flush()
 }
 
 // writeGroups writes one block. Numbers align right; the name column is

@@ -3,6 +3,7 @@ package impact
 import (
 	"bytes"
 	"regexp"
+	"sort"
 )
 
 // TrailerRule is one entry of AGENT_TRAILERS: a pattern in a commit message
@@ -113,4 +114,28 @@ func asciiLower(dst, src []byte) []byte {
 // commit message, or "" when none matches.
 func TrailerHarness(msg string) string {
 	return newTrailerMatcher(AgentTrailers).harness([]byte(msg))
+}
+
+// KnownHarnesses are the harness ids AgentTrailers names, sorted.
+func KnownHarnesses() []string {
+	seen := make(map[string]bool)
+	var out []string
+	for _, r := range AgentTrailers {
+		if !seen[r.Harness] {
+			seen[r.Harness] = true
+			out = append(out, r.Harness)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// KnownHarness reports whether some agent trailer names harness.
+func KnownHarness(harness string) bool {
+	for _, r := range AgentTrailers {
+		if r.Harness == harness {
+			return true
+		}
+	}
+	return false
 }

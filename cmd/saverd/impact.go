@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/internal/paths"
 )
 
 const impactUsage = `Usage:
@@ -22,7 +24,12 @@ const impactUsage = `Usage:
                                          record a commit_link decision (no = 1 − P)
 
 Flags:
-  --sessions FILE    sessions JSONL file (repeatable; required except for decide)
+  --sessions FILE    sessions JSONL file (repeatable); without it, the agents' own logs (Claude Code's
+                     transcripts, Codex's rollouts) and the daemon's sessions log are read
+  --claude-dir DIR   with no --sessions: Claude Code's config directory (repeatable; default
+                     $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --codex-dir DIR    with no --sessions: Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
+  --prices FILE      with no --sessions: price overrides (default <config dir>/prices.json)
   --repo DIR         repository to scan (repeatable; default: the sessions' repos)
   --decisions FILE   the decide log, decisions.jsonl
   --days N           sessions that ended within N days (default 30)
@@ -35,6 +42,7 @@ Flags:
 // impactCmd holds the flags of `saverd impact`.
 type impactCmd struct {
 	opt    impact.Options
+	logs   logFlags
 	format string
 	now    string
 	yes    string
@@ -58,6 +66,7 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	fs.Var((*stringList)(&c.opt.Sessions), "sessions", "")
+	c.logs.register(fs)
 	fs.Var((*stringList)(&c.opt.Repos), "repo", "")
 	fs.StringVar(&c.opt.Decisions, "decisions", "", "")
 	fs.IntVar(&c.opt.Days, "days", impact.DefaultDays, "")
@@ -82,10 +91,22 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if isTerminal(stderr) {
 		c.opt.Progress = stderr
 	}
+	var logWarn []string
+	if len(c.opt.Sessions) == 0 {
+		w, err := c.readLogs(ctx, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "saverd impact: %v\n", err)
+			return 1
+		}
+		logWarn = w
+	}
 	rep, err := impact.Query(ctx, c.opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "saverd impact: %v\n", err)
 		return 1
+	}
+	if len(logWarn) > 0 {
+		rep.Warnings = append(logWarn, rep.Warnings...)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "saverd impact: warning: %s\n", w)
@@ -129,9 +150,6 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	if len(c.opt.Sessions) == 0 {
-		return errors.New("at least one --sessions FILE is required")
-	}
 	if c.opt.Days < 0 {
 		return fmt.Errorf("--days: want ≥ 0, got %d", c.opt.Days)
 	}
@@ -146,6 +164,31 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 		return fmt.Errorf("--format: want json or table, got %q", c.format)
 	}
 	return nil
+}
+
+// readLogs fills the options with the sessions of the agents' own logs and, when it exists, the daemon's
+// sessions log (which repeats what it read from them; those repeats are not duplicates).
+func (c *impactCmd) readLogs(ctx context.Context, stderr io.Writer) ([]string, error) {
+	recs, warn, err := c.logs.read(ctx, stderr)
+	if err != nil {
+		return nil, err
+	}
+	for i := range recs {
+		raw, err := json.Marshal(&recs[i])
+		if err != nil {
+			return nil, fmt.Errorf("session %s: %w", recs[i].SessionID, err)
+		}
+		c.opt.Found = append(c.opt.Found, raw)
+	}
+	if log, err := paths.SessionsLog(); err == nil {
+		daemon, w := daemonRecords(log)
+		c.opt.Found = append(c.opt.Found, daemon...)
+		warn = append(warn, w...)
+	}
+	if len(c.opt.Found) == 0 && len(c.opt.Sessions) == 0 {
+		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
+	}
+	return warn, nil
 }
 
 func (c *impactCmd) checkDecide(pos []string) error {
@@ -226,4 +269,45 @@ func isTerminal(w io.Writer) bool {
 	}
 	null, err := os.Stat(os.DevNull)
 	return err != nil || !os.SameFile(fi, null)
+}
+
+// daemonRecords reads the daemon's sessions log: one record each time a session ended, so a session
+// resumed and ended again has several, and its last covers all of it. The last record of each session
+// is kept, in the order sessions first appear; a missing log is no sessions.
+func daemonRecords(path string) ([]json.RawMessage, []string) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("daemon sessions log %s: %v", path, err)}
+	}
+	defer f.Close()
+	var (
+		out  []json.RawMessage
+		warn []string
+		at   = map[string]int{}
+	)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for n := 1; sc.Scan(); n++ {
+		var head struct {
+			SessionID string `json:"session_id"`
+		}
+		line := append(json.RawMessage(nil), sc.Bytes()...)
+		if err := json.Unmarshal(line, &head); err != nil || head.SessionID == "" {
+			warn = append(warn, fmt.Sprintf("%s:%d: not a session record, skipped", path, n))
+			continue
+		}
+		if i, ok := at[head.SessionID]; ok {
+			out[i] = line
+			continue
+		}
+		at[head.SessionID] = len(out)
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
+	}
+	return out, warn
 }

@@ -139,7 +139,7 @@ func TestImpactTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"REPO", "demo  2.00", "HARNESS", "claude-code", "20.00", "sessions: 2, linked: 1, pending: 1, unlinked cost: $1.00"} {
+	for _, want := range []string{"REPO", "demo  2.00", "HARNESS", "claude-code", "20.00", "sessions: 2, linked: 1, pending: 1, unlinked cost: $1.00", "SESSION  HARNESS", "trailer           2.00  ", "+10 -0, 1 file", "window (pending)  1.00"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -177,7 +177,6 @@ func TestImpactExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no sessions", nil, 2, "at least one --sessions"},
 		{"bad format", []string{"--sessions", sessions, "--format", "xml"}, 2, "--format"},
 		{"bad now", []string{"--sessions", sessions, "--now", "yesterday"}, 2, "--now"},
 		{"negative days", []string{"--sessions", sessions, "--days", "-1"}, 2, "--days"},
@@ -212,5 +211,73 @@ func TestImpactNowDefault(t *testing.T) {
 	var rep impact.Report
 	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Summary.SessionsTotal != 0 {
 		t.Errorf("exit %d, %v, summary %+v", code, err, rep.Summary)
+	}
+}
+
+// TestImpactFromAgentLogs: with no --sessions, the sessions come from the agents' own logs. The Claude Code
+// fixture session in calc (19:33:49–19:33:53) takes the trailer commit made during it; a Codex trailer
+// commit that no Codex session's window holds is a warning that says so.
+func TestImpactFromAgentLogs(t *testing.T) {
+	impactIsolate(t)
+	repo := filepath.Join(t.TempDir(), "calc")
+	if err := os.Mkdir(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	impactGit(t, repo, nil, "init", "-q", "-b", "main")
+	impactGit(t, repo, nil, "config", "user.email", "me@example.com")
+	for i, c := range []struct{ when, msg string }{
+		{"2026-12-01T19:34:00Z", "fix\n\nCo-Authored-By: Claude <noreply@anthropic.com>"},
+		{"2026-12-01T19:36:00Z", "more\n\nCo-authored-by: Codex <noreply@openai.com>"},
+	} {
+		if err := os.WriteFile(filepath.Join(repo, "f"+string(rune('0'+i))), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		impactGit(t, repo, nil, "add", "-A")
+		impactGit(t, repo, []string{"GIT_AUTHOR_NAME=Me", "GIT_AUTHOR_EMAIL=me@example.com", "GIT_AUTHOR_DATE=" + c.when,
+			"GIT_COMMITTER_NAME=Me", "GIT_COMMITTER_EMAIL=me@example.com", "GIT_COMMITTER_DATE=" + c.when}, "commit", "-q", "-m", c.msg)
+	}
+	code, out, errOut := runImpactTest(t, "--claude-dir", fixtureClaude, "--codex-dir", fixtureCodex, "--repo", repo,
+		"--now", "2026-12-02T00:00:00Z", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep impact.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Records) != 1 || rep.Records[0].SessionID != "c30d052a-2836-49f8-a652-5038e728a894" || rep.Records[0].Link != "trailer" {
+		t.Fatalf("records = %+v, want the calc session's trailer link", rep.Records)
+	}
+	if rep.Summary.SessionsTotal != 7 || rep.Records[0].Cost != 0.091 {
+		t.Errorf("summary %+v, record cost %v; want 7 sessions and the session's $0.091", rep.Summary, rep.Records[0].Cost)
+	}
+	if !strings.Contains(errOut, "carries a codex trailer, but no codex session's window holds it") {
+		t.Errorf("stderr lacks the orphan trailer warning:\n%s", errOut)
+	}
+}
+
+func TestImpactUnknownHarness(t *testing.T) {
+	sessions, _ := impactFixture(t)
+	typo := filepath.Join(t.TempDir(), "typo.jsonl")
+	data, err := os.ReadFile(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(typo, bytes.Replace(data, []byte(`"claude-code"`), []byte(`"claude"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runImpactTest(t, "--sessions", typo, "--now", impactNow)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, `session a: harness "claude" is not a known harness id (aider, amp, claude-code, codex,`) {
+		t.Errorf("stderr lacks the harness warning:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "carries a claude-code trailer, but no claude-code session's window holds it") {
+		t.Errorf("stderr lacks the orphan warning:\n%s", errOut)
+	}
+	var rep impact.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Summary.Linked != 0 {
+		t.Errorf("report %v, summary %+v: the typo must not link", err, rep.Summary)
 	}
 }

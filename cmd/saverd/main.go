@@ -6,10 +6,16 @@
 //
 // Usage:
 //
-//	saverd [serve] [flags]     the daemon (default)
+//	saverd [serve] [flags]     the daemon (default); --listen serves the user's shared Unix socket
+//	saverd hook EVENT          the command Claude Code (or Codex, --harness codex) runs for each hook
+//	saverd statusline          Claude Code's status line: the band as one line
 //	saverd replay FILE         play a recording (or NDJSON of host requests) through a fresh daemon
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
+//	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
+//	saverd audit ...           a past Claude Code session played through the reducer offline
+//	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
+//	saverd doctor              check the hooks, the daemon and the judge command
 package main
 
 import (
@@ -41,6 +47,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDemo(ctx, args, stdout, stderr)
 	case "impact":
 		return runImpact(ctx, args, stdout, stderr)
+	case "sessions":
+		return runSessions(ctx, args, stdout, stderr)
+	case "audit":
+		return runAudit(ctx, args, stdout, stderr)
+	case "hook":
+		return runHook(args, stdin, stdout)
+	case "statusline":
+		return runStatusline(stdin, stdout)
+	case "install":
+		return runInstall(args, false, stdout, stderr)
+	case "uninstall":
+		return runInstall(args, true, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -56,13 +76,28 @@ const usage = `Usage:
   saverd [serve] [--framing auto|ndjson|header] [--store DIR] [--log-file FILE] [--log-level LEVEL]
                  [--fork-timeout 10m] [--record FILE]
       Speak JSON-RPC 2.0 on stdin/stdout (see protocol.md). Logs go to stderr or --log-file.
+  saverd serve --listen PATH|default [--idle-exit 30m] ...
+      Serve the same protocol on a Unix socket, one connection per client (the user's shared daemon).
+  saverd hook [--harness claude-code|codex] EVENT
+      Claude Code's (or Codex's) hook command: the payload on stdin, the answer on stdout; never fails.
+  saverd statusline
+      Claude Code's status line command: the band as one line (nothing when no daemon runs).
   saverd replay FILE [--show band|pane|debug] [--width N] [--write]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.
   saverd demo [--width N]
       Play a built-in sample session through the daemon and print the band and the pane.
   saverd impact [--sessions FILE]... [--repo DIR]... [--decisions FILE] [--days N] [--format json|table]
+                [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
   saverd impact pending ...
   saverd impact decide SUBJECT --yes P --decisions FILE
-      Link commits to agent sessions and report what each kept commit cost.
-`
+      Link commits to agent sessions and report what each kept commit cost. Without --sessions, the
+      sessions come from the agents' own logs and the daemon's sessions log.
+  saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
+                  [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
+      One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
+  saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
+               [--claude-dir DIR]
+      A past Claude Code session played through the reducer offline: header, repeated calls, largest
+      context consumers, compaction forecast.
+` + installCommands

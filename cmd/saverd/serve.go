@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
 )
@@ -30,6 +31,8 @@ type serveFlags struct {
 	record      string
 	testHooks   bool
 	cpuProfile  string
+	listen      string
+	idleExit    time.Duration
 	idleEvict   time.Duration
 }
 
@@ -45,6 +48,8 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
 	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
+	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
 	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -54,6 +59,12 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	}
 	if _, err := rpc.ParseFraming(f.framing); err != nil {
 		return f, err
+	}
+	if f.idleExit < 0 {
+		return f, fmt.Errorf("--idle-exit must not be negative, got %s", f.idleExit)
+	}
+	if f.listen == "default" {
+		f.listen = paths.Socket()
 	}
 	if f.forkTimeout <= 0 {
 		return f, fmt.Errorf("--fork-timeout must be positive, got %s", f.forkTimeout)
@@ -134,7 +145,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// often than the default, which keeps p99 down and stays well inside the memory budget.
 	debug.SetGCPercent(400)
 	limitMemory()
-	srv := handlers.New(handlers.Options{
+	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
 		Log:         log,
@@ -142,9 +153,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		OpenStore: func(dir string) (handlers.Registry, error) {
 			return store.Open(dir, log)
 		},
-		TestHooks: f.testHooks,
-		IdleEvict: idleEvictOption(f.idleEvict),
-	})
+		TestHooks:  f.testHooks,
+		ForkAlways: f.listen != "",
+		IdleEvict:  idleEvictOption(f.idleEvict),
+	}
+	if f.listen != "" {
+		opt.SessionsLog = sessionsLog(log)
+	}
+	srv := handlers.New(opt)
+	if f.listen != "" {
+		return serveSocket(ctx, f, srv, log)
+	}
 	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
 	srv.SetHost(connHost{conn})
 
@@ -178,4 +197,14 @@ func startProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// sessionsLog is where the socket daemon appends its session records ("" when no state directory).
+func sessionsLog(log zerolog.Logger) string {
+	p, err := paths.SessionsLog()
+	if err != nil {
+		log.Warn().Err(err).Msg("no sessions log")
+		return ""
+	}
+	return p
 }

@@ -1,0 +1,371 @@
+package agentlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	json "github.com/segmentio/encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/saverd/saverd/prices"
+)
+
+// claudeLine is what the reader needs of one transcript line; every other field is skipped.
+type claudeLine struct {
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	Cwd       string          `json:"cwd"`
+	SessionID string          `json:"sessionId"`
+	RequestID string          `json:"requestId"`
+	UUID      string          `json:"uuid"`
+	Message   claudeMessage   `json:"message"` // a value: most lines have one, and each pointer is an allocation
+	Total     *float64        `json:"totalCostUSD"`
+	ModelUse  map[string]ccMU `json:"modelUsage"`
+}
+
+type claudeMessage struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Usage   *claudeUsage    `json:"usage"`
+	Content json.RawMessage `json:"content"` // a string on typed prompts, blocks otherwise
+}
+
+type claudeUsage struct {
+	Input       int64 `json:"input_tokens"`
+	Output      int64 `json:"output_tokens"`
+	CacheRead   int64 `json:"cache_read_input_tokens"`
+	CacheCreate int64 `json:"cache_creation_input_tokens"`
+	Creation    *struct {
+		W5m int64 `json:"ephemeral_5m_input_tokens"`
+		W1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// ccMU is one model's entry in a cost-state line's modelUsage.
+type ccMU struct {
+	Input       int64   `json:"inputTokens"`
+	Output      int64   `json:"outputTokens"`
+	CacheRead   int64   `json:"cacheReadInputTokens"`
+	CacheCreate int64   `json:"cacheCreationInputTokens"`
+	CostUSD     float64 `json:"costUSD"`
+}
+
+type block struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// usage converts Claude Code's usage: the cache writes split by lifetime when the line says so, else all
+// 5-minute writes (the default lifetime, and what Claude Code's own cost-state charged).
+func (u *claudeUsage) usage() prices.Usage {
+	out := prices.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead}
+	if c := u.Creation; c != nil && c.W5m+c.W1h > 0 {
+		out.CacheWrite5m, out.CacheWrite1h = c.W5m, c.W1h
+		out.CacheWrite5m += max(0, u.CacheCreate-c.W5m-c.W1h)
+	} else {
+		out.CacheWrite5m = u.CacheCreate
+	}
+	return out
+}
+
+func usageSize(u prices.Usage) int64 { return u.Prompt() + u.Output }
+
+// claudeSession accumulates one session over its transcript and its subagents' transcripts.
+type claudeSession struct {
+	rec     Record
+	byKey   map[string]int      // call key → index in rec.calls
+	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
+	strs    map[string]string   // interned strings
+	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
+	cost    *claudeCostState    // the last cost-state line of the main transcript
+}
+
+type claudeCostState struct {
+	total  float64
+	models map[string]ccMU
+}
+
+// ReadClaudeSession reads one Claude Code session: the transcript at transcriptPath and the transcripts of
+// its subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
+// transcript that cannot be opened at all is an error.
+func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
+	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
+	s := &claudeSession{
+		rec:     Record{SessionID: stem, Harness: HarnessClaude},
+		byKey:   make(map[string]int),
+		toolIDs: make(map[string]struct{}),
+		strs:    make(map[string]string),
+	}
+	if err := s.readFile(transcriptPath, true, opt); err != nil {
+		return Record{}, err
+	}
+	subs, err := filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
+	if err != nil {
+		return Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
+	}
+	sort.Strings(subs)
+	for _, sub := range subs {
+		if err := s.readFile(sub, false, opt); err != nil {
+			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it
+		}
+	}
+	s.rec.placeRepo(opt.tops)
+	tab := opt.table()
+	s.rec.finish(tab)
+	s.rec.unpricedWarnings()
+	s.crossCheck()
+	return s.rec, nil
+}
+
+// readFile reads one transcript into the session. main: the session's own transcript, whose lines name
+// the session and its cwd and whose cost-state lines are Claude Code's own figure.
+func (s *claudeSession) readFile(path string, main bool, opt Options) error {
+	lr, closeFn, err := openLog(path, opt.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s.rec.Files = append(s.rec.Files, path)
+	named := false
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
+			break
+		}
+		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
+			continue
+		}
+		l := &s.scratch
+		*l = claudeLine{}
+		if err := parseLine(line, l); err != nil {
+			lr.malformed(err)
+			continue
+		}
+		if main && !named && l.SessionID != "" {
+			s.rec.SessionID, named = strings.Clone(l.SessionID), true
+		}
+		s.line(l, main, lr)
+	}
+	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
+	return nil
+}
+
+// quick takes a line that can be no API call and no cost-state without decoding it: only its time
+// matters, found by its key. Most of a transcript's bytes are tool results in such lines, and decoding
+// them would be most of the reading time. A line that might matter, or whose time cannot be found this
+// way, is left to the decoder (false).
+func (s *claudeSession) quick(line []byte) bool {
+	// What is not even shaped like an object (a truncated or garbled line) goes to the decoder, which
+	// reports it; a line shaped like one that holds nothing the record uses is skipped either way.
+	t := bytes.TrimSpace(line)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	if mayBeCall(t) || mayBeCostState(t) {
+		return false
+	}
+	ts, ok := stringField(line, timestampKey)
+	if !ok {
+		return !bytes.Contains(line, timestampKey) // no time at all: nothing to take
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return false
+	}
+	s.seen(at)
+	return true
+}
+
+// A cost-state line holds a few numbers per model and starts with its type, so it is looked for in the
+// first costStateHead bytes of any line and in the whole of a line up to costStateLine bytes: the search
+// never reads the tool results that make lines long.
+const (
+	costStateHead = 128
+	costStateLine = 4 << 10
+)
+
+func mayBeCostState(line []byte) bool {
+	if len(line) > costStateLine {
+		line = line[:costStateHead]
+	}
+	return bytes.Contains(line, quotedCostState)
+}
+
+// mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
+// message's role before its content, so only the bytes before the first "content" key are searched: the
+// content (a Write's whole file, a long answer) never is.
+func mayBeCall(line []byte) bool {
+	head := line
+	if i := bytes.Index(line, contentKey); i >= 0 {
+		head = line[:i]
+	}
+	return bytes.Contains(head, quotedAssistant)
+}
+
+var (
+	contentKey      = []byte(`"content"`)
+	quotedAssistant = []byte(`"assistant"`)
+	quotedCostState = []byte(`"cost-state"`)
+	quotedToolUse   = []byte(`"tool_use"`)
+	timestampKey    = []byte(`"timestamp"`)
+)
+
+// stringField is the string value of key (quoted) in a JSON line when the key occurs once and its
+// value has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
+// always a key; but a nested object (a structured tool result) may carry the same key, and then which one
+// is the line's own is left to the decoder (false).
+func stringField(line, key []byte) (string, bool) {
+	i := bytes.LastIndex(line, key)
+	if i < 0 || bytes.Index(line, key) != i {
+		return "", false
+	}
+	rest := bytes.TrimLeft(line[i+len(key):], " \t")
+	if len(rest) == 0 || rest[0] != ':' {
+		return "", false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t")
+	if len(rest) == 0 || rest[0] != '"' {
+		return "", false
+	}
+	rest = rest[1:]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:end]), true
+}
+
+// seen widens the session's time span to at.
+func (s *claudeSession) seen(at time.Time) {
+	if s.rec.Start.IsZero() || at.Before(s.rec.Start) {
+		s.rec.Start = at
+	}
+	if at.After(s.rec.End) {
+		s.rec.End = at
+	}
+}
+
+// parseLine decodes one line without copying its strings: they point into the read buffer, so whatever
+// outlives the line is cloned (or interned) where it is kept.
+func parseLine(line []byte, v any) error {
+	rest, err := json.Parse(line, v, json.ZeroCopy|json.DontMatchCaseInsensitiveStructFields)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// intern is s's copy of a short string that many calls repeat (a model, a tool name, a session id).
+func (s *claudeSession) intern(v string) string {
+	if got, ok := s.strs[v]; ok {
+		return got
+	}
+	c := strings.Clone(v)
+	s.strs[c] = c
+	return c
+}
+
+// line takes what one line says. Unknown line types are skipped.
+func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
+	if main && s.rec.Cwd == "" && l.Cwd != "" {
+		s.rec.Cwd = strings.Clone(l.Cwd)
+	}
+	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	if l.Timestamp != "" && err == nil {
+		s.seen(at)
+	}
+	switch l.Type {
+	case "assistant":
+		s.assistant(l, at, lr)
+	case "cost-state":
+		if main && l.Total != nil {
+			s.cost = &claudeCostState{total: *l.Total, models: make(map[string]ccMU, len(l.ModelUse))}
+			for m, u := range l.ModelUse {
+				s.cost.models[strings.Clone(m)] = u
+			}
+		}
+	}
+}
+
+// assistant counts one API call per message.id + requestId, keeping the line with the largest usage
+// (Claude Code writes one line per content block, each repeating the response's usage).
+func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
+	m := &l.Message
+	if m.Usage == nil || m.Model == "<synthetic>" {
+		return // no API call: a message Claude Code made up itself (an error, an interruption)
+	}
+	key := m.ID + "\x00" + l.RequestID
+	if m.ID == "" {
+		key = "uuid\x00" + l.UUID
+	}
+	u := m.Usage.usage()
+	i, seen := s.byKey[key]
+	if !seen {
+		i = len(s.rec.calls)
+		s.byKey[key] = i
+		s.rec.calls = append(s.rec.calls, call{key: key, owner: s.intern(l.SessionID), model: s.intern(m.Model), at: at, usage: u})
+	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
+		c.usage, c.model = u, s.intern(m.Model)
+	}
+	// Only tool_use blocks are counted; a text or thinking block (often the longest) is not decoded twice.
+	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
+		return
+	}
+	var blocks []block
+	if err := parseLine(m.Content, &blocks); err != nil {
+		lr.malformed(fmt.Errorf("message.content: %w", err))
+		return
+	}
+	for _, b := range blocks {
+		if b.Type != "tool_use" || b.Name == "" {
+			continue
+		}
+		if b.ID != "" {
+			if _, dup := s.toolIDs[b.ID]; dup {
+				continue
+			}
+			s.toolIDs[strings.Clone(b.ID)] = struct{}{}
+		}
+		s.rec.calls[i].tools = append(s.rec.calls[i].tools, s.intern(b.Name))
+	}
+}
+
+// crossCheck compares the calls' tokens with Claude Code's own cumulative cost-state and keeps its cost
+// figure. A difference usually means a subagent transcript is missing (an async agent still running, or
+// deleted).
+func (s *claudeSession) crossCheck() {
+	if s.cost == nil {
+		return
+	}
+	total := s.cost.total
+	s.rec.Cost.Harness = &total
+	var theirs Tokens
+	for _, m := range s.cost.models {
+		theirs.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+	}
+	if theirs != s.rec.Tokens {
+		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
+			"session %s: Claude Code's cost-state counts %d tokens (in %d, out %d, cache read %d, cache write %d), the transcripts %d (in %d, out %d, cache read %d, cache write %d): a subagent transcript missing?",
+			s.rec.SessionID, theirs.Total(), theirs.Input, theirs.Output, theirs.CacheRead, theirs.CacheWrite,
+			s.rec.Tokens.Total(), s.rec.Tokens.Input, s.rec.Tokens.Output, s.rec.Tokens.CacheRead, s.rec.Tokens.CacheWrite))
+	}
+}
+
+// fileExists is for discovery: a path that is there and is a regular file.
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -1,0 +1,125 @@
+package agentlog
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const claudeProjects = "testdata/claude/projects"
+
+// lastCostState is the fixture's own figure: the last cost-state line of a transcript.
+func lastCostState(t *testing.T, path string) (usd float64, tok Tokens) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l claudeLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Type != "cost-state" {
+			continue
+		}
+		usd, tok = *l.Total, Tokens{}
+		for _, m := range l.ModelUse {
+			tok.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+		}
+	}
+	return usd, tok
+}
+
+func TestReadClaudeSessionFixtures(t *testing.T) {
+	tests := []struct {
+		name      string
+		path      string
+		calls     int
+		tools     map[string]int
+		files     int
+		mismatch  bool // the fixture's cost-state counts a subagent whose transcript is not in it
+		wantStart string
+		wantEnd   string
+	}{
+		{name: "two turns with a resume is one session", path: "-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl",
+			calls: 13, files: 1, tools: map[string]int{"Bash": 5, "Read": 2, "Edit": 1, "Write": 1, "Grep": 1, "Glob": 1},
+			wantStart: "2026-12-01T19:33:49.349Z", wantEnd: "2026-12-01T19:33:53.52Z"},
+		{name: "subagent counted once", path: "-home-dev-src-demo/13c0eb32-b32a-4091-966d-1055a1ec77df.jsonl",
+			calls: 4, files: 2, tools: map[string]int{"Agent": 1}},
+		{name: "async agent without its transcript", path: "-home-dev-src-demo/04f0f6ba-c937-4e53-aa5b-13778f5eb2f2.jsonl",
+			calls: 3, files: 1, tools: map[string]int{"Agent": 1, "Read": 1}, mismatch: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(claudeProjects, tc.path)
+			rec, err := ReadClaudeSession(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Calls != tc.calls {
+				t.Errorf("calls = %d, want %d", rec.Calls, tc.calls)
+			}
+			if len(rec.Files) != tc.files {
+				t.Errorf("files = %v, want %d", rec.Files, tc.files)
+			}
+			if !equalCounts(rec.Tools, tc.tools) {
+				t.Errorf("tools = %v, want %v", rec.Tools, tc.tools)
+			}
+			usd, tok := lastCostState(t, path)
+			if rec.Cost.Harness == nil || *rec.Cost.Harness != usd {
+				t.Errorf("cost.harness = %v, want the cost-state's %v", rec.Cost.Harness, usd)
+			}
+			mismatch := hasWarning(rec.Warnings, "cost-state counts")
+			if mismatch != tc.mismatch {
+				t.Errorf("cost-state warning = %v, want %v: %q", mismatch, tc.mismatch, rec.Warnings)
+			}
+			if !tc.mismatch {
+				if rec.Tokens != tok {
+					t.Errorf("tokens = %+v, want the cost-state's %+v", rec.Tokens, tok)
+				}
+				if rec.Cost.Total == nil || math.Abs(*rec.Cost.Total-usd) > 1e-9 {
+					t.Errorf("cost.total = %v, want the cost-state's %v", rec.Cost.Total, usd)
+				}
+				if len(rec.Warnings) > 0 {
+					t.Errorf("warnings: %q", rec.Warnings)
+				}
+			}
+			if rec.Cwd == "" || rec.Project == nil || *rec.Project != filepath.Base(rec.Cwd) {
+				t.Errorf("cwd %q, project %v: want the project named after the lines' cwd", rec.Cwd, rec.Project)
+			}
+			if tc.wantStart != "" && (rec.Start.Format("2006-01-02T15:04:05.999Z07:00") != tc.wantStart ||
+				rec.End.Format("2006-01-02T15:04:05.999Z07:00") != tc.wantEnd) {
+				t.Errorf("start–end = %v–%v, want %s–%s", rec.Start, rec.End, tc.wantStart, tc.wantEnd)
+			}
+			if m := rec.Models["claude-opus-5-5"]; m == nil || m.Calls != tc.calls || m.Cost == nil {
+				t.Errorf("models = %+v", rec.Models)
+			}
+		})
+	}
+}
+
+func equalCounts(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func hasWarning(ws []string, part string) bool {
+	for _, w := range ws {
+		if strings.Contains(w, part) {
+			return true
+		}
+	}
+	return false
+}

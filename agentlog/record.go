@@ -1,0 +1,247 @@
+package agentlog
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/saverd/saverd/prices"
+)
+
+// Harness ids, as session records and commit trailers name them.
+const (
+	HarnessClaude = "claude-code"
+	HarnessCodex  = "codex"
+)
+
+// Record is one agent session in the sessions schema impact reads, plus tokens by kind and model. Calls,
+// tools and tokens include the session's subagents, each call counted once.
+type Record struct {
+	SessionID string               `json:"session_id"`
+	Harness   string               `json:"harness"`
+	Repo      *string              `json:"repo"`    // git top level of Cwd; null outside a repository
+	Project   *string              `json:"project"` // basename of Repo, else of Cwd
+	Cwd       string               `json:"cwd,omitempty"`
+	Start     time.Time            `json:"start"`
+	End       time.Time            `json:"end"`
+	Calls     int                  `json:"calls"`
+	Tools     map[string]int       `json:"tools"`
+	Cost      Cost                 `json:"cost"`
+	Tokens    Tokens               `json:"tokens"`
+	Models    map[string]*ModelUse `json:"models"`
+	// Judge is what the judge and process forks saverd started for this session spent (its forks log
+	// names them): the session's judge spend, kept apart from Cost so that Cost stays comparable with the
+	// harness's own figure. Nil when there were none.
+	Judge *ForkSpend `json:"judge,omitempty"`
+	// Files are the logs the record was read from: the transcript or rollout first.
+	Files []string `json:"files,omitempty"`
+
+	// Warnings are the problems met reading it (bad lines, unknown models, a disagreeing cost-state).
+	Warnings []string `json:"-"`
+
+	calls []call
+}
+
+// Cost is what the session cost in USD.
+type Cost struct {
+	// Total is the sum over its calls at saverd's prices; null when a call's model has no price.
+	Total *float64 `json:"total"`
+	// Priced is the sum over the calls that have a price (Total when every call has one).
+	Priced float64 `json:"priced"`
+	// Unpriced names the models with no price.
+	Unpriced []string `json:"unpriced_models,omitempty"`
+	// Harness is the harness's own figure when its log carries one (Claude Code's cost-state).
+	Harness *float64 `json:"harness,omitempty"`
+}
+
+// Tokens are token counts by kind, with the meanings of Claude Code's usage: Input is input not read from
+// cache, CacheRead the cached part, CacheWrite what was written to cache, Output output with reasoning.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+}
+
+// Add adds o to t.
+func (t *Tokens) Add(o Tokens) {
+	t.Input += o.Input
+	t.Output += o.Output
+	t.CacheRead += o.CacheRead
+	t.CacheWrite += o.CacheWrite
+}
+
+// Total is every token of every kind.
+func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// ForkSpend sums the forks of one session.
+type ForkSpend struct {
+	Forks  int      `json:"forks"`
+	Calls  int      `json:"calls"`
+	Tokens Tokens   `json:"tokens"`
+	Cost   *float64 `json:"cost"` // null when some fork's model has no price
+}
+
+func (f *ForkSpend) add(r *Record) {
+	if f.Forks == 0 {
+		f.Cost = new(float64)
+	}
+	f.Forks++
+	f.Calls += r.Calls
+	f.Tokens.Add(r.Tokens)
+	if r.Cost.Total == nil {
+		f.Cost = nil
+	} else if f.Cost != nil {
+		*f.Cost = round9(*f.Cost + *r.Cost.Total)
+	}
+}
+
+// ModelUse is one model's share of a session.
+type ModelUse struct {
+	Calls  int      `json:"calls"`
+	Tokens Tokens   `json:"tokens"`
+	Cost   *float64 `json:"cost"` // null: no price for the model
+}
+
+// call is one API call as read from a log.
+type call struct {
+	key   string // harness-unique: message.id+requestId (Claude Code), response_id (Codex)
+	owner string // the session id the log line names, when it names one
+	model string
+	at    time.Time
+	usage prices.Usage
+	tools []string
+}
+
+func (c *call) tokens() Tokens {
+	u := c.usage
+	return Tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite5m + u.CacheWrite1h}
+}
+
+// Options tune the readers.
+type Options struct {
+	// Prices prices the calls; nil: the embedded table.
+	Prices *prices.Table
+	// MaxLine bounds a line in bytes; 0: DefaultMaxLine.
+	MaxLine int
+
+	tops *sync.Map // set by Scan: the git top levels found during it
+}
+
+func (o Options) table() *prices.Table {
+	if o.Prices == nil {
+		return defaultPrices()
+	}
+	return o.Prices
+}
+
+// defaultPrices is the embedded table, built once: Scan reads thousands of files with it.
+var defaultPrices = sync.OnceValue(prices.Default)
+
+// finish computes calls, tools, tokens, models and cost from the record's calls.
+func (r *Record) finish(tab *prices.Table) {
+	r.Calls = len(r.calls)
+	r.Tools = make(map[string]int)
+	r.Models = make(map[string]*ModelUse)
+	r.Tokens = Tokens{}
+	var priced float64
+	unpriced := make(map[string]bool)
+	for i := range r.calls {
+		c := &r.calls[i]
+		for _, t := range c.tools {
+			r.Tools[t]++
+		}
+		m := r.Models[c.model]
+		if m == nil {
+			m = &ModelUse{Cost: new(float64)}
+			r.Models[c.model] = m
+		}
+		tok := c.tokens()
+		m.Calls++
+		m.Tokens.Add(tok)
+		r.Tokens.Add(tok)
+		usd, ok := tab.Cost(c.model, c.at, c.usage)
+		if !ok {
+			unpriced[c.model] = true
+			m.Cost = nil
+			continue
+		}
+		priced += usd
+		if m.Cost != nil {
+			*m.Cost += usd
+		}
+	}
+	for _, m := range r.Models {
+		if m.Cost != nil {
+			*m.Cost = round9(*m.Cost)
+		}
+	}
+	r.Cost.Priced = round9(priced)
+	r.Cost.Unpriced = r.Cost.Unpriced[:0]
+	for m := range unpriced {
+		r.Cost.Unpriced = append(r.Cost.Unpriced, m)
+	}
+	sort.Strings(r.Cost.Unpriced)
+	r.Cost.Total = nil
+	if len(unpriced) == 0 {
+		total := r.Cost.Priced
+		r.Cost.Total = &total
+	}
+}
+
+// unpricedWarnings names each model with no price once.
+func (r *Record) unpricedWarnings() {
+	for _, m := range r.Cost.Unpriced {
+		r.Warnings = append(r.Warnings, "session "+r.SessionID+": no price for model "+quote(m)+
+			": its calls have no cost (cost.total is null; add the model to a prices file)")
+	}
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+// round9 keeps sums free of float noise without losing a cent's billionth.
+func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// placeRepo fills Repo and Project from Cwd: the nearest directory up from Cwd holding a .git entry.
+func (r *Record) placeRepo(tops *sync.Map) {
+	if r.Cwd == "" {
+		return
+	}
+	if top := gitTop(r.Cwd, tops); top != "" {
+		r.Repo = &top
+		p := filepath.Base(top)
+		r.Project = &p
+		return
+	}
+	p := filepath.Base(r.Cwd)
+	r.Project = &p
+}
+
+// gitTop is the git top level of dir found on disk (a .git directory or file), "" when none: the log may
+// come from another machine, so no git process is asked. tops, when set, caches the answers of one scan:
+// thousands of sessions share a handful of working directories.
+func gitTop(dir string, tops *sync.Map) string {
+	if tops == nil {
+		return findGitTop(dir)
+	}
+	if top, ok := tops.Load(dir); ok {
+		return top.(string)
+	}
+	top := findGitTop(dir)
+	tops.Store(dir, top)
+	return top
+}
+
+func findGitTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return ""
+		}
+	}
+}

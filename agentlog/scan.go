@@ -1,0 +1,284 @@
+package agentlog
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sourcegraph/conc/iter"
+)
+
+// Sources says where the agents keep their logs.
+type Sources struct {
+	// ClaudeDirs are Claude Code configuration directories, each holding projects/. Empty: DefaultClaudeDirs.
+	ClaudeDirs []string
+	// CodexDirs are Codex homes, each holding sessions/ and archived_sessions/. Empty: DefaultCodexDirs.
+	CodexDirs []string
+}
+
+// DefaultClaudeDirs is $CLAUDE_CONFIG_DIR (a comma-separated list is allowed), else ~/.claude and
+// ~/.config/claude, whichever exist.
+func DefaultClaudeDirs() []string {
+	if v := os.Getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
+		var out []string
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// DefaultCodexDirs is ${CODEX_HOME:-~/.codex}.
+func DefaultCodexDirs() []string {
+	if v := os.Getenv("CODEX_HOME"); v != "" {
+		return []string{v}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	return []string{filepath.Join(home, ".codex")}
+}
+
+// File is one session's log: a Claude Code transcript (its subagents are found beside it) or a Codex rollout.
+type File struct {
+	Path    string
+	Harness string
+	Size    int64 // bytes on disk, subagents not included; for progress
+}
+
+// Discover lists the session logs under the sources. A directory that cannot be read is a warning and the
+// walk goes on around it; a source that does not exist is no warning (that agent is simply not installed).
+func Discover(src Sources) ([]File, []string) {
+	claude, codex := src.ClaudeDirs, src.CodexDirs
+	if claude == nil {
+		claude = DefaultClaudeDirs()
+	}
+	if codex == nil {
+		codex = DefaultCodexDirs()
+	}
+	var (
+		files []File
+		warn  []string
+	)
+	for _, d := range claude {
+		f, w := walk(filepath.Join(d, "projects"), HarnessClaude, isClaudeTranscript)
+		files, warn = append(files, f...), append(warn, w...)
+	}
+	for _, d := range codex {
+		for _, sub := range []string{"sessions", "archived_sessions"} {
+			f, w := walk(filepath.Join(d, sub), HarnessCodex, isRollout)
+			files, warn = append(files, f...), append(warn, w...)
+		}
+	}
+	return files, warn
+}
+
+// isClaudeTranscript: <project>/<session>.jsonl, not a subagent's transcript (read with its session).
+func isClaudeTranscript(path string) bool {
+	return strings.HasSuffix(path, ".jsonl") && filepath.Base(filepath.Dir(path)) != "subagents"
+}
+
+func isRollout(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasPrefix(base, "rollout-") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".jsonl.zst"))
+}
+
+func walk(root, harness string, keep func(string) bool) ([]File, []string) {
+	if _, err := os.Stat(root); err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, []string{fmt.Sprintf("%s: %v, skipped", root, err)}
+	}
+	return walkFS(os.DirFS(root), root, harness, keep)
+}
+
+// walkFS lists the logs of fsys, named under root. A directory it cannot read is a warning; the walk
+// goes on around it.
+func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, []string) {
+	var (
+		files []File
+		warn  []string
+	)
+	err := fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		if err != nil {
+			warn = append(warn, fmt.Sprintf("%s: %v, skipped", path, err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !keep(path) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			warn = append(warn, fmt.Sprintf("%s: %v, skipped", path, err))
+			return nil
+		}
+		if fi.Mode().IsRegular() {
+			files = append(files, File{Path: path, Harness: harness, Size: fi.Size()})
+		}
+		return nil
+	})
+	if err != nil {
+		warn = append(warn, fmt.Sprintf("%s: %v", root, err))
+	}
+	return files, warn
+}
+
+// ScanOptions tune Scan.
+type ScanOptions struct {
+	Options
+	// Workers bounds the files read at once; 0: the CPU count.
+	Workers int
+	// Done, when set, is called (from the reading goroutines) after each file with its size.
+	Done func(size int64)
+	// Forks names the sessions saverd itself forked (a judge run through claude -p --fork-session):
+	// fork session id → the session it judged. A fork is no session of its own; its spend is its parent's
+	// judge spend.
+	Forks map[string]string
+}
+
+// Scan reads every file, in parallel, into one record per session, oldest first. A file that cannot be
+// read is a warning; the records' own warnings come back too. Calls that several Claude Code transcripts
+// share (a --fork-session transcript copies its parent's history with the same message ids) are counted
+// once, in the session the copied lines name, else the one that started first; the same session found twice
+// (a rollout in sessions/ and archived_sessions/) is kept once, the copy with more calls.
+func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []string) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	opt.tops = &sync.Map{}
+	type result struct {
+		rec Record
+		err error
+	}
+	results := iter.Mapper[File, result]{MaxGoroutines: workers}.Map(files, func(f *File) result {
+		if ctx.Err() != nil {
+			return result{err: fmt.Errorf("%s: %w", f.Path, ctx.Err())}
+		}
+		var r result
+		if f.Harness == HarnessCodex {
+			r.rec, r.err = ReadCodexRollout(f.Path, opt.Options)
+		} else {
+			r.rec, r.err = ReadClaudeSession(f.Path, opt.Options)
+		}
+		if opt.Done != nil {
+			opt.Done(f.Size)
+		}
+		return r
+	})
+	var (
+		recs []Record
+		warn []string
+	)
+	for _, r := range results {
+		if r.err != nil {
+			warn = append(warn, r.err.Error())
+			continue
+		}
+		recs = append(recs, r.rec)
+	}
+	recs, w := sameSession(recs)
+	warn = append(warn, w...)
+	warn = append(warn, sharedCalls(recs, opt.table())...)
+	recs, w = foldForks(recs, opt.Forks)
+	warn = append(warn, w...)
+	sort.Slice(recs, func(i, j int) bool {
+		if !recs[i].Start.Equal(recs[j].Start) {
+			return recs[i].Start.Before(recs[j].Start)
+		}
+		return recs[i].SessionID < recs[j].SessionID
+	})
+	for i := range recs {
+		warn = append(warn, recs[i].Warnings...)
+	}
+	return recs, warn
+}
+
+// sameSession keeps one record per harness and session id: the one with more calls.
+func sameSession(recs []Record) ([]Record, []string) {
+	type id struct{ harness, session string }
+	at := make(map[id]int)
+	var (
+		out  []Record
+		warn []string
+	)
+	for _, r := range recs {
+		k := id{r.Harness, r.SessionID}
+		i, dup := at[k]
+		if !dup {
+			at[k] = len(out)
+			out = append(out, r)
+			continue
+		}
+		keep, drop := out[i], r
+		if r.Calls > keep.Calls {
+			keep, drop = r, keep
+		}
+		warn = append(warn, fmt.Sprintf("session %s found twice (%s, %s): kept %s", r.SessionID, keep.Files[0], drop.Files[0], keep.Files[0]))
+		out[i] = keep
+	}
+	return out, warn
+}
+
+// foldForks takes the forks out of the session list and adds each one's spend to its parent's judge spend.
+// A fork whose parent was not read is left out, with a warning.
+func foldForks(recs []Record, forks map[string]string) ([]Record, []string) {
+	if len(forks) == 0 {
+		return recs, nil
+	}
+	at := make(map[string]int, len(recs))
+	for i := range recs {
+		at[recs[i].SessionID] = i
+	}
+	var warn []string
+	keep := make([]bool, len(recs))
+	for i := range recs {
+		keep[i] = true
+		parent, isFork := forks[recs[i].SessionID]
+		if !isFork {
+			continue
+		}
+		keep[i] = false
+		p, ok := at[parent]
+		if !ok || p == i {
+			warn = append(warn, fmt.Sprintf("fork %s of session %s: the session is not among the logs read, so the fork's spend is left out", recs[i].SessionID, parent))
+			continue
+		}
+		if recs[p].Judge == nil {
+			recs[p].Judge = &ForkSpend{}
+		}
+		recs[p].Judge.add(&recs[i])
+	}
+	out := recs[:0]
+	for i := range recs {
+		if keep[i] {
+			out = append(out, recs[i])
+		}
+	}
+	return out, warn
+}

@@ -1,0 +1,225 @@
+package agentlog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func testSources() Sources {
+	return Sources{ClaudeDirs: []string{"testdata/claude"}, CodexDirs: []string{"testdata/codex"}}
+}
+
+func TestScanFixtures(t *testing.T) {
+	files, warn := Discover(testSources())
+	if len(warn) > 0 {
+		t.Fatalf("discover warnings: %q", warn)
+	}
+	if len(files) != 7 {
+		t.Fatalf("discovered %d files, want 3 transcripts and 4 rollouts: %+v", len(files), files)
+	}
+	var done int64
+	var mu sync.Mutex
+	recs, _ := Scan(context.Background(), files, ScanOptions{Done: func(n int64) { mu.Lock(); done += n; mu.Unlock() }})
+	if len(recs) != 7 {
+		t.Fatalf("%d records, want 7", len(recs))
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	if done != total {
+		t.Errorf("progress saw %d bytes, want %d", done, total)
+	}
+	for i := 1; i < len(recs); i++ {
+		if recs[i].Start.Before(recs[i-1].Start) {
+			t.Errorf("records not oldest first: %v before %v", recs[i-1].Start, recs[i].Start)
+		}
+	}
+}
+
+// A --fork-session transcript copies its parent's history, message ids included: the copied calls count
+// once, in the parent, and the fork keeps only its own.
+func TestScanForkCountedOnce(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "-home-dev-src-calc")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	parent := "c30d052a-2836-49f8-a652-5038e728a894"
+	fork := "f0f0f0f0-0000-4000-8000-000000000001"
+	src, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc", parent+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fork: the parent's first turn (its first 59 lines, 9 calls) copied, then one call of its own.
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var forked bytes.Buffer
+	for _, l := range lines[:59] {
+		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
+	}
+	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
+	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
+		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
+	recs, warn := Scan(context.Background(), files, ScanOptions{})
+	byID := map[string]Record{}
+	for _, r := range recs {
+		byID[r.SessionID] = r
+	}
+	if got := byID[parent].Calls; got != 13 {
+		t.Errorf("parent calls = %d, want its 13", got)
+	}
+	if got := byID[fork]; got.Calls != 1 || got.Tokens.Input != 10 {
+		t.Errorf("fork = %d calls, %+v; want only its own call", got.Calls, got.Tokens)
+	}
+	if !hasWarning(warn, "session "+fork+" repeats 9 calls of session "+parent) {
+		t.Errorf("warnings %q do not say the fork repeats its parent", warn)
+	}
+
+	// A fork saverd started itself (its forks log names it) is no session: its own call is the parent's
+	// judge spend.
+	recs, _ = Scan(context.Background(), files, ScanOptions{Forks: map[string]string{fork: parent}})
+	if len(recs) != 1 || recs[0].SessionID != parent || recs[0].Calls != 13 {
+		t.Fatalf("records %+v, want the parent alone", recs)
+	}
+	if j := recs[0].Judge; j == nil || j.Forks != 1 || j.Calls != 1 || j.Tokens.Input != 10 || j.Cost == nil {
+		t.Errorf("judge spend %+v, want the fork's one call", j)
+	}
+	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]string{parent: "gone"}})
+	if !hasWarning(warn, "fork "+parent+" of session gone: the session is not among the logs read") {
+		t.Errorf("warnings %q, want the orphan fork named", warn)
+	}
+}
+
+func TestCodexZstd(t *testing.T) {
+	name := "rollout-2026-12-01T19-44-33-01a23323-2f6c-7410-9a90-799c96f92d5c.jsonl"
+	plain, err := os.ReadFile(filepath.Join("testdata/codex/sessions/2026/12/01", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	arch := filepath.Join(dir, "archived_sessions")
+	if err := os.MkdirAll(arch, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	if err := os.WriteFile(filepath.Join(arch, name+".zst"), enc.EncodeAll(plain, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := Discover(Sources{ClaudeDirs: []string{}, CodexDirs: []string{dir}})
+	if len(files) != 1 {
+		t.Fatalf("files = %+v, want the .jsonl.zst", files)
+	}
+	got, err := ReadCodexRollout(files[0].Path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ReadCodexRollout(filepath.Join("testdata/codex/sessions/2026/12/01", name), Options{})
+	if got.Calls != want.Calls || got.Tokens != want.Tokens || got.SessionID != want.SessionID {
+		t.Errorf("zst record %+v, want %+v", got, want)
+	}
+}
+
+func TestWalkUnreadableDirectory(t *testing.T) {
+	fsys := fstest.MapFS{
+		"-a/s1.jsonl":                   {Data: []byte("{}\n")},
+		"-a/s1/subagents/agent-x.jsonl": {Data: []byte("{}\n")},
+		"-locked":                       {Mode: fs.ModeDir},
+		"-b/s2.jsonl":                   {Data: []byte("{}\n")},
+	}
+	locked := errFS{fsys, "-locked"}
+	files, warn := walkFS(locked, "/c/projects", HarnessClaude, isClaudeTranscript)
+	if len(files) != 2 {
+		t.Errorf("files = %+v, want s1 and s2 (a subagent is read with its session)", files)
+	}
+	if len(warn) != 1 || !strings.Contains(warn[0], "/c/projects/-locked: permission denied") {
+		t.Errorf("warnings = %q, want the locked directory named", warn)
+	}
+}
+
+// errFS refuses to list one directory, as an unreadable directory does.
+type errFS struct {
+	fs.FS
+	deny string
+}
+
+func (e errFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == e.deny {
+		return nil, fs.ErrPermission
+	}
+	return fs.ReadDir(e.FS, name)
+}
+
+func TestAppendRecordConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "saverd", "sessions.jsonl")
+	big := strings.Repeat("x", 70_000) // far past any atomic-write size a pipe would promise
+	var wg sync.WaitGroup
+	const writers, each = 8, 25
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				rec := Record{SessionID: big, Harness: HarnessClaude, Calls: w*1000 + i}
+				if err := AppendRecord(path, rec); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	if len(lines) != writers*each {
+		t.Fatalf("%d lines, want %d", len(lines), writers*each)
+	}
+	seen := map[int]bool{}
+	for i, l := range lines {
+		var r Record
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatalf("line %d is not one record: %v", i+1, err)
+		}
+		seen[r.Calls] = true
+	}
+	if len(seen) != writers*each {
+		t.Errorf("%d distinct records, want %d", len(seen), writers*each)
+	}
+	fi, err := os.Stat(filepath.Dir(path))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, %v; want 0700", fi.Mode().Perm(), err)
+	}
+}
+
+func TestAppendRecordUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := AppendRecord(filepath.Join(blocker, "sessions.jsonl"), Record{SessionID: "s"})
+	if err == nil || !strings.Contains(err.Error(), "append session s") {
+		t.Errorf("err = %v, want one naming the session", err)
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		t.Errorf("err = %v, want the path error kept", err)
+	}
+}

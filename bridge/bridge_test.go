@@ -1,0 +1,260 @@
+package bridge
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/saverd/saverd/state"
+)
+
+// payloads reads a fixture of hook payloads written by the real Claude Code.
+func payloads(t *testing.T, name string) []Payload {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Payload
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var head struct {
+			Event string `json:"hook_event_name"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(head.Event, sc.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", head.Event, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestParseRefuses(t *testing.T) {
+	cases := []struct {
+		name, event, payload, want string
+	}{
+		{"not json", "Stop", `{"session_id":`, "not a JSON object"},
+		{"unknown event", "Nope", `{"session_id":"s","cwd":"/x"}`, `unknown hook event "Nope"`},
+		{"event mismatch", "Stop", `{"session_id":"s","cwd":"/x","hook_event_name":"PostToolUse"}`, "hook for Stop got a PostToolUse payload"},
+		{"no session", "Stop", `{"cwd":"/x"}`, "session_id: required"},
+		{"no cwd", "Stop", `{"session_id":"s"}`, "cwd: required"},
+		{"no tool", "PostToolUse", `{"session_id":"s","cwd":"/x"}`, "tool_name: required"},
+		{"no agent", "SubagentStop", `{"session_id":"s","cwd":"/x"}`, "agent_id: required"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse(c.event, []byte(c.payload))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Parse = %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestToolCallsOfRealPayloads(t *testing.T) {
+	want := map[string]struct {
+		text    string
+		isError bool
+		ms      int64
+	}{
+		"toolu_a1": {text: "> test\n> node -e", ms: -1},
+		"toolu_a2": {text: "1\texport function add(a,b){return a+b}\n2\t", ms: -1}, // as the transcript's tool_result shows it
+		"toolu_a3": {text: "The file /home/dev/src/calc/src/math.js has been updated.", ms: -1},
+		"toolu_a5": {text: "File created successfully at: /home/dev/src/calc/src/sub.js", ms: -1},
+		"toolu_a6": {text: "Found 2 files\nsrc/sub.js\nsrc/math.js", ms: 27},
+		"toolu_a7": {text: "Exit code 1\ncat: nonexistent.txt: No such file or directory", isError: true, ms: 10},
+		"toolu_a8": {text: "Found 2 files\nsrc/math.js\nsrc/sub.js", ms: -1},
+	}
+	seen := 0
+	for _, p := range payloads(t, "hooks-two-turns.ndjson") {
+		if p.Event != PostToolUse && p.Event != PostToolUseFailure {
+			continue
+		}
+		tc, err := ToolCallOf(p, "")
+		if err != nil {
+			t.Fatalf("%s: %v", p.ToolUseID, err)
+		}
+		if tc.Event.Tool() != p.ToolName || tc.Event["tool_use_id"] != p.ToolUseID {
+			t.Errorf("%s: event %v", p.ToolUseID, tc.Event)
+		}
+		if _, ok := tc.Event["agentId"]; ok {
+			t.Errorf("%s: a main-loop call has an agentId", p.ToolUseID)
+		}
+		w, ok := want[p.ToolUseID]
+		if !ok {
+			continue
+		}
+		seen++
+		if got := *tc.Result.Text; !strings.HasPrefix(got, w.text) {
+			t.Errorf("%s: text %q, want it to start %q", p.ToolUseID, got, w.text)
+		}
+		if tc.Result.IsError != w.isError {
+			t.Errorf("%s: isError %v", p.ToolUseID, tc.Result.IsError)
+		}
+		if w.ms >= 0 && tc.Ms != w.ms {
+			t.Errorf("%s: ms %d, want %d", p.ToolUseID, tc.Ms, w.ms)
+		}
+		row := state.RowOf(tc.Event, tc.Result, tc.Ms, 1)
+		if row.Key == "" || row.Chars != int64(state.Len16(*tc.Result.Text)) {
+			t.Errorf("%s: row %+v", p.ToolUseID, row)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("checked %d calls, want %d", seen, len(want))
+	}
+}
+
+func TestAgentCallOfRealPayloads(t *testing.T) {
+	var pre, post Payload
+	for _, p := range payloads(t, "hooks-subagent.ndjson") {
+		if p.ToolName == "Agent" && p.Event == PreToolUse {
+			pre = p
+		}
+		if p.ToolName == "Agent" && p.Event == PostToolUse {
+			post = p
+		}
+	}
+	prompt, ok := AgentPrompt(pre.ToolInput)
+	if !ok || prompt != "Explore the repo and read a.txt" {
+		t.Fatalf("AgentPrompt = %q, %v", prompt, ok)
+	}
+	in, err := WithPrompt(pre.ToolInput, prompt+"\n\nfix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(in, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["prompt"] != prompt+"\n\nfix" || got["description"] != "explore" || got["subagent_type"] != "general-purpose" {
+		t.Fatalf("updatedInput %v: the whole input, prompt rewritten", got)
+	}
+	if id := AgentIDOf(post.ToolResponse); id != "abf4dbf9293122565" {
+		t.Fatalf("AgentIDOf = %q", id)
+	}
+	tc, err := ToolCallOf(post, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := state.AgentOf(tc.Result.Result)
+	if !ok || a.AgentID != "abf4dbf9293122565" {
+		t.Fatalf("AgentOf = %+v, %v: the async launch must name its loop", a, ok)
+	}
+}
+
+func TestReadUsage(t *testing.T) {
+	u, end, err := ReadUsage("testdata/transcript-two-turns.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's own cost-state line: 13 calls, 13,000 input, 650 output (modelUsage).
+	want := Usage{Model: "claude-opus-5-5", Calls: 13, Input: 13000, Output: 650, CacheRead: 65000, CacheCreate: 2600, Context: 6250}
+	if u != want {
+		t.Fatalf("ReadUsage = %+v, want %+v", u, want)
+	}
+	fi, _ := os.Stat("testdata/transcript-two-turns.jsonl")
+	if end != fi.Size() {
+		t.Fatalf("end %d, want the file's size %d", end, fi.Size())
+	}
+	// From the end on, nothing more.
+	if u, _, _ := ReadUsage("testdata/transcript-two-turns.jsonl", end); u.Calls != 0 {
+		t.Fatalf("from the end: %+v", u)
+	}
+	sub, _, err := ReadSubagentUsage("testdata/subagent.jsonl")
+	if err != nil || sub.Calls != 1 || sub.Input != 1000 {
+		t.Fatalf("subagent usage = %+v, %v", sub, err)
+	}
+	main, _, _ := ReadUsage("testdata/subagent.jsonl", 0)
+	if main.Calls != 0 {
+		t.Fatalf("a subagent's sidechain lines counted as the main loop's: %+v", main)
+	}
+	// Codex: one token record per response, input less its cached part.
+	cx, _, err := ReadUsage("testdata/codex-rollout.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cx.Calls != 4 || cx.Input != 2200 || cx.CacheRead != 2400 || cx.Output != 260 || cx.Model != "gpt-5.5" {
+		t.Fatalf("codex usage = %+v", cx)
+	}
+}
+
+func TestReadUsageLeavesAPartialLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	line := `{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":5,"output_tokens":1}}}`
+	if err := os.WriteFile(path, []byte(line+"\n"+line[:20]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, end, err := ReadUsage(path, 0)
+	if err != nil || u.Calls != 1 || end != int64(len(line)+1) {
+		t.Fatalf("ReadUsage = %+v, %d, %v: a line still being written is left for the next read", u, end, err)
+	}
+}
+
+func TestOpenRefusesAFIFO(t *testing.T) {
+	if _, _, err := ReadUsage("/dev/null", 0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("ReadUsage(/dev/null) = %v", err)
+	}
+}
+
+func TestHistoryAdoptsEveryFinishedCall(t *testing.T) {
+	msgs, err := History("testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := state.AdoptRows(msgs)
+	// Turn one ran 8 tools (one failed), turn two 3: the same 11 calls the hooks saw.
+	if len(rows) != 11 {
+		t.Fatalf("adopted %d rows, want 11", len(rows))
+	}
+	if rows[0].Tool != "Bash" || rows[0].Turn != 1 || rows[len(rows)-1].Turn != 2 {
+		t.Fatalf("rows %+v … %+v", rows[0], rows[len(rows)-1])
+	}
+	cx, err := History("testdata/codex-rollout.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(state.AdoptRows(cx)); n != 4 {
+		t.Fatalf("codex: adopted %d rows, want 4 (three commands and a patch)", n)
+	}
+}
+
+func TestSaverArgs(t *testing.T) {
+	cases := []struct {
+		prompt, args string
+		ok           bool
+	}{
+		{"/saver", "", true},
+		{"  /saver check ", "check", true},
+		{"/saver fix 1 run only the changed tests", "fix 1 run only the changed tests", true},
+		{"/savers", "", false},
+		{"please /saver", "", false},
+		{"fix the math", "", false},
+	}
+	for _, c := range cases {
+		args, ok := SaverArgs(c.prompt)
+		if args != c.args || ok != c.ok {
+			t.Errorf("SaverArgs(%q) = %q, %v; want %q, %v", c.prompt, args, ok, c.args, c.ok)
+		}
+	}
+}
+
+func TestFitCutsAtALine(t *testing.T) {
+	long := strings.Repeat("0123456789abcdefghi\n", 1000)
+	got := Fit(long)
+	if len(got) > MaxAnswerText || !strings.HasSuffix(got, "… (cut)") {
+		t.Fatalf("Fit: %d bytes, tail %q", len(got), got[len(got)-20:])
+	}
+	if Fit("short") != "short" {
+		t.Fatal("Fit changed a short text")
+	}
+}

@@ -1,0 +1,81 @@
+package bridge
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxLine bounds one transcript line the readers decode; a longer one (a huge tool output) is skipped,
+// never held whole.
+const MaxLine = 16 << 20
+
+// openRegular opens path for reading only when it is a regular file: a FIFO or a device where a
+// transcript is expected would block the reader for good.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return os.Open(path)
+}
+
+// eachLine calls fn with every complete line of path from byte offset from on, and returns the offset
+// after the last complete line (a line still being written is left for the next read). Lines over
+// MaxLine are skipped.
+func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return from, err
+	}
+	defer f.Close()
+	if from > 0 {
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return from, fmt.Errorf("seek %s: %w", path, err)
+		}
+	}
+	r := bufio.NewReaderSize(f, 256<<10)
+	off := from
+	var long []byte
+	skipping := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			off += int64(len(chunk))
+			switch {
+			case skipping:
+				skipping = false
+			case long != nil:
+				fn(append(long, chunk...))
+				long = nil
+			default:
+				fn(chunk)
+			}
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !skipping {
+				if len(long)+len(chunk) > MaxLine {
+					long, skipping = nil, true
+				} else {
+					long = append(long, chunk...)
+				}
+			}
+			off += int64(len(chunk))
+			continue
+		case errors.Is(err, io.EOF):
+			// What is left has no newline yet: the writer is mid-line, so it is left for the next read.
+			// An over-long line being skipped stays skipped: its bytes are not met again.
+			if skipping {
+				return off, nil
+			}
+			return off - int64(len(long)), nil
+		default:
+			return off, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+}

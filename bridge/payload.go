@@ -1,0 +1,127 @@
+package bridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	fastjson "github.com/segmentio/encoding/json"
+)
+
+// Harness names, as hook commands and session records spell them.
+const (
+	Claude = "claude-code"
+	Codex  = "codex"
+)
+
+// Events a hook can be named after.
+const (
+	SessionStart       = "SessionStart"
+	UserPromptSubmit   = "UserPromptSubmit"
+	PreToolUse         = "PreToolUse"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	SubagentStart      = "SubagentStart"
+	SubagentStop       = "SubagentStop"
+	Stop               = "Stop"
+	PreCompact         = "PreCompact"
+	PostCompact        = "PostCompact"
+	SessionEnd         = "SessionEnd"
+)
+
+// Known reports whether event is one a hook can carry.
+func Known(event string) bool {
+	switch event {
+	case SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart,
+		SubagentStop, Stop, PreCompact, PostCompact, SessionEnd:
+		return true
+	}
+	return false
+}
+
+// Payload is one hook's standard input: the fields every event has, and each event's own.
+type Payload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Event          string `json:"hook_event_name"`
+	Model          string `json:"model"`   // Codex sends the session's model on every hook
+	TurnID         string `json:"turn_id"` // Codex
+
+	Source        string `json:"source"`         // SessionStart: startup | resume | clear | compact | fork
+	ContextTokens *int64 `json:"context_tokens"` // SessionStart on resume
+
+	Prompt string `json:"prompt"` // UserPromptSubmit
+
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolUseID    string          `json:"tool_use_id"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	DurationMs   *float64        `json:"duration_ms"`
+	Error        *string         `json:"error"` // PostToolUseFailure
+	IsInterrupt  bool            `json:"is_interrupt"`
+
+	AgentID             string `json:"agent_id"`
+	AgentType           string `json:"agent_type"`
+	AgentTranscriptPath string `json:"agent_transcript_path"`
+
+	LastAssistantMessage *string `json:"last_assistant_message"` // Stop, SubagentStop
+	StopHookActive       bool    `json:"stop_hook_active"`
+	Reason               string  `json:"reason"`  // SessionEnd
+	Trigger              string  `json:"trigger"` // PreCompact / PostCompact
+}
+
+// Parse reads a hook payload. event is the one the hook command was named for; a payload that names
+// another is refused, so a misconfigured hook never records a tool call as a prompt.
+func Parse(event string, raw []byte) (Payload, error) {
+	var p Payload
+	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass.
+	if err := fastjson.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("hook payload is not a JSON object: %w", err)
+	}
+	if !Known(event) {
+		return p, fmt.Errorf("unknown hook event %q", event)
+	}
+	if p.Event != "" && p.Event != event {
+		return p, fmt.Errorf("hook for %s got a %s payload", event, p.Event)
+	}
+	p.Event = event
+	if p.SessionID == "" {
+		return p, fmt.Errorf("%s payload: session_id: required", event)
+	}
+	if p.Cwd == "" {
+		return p, fmt.Errorf("%s payload: cwd: required", event)
+	}
+	switch event {
+	case PreToolUse, PostToolUse, PostToolUseFailure:
+		if p.ToolName == "" {
+			return p, fmt.Errorf("%s payload: tool_name: required", event)
+		}
+	case SubagentStart, SubagentStop:
+		if p.AgentID == "" {
+			return p, fmt.Errorf("%s payload: agent_id: required", event)
+		}
+	}
+	return p, nil
+}
+
+// SaverArgs reads a prompt typed as `/saver …`: ok, and what follows the command.
+func SaverArgs(prompt string) (args string, ok bool) {
+	t := strings.TrimLeft(prompt, " \t\r\n")
+	rest, found := strings.CutPrefix(t, "/saver")
+	if !found || (rest != "" && !isSpace(rest[0])) {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// IsTaskNotification: Claude Code submits a finished background agent's report as a prompt of its own;
+// nobody typed it, so it is no ask of the person's.
+func IsTaskNotification(prompt string) bool {
+	return strings.HasPrefix(strings.TrimSpace(prompt), "<task-notification>")
+}
+
+// IsAgentTool: the tools that start a subagent (Agent, called Task before Claude Code 2.1.63).
+func IsAgentTool(name string) bool { return name == "Agent" || name == "Task" }

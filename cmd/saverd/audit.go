@@ -1,0 +1,370 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/state"
+)
+
+const auditUsage = `Usage:
+  saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [flags]
+      A past Claude Code session played through the reducer offline: the rows rebuilt from its transcript
+      with their real durations, then the header (window, trend, where time and context went), the repeated
+      calls with what they cost, the largest context consumers and the compaction forecast.
+
+Flags:
+  --judge            also run the habit judge over it through the fork command (claude -p --resume
+                     <session> --fork-session, or $SAVERD_JUDGE_CMD / the config file's judgeCommand)
+                     and print its cards
+  --judge-timeout D  how long the judge may take (default 10m)
+  --last             the most recently written transcript
+  --since D          every session active since D (a date, RFC 3339, or an age: 7d, 12h)
+  --format F         text or json (default text)
+  --width N          text width (default 100)
+  --window N         context window in tokens (default: the model's, else 200000)
+  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude)
+`
+
+// auditCmd holds the flags of `saverd audit`.
+type auditCmd struct {
+	logs   logFlags
+	last   bool
+	judge  bool
+	wait   time.Duration
+	since  string
+	format string
+	width  int
+	window int64
+}
+
+// runAudit is `saverd audit`: 0 on success, 2 on a usage error, 1 when no transcript can be read.
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c := &auditCmd{}
+	fs := flag.NewFlagSet("saverd audit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	fs.Var(&c.logs.claudeDirs, "claude-dir", "")
+	fs.BoolVar(&c.last, "last", false, "")
+	fs.BoolVar(&c.judge, "judge", false, "")
+	fs.DurationVar(&c.wait, "judge-timeout", 10*time.Minute, "")
+	fs.StringVar(&c.since, "since", "", "")
+	fs.StringVar(&c.format, "format", "text", "")
+	fs.IntVar(&c.width, "width", 100, "")
+	fs.Int64Var(&c.window, "window", 0, "")
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, auditUsage)
+		return 0
+	}
+	if err != nil {
+		return auditUsageError(stderr, "")
+	}
+	if err := c.check(pos); err != nil {
+		return auditUsageError(stderr, err.Error())
+	}
+	paths, err := c.transcripts(pos)
+	if err != nil {
+		fmt.Fprintf(stderr, "saverd audit: %v\n", err)
+		return 1
+	}
+	var audits []audit
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "saverd audit: %v\n", ctx.Err())
+			return 1
+		}
+		a, err := c.audit(ctx, p)
+		if err != nil {
+			fmt.Fprintf(stderr, "saverd audit: %v\n", err)
+			if len(paths) == 1 {
+				return 1
+			}
+			continue
+		}
+		for _, w := range a.Warnings {
+			fmt.Fprintf(stderr, "saverd audit: warning: %s\n", w)
+		}
+		audits = append(audits, a)
+	}
+	if err := c.write(stdout, audits); err != nil {
+		fmt.Fprintf(stderr, "saverd audit: write output: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func auditUsageError(stderr io.Writer, msg string) int {
+	if msg != "" {
+		fmt.Fprintf(stderr, "saverd audit: %s\n", msg)
+	}
+	fmt.Fprint(stderr, auditUsage)
+	return 2
+}
+
+func (c *auditCmd) check(pos []string) error {
+	chosen := len(pos)
+	if c.last {
+		chosen++
+	}
+	if c.since != "" {
+		chosen++
+		if _, err := parseSince(c.since, time.Now()); err != nil {
+			return err
+		}
+	}
+	switch {
+	case chosen == 0:
+		return errors.New("name a TRANSCRIPT or SESSION-ID, or give --last or --since")
+	case chosen > 1:
+		return errors.New("give one of TRANSCRIPT, SESSION-ID, --last and --since")
+	}
+	if c.format != "text" && c.format != "json" {
+		return fmt.Errorf("--format: want text or json, got %q", c.format)
+	}
+	if c.wait <= 0 {
+		return fmt.Errorf("--judge-timeout: want > 0, got %s", c.wait)
+	}
+	if c.window < 0 {
+		return fmt.Errorf("--window: want > 0, got %d", c.window)
+	}
+	return nil
+}
+
+// transcripts resolves what to audit: a transcript path, a session id among the Claude Code transcripts,
+// the newest one, or every one active since a date.
+func (c *auditCmd) transcripts(pos []string) ([]string, error) {
+	if len(pos) == 1 {
+		if fi, err := os.Stat(pos[0]); err == nil && fi.Mode().IsRegular() {
+			return pos, nil
+		}
+	}
+	src := agentlog.Sources{ClaudeDirs: c.logs.claudeDirs, CodexDirs: []string{}}
+	files, warn := agentlog.Discover(src)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no Claude Code transcripts found (see --claude-dir)%s", joinWarnings(warn))
+	}
+	switch {
+	case len(pos) == 1:
+		for _, f := range files {
+			if strings.TrimSuffix(filepath.Base(f.Path), ".jsonl") == pos[0] {
+				return []string{f.Path}, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a Claude Code session in %s", pos[0], strings.Join(dirsOf(files), ", "))
+	case c.last:
+		newest, at := "", time.Time{}
+		for _, f := range files {
+			if fi, err := os.Stat(f.Path); err == nil && fi.ModTime().After(at) {
+				newest, at = f.Path, fi.ModTime()
+			}
+		}
+		return []string{newest}, nil
+	}
+	from, _ := parseSince(c.since, time.Now())
+	var out []string
+	for _, f := range files {
+		if fi, err := os.Stat(f.Path); err == nil && !fi.ModTime().Before(from) {
+			out = append(out, f.Path)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Claude Code transcript written since %s", from.Format(time.RFC3339))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func joinWarnings(w []string) string {
+	if len(w) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(w, "; ")
+}
+
+func dirsOf(files []agentlog.File) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range files {
+		d := filepath.Dir(filepath.Dir(f.Path))
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// modelWindow is the context window of the models whose window this project has observed; others get
+// the common 200k.
+func modelWindow(model string) int64 {
+	switch model {
+	case "claude-opus-5-5":
+		return 1_000_000 // observed with Claude Code 2.1.328 (the shared Claude Code facts)
+	}
+	return 200_000
+}
+
+// audit is one session's audit, as the json format prints it.
+type audit struct {
+	SessionID  string               `json:"sessionId"`
+	Transcript string               `json:"transcript"`
+	Cwd        string               `json:"cwd"`
+	Model      string               `json:"model"`
+	Window     int64                `json:"window"`
+	Turns      int                  `json:"turns"`
+	Calls      int                  `json:"calls"`
+	Rows       int                  `json:"rows"`
+	Header     state.Header         `json:"header"`
+	Repeated   []repeatedKey        `json:"repeated"`
+	Largest    []state.Row          `json:"largest"`
+	Forecast   forecast             `json:"forecast"`
+	Warnings   []string             `json:"warnings"`
+	TurnUsage  []agentlog.TurnUsage `json:"turnUsage"`
+	Judge      *auditJudge          `json:"judge,omitempty"`
+
+	st *state.State
+}
+
+// repeatedKey is one call made more than once with the same key, and what all of them took together.
+type repeatedKey struct {
+	Tool  string `json:"tool"`
+	Key   string `json:"key"`
+	Count int    `json:"count"`
+	Ms    int64  `json:"ms"`
+	Chars int64  `json:"chars"`
+}
+
+// forecast is when the window compacts: tokens left and turns left at the recent pace (null: unknown).
+type forecast struct {
+	Tokens             *int64 `json:"tokens"`
+	TokensToCompaction *int64 `json:"tokensToCompaction"`
+	TurnsToCompaction  *int64 `json:"turnsToCompaction"`
+}
+
+// largestShown is how many of the largest context consumers are listed.
+const largestShown = 5
+
+func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
+	tr, err := agentlog.ReadClaudeTranscript(path, agentlog.Options{})
+	if err != nil {
+		return audit{}, err
+	}
+	window := c.window
+	if window == 0 {
+		window = modelWindow(tr.Model)
+	}
+	st := replay(tr, window)
+	a := audit{
+		SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
+		Turns: len(tr.Turns), Rows: len(st.Rows), Header: state.HeaderOf(st), Warnings: tr.Warnings,
+		Repeated: repeated(st.Rows), Largest: largest(st.Rows), TurnUsage: tr.Turns, st: st,
+		Forecast: forecast{Tokens: st.Usage.Tokens, TokensToCompaction: state.TokensToCompaction(st), TurnsToCompaction: state.TurnsToCompaction(st)},
+	}
+	for _, t := range tr.Turns {
+		a.Calls += t.Calls
+	}
+	if c.judge {
+		j, err := runJudgeFork(ctx, c.wait, tr, st)
+		if err != nil {
+			a.Warnings = append(a.Warnings, err.Error()) // the audit stands without the judge's cards
+		} else {
+			a.Judge = j
+			a.Header = state.HeaderOf(st)
+		}
+	}
+	if a.Warnings == nil {
+		a.Warnings = []string{}
+	}
+	return a, nil
+}
+
+// replay plays the transcript through the reducer the way session.start adopts one, turn by turn: the
+// turn starts, its rows (rebuilt by state.AdoptRows, with the durations the transcript's timestamps give)
+// are adopted, the turn completes with its usage and the window is sampled.
+func replay(tr agentlog.Transcript, window int64) *state.State {
+	st := state.New(tr.Cwd, window)
+	rows := state.AdoptRows(tr.Messages)
+	for i := range rows {
+		rows[i].Ms = tr.Durations[rows[i].ID]
+	}
+	byTurn := map[int][]state.Row{}
+	for _, r := range rows {
+		byTurn[r.Turn] = append(byTurn[r.Turn], r)
+	}
+	turns := max(len(tr.Turns), 1)
+	for t := 1; t <= turns; t++ {
+		var u agentlog.TurnUsage
+		if t <= len(tr.Turns) {
+			u = tr.Turns[t-1]
+		}
+		state.Reduce(st, state.TurnStart{Now: u.Start.UnixMilli()})
+		if rs := byTurn[t]; len(rs) > 0 {
+			state.Reduce(st, state.Adopt{Rows: rs})
+		}
+		if t > len(tr.Turns) {
+			continue
+		}
+		stat := state.TurnStat{Input: u.Tokens.Input, Output: u.Tokens.Output, CacheRead: u.Tokens.CacheRead,
+			CacheCreate: u.Tokens.CacheWrite, Ms: u.End.Sub(u.Start).Milliseconds(), At: u.End.UnixMilli()}
+		if u.Context > 0 {
+			stat.Context = state.Ptr(u.Context)
+			state.Reduce(st, state.UsageSample{Usage: state.Usage{Tokens: state.Ptr(u.Context), Window: window}, Now: u.End.UnixMilli()})
+		}
+		state.Reduce(st, state.TurnComplete{Stat: stat})
+	}
+	return st
+}
+
+// repeated is every tool+key made more than once, costliest (context, then time) first.
+func repeated(rows []state.Row) []repeatedKey {
+	at := map[string]*repeatedKey{}
+	var order []string
+	for _, r := range rows {
+		if r.Key == "" {
+			continue
+		}
+		k := state.FoldKey(r.Tool, r.Key)
+		g := at[k]
+		if g == nil {
+			g = &repeatedKey{Tool: r.Tool, Key: r.Key}
+			at[k] = g
+			order = append(order, k)
+		}
+		g.Count++
+		g.Ms += r.Ms
+		g.Chars += r.Chars
+	}
+	out := []repeatedKey{}
+	for _, k := range order {
+		if g := at[k]; g.Count > 1 {
+			out = append(out, *g)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Chars != out[j].Chars {
+			return out[i].Chars > out[j].Chars
+		}
+		return out[i].Ms > out[j].Ms
+	})
+	return out
+}
+
+// largest is the rows that put the most into the context.
+func largest(rows []state.Row) []state.Row {
+	out := append([]state.Row(nil), rows...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Chars > out[j].Chars })
+	if len(out) > largestShown {
+		out = out[:largestShown]
+	}
+	return out
+}

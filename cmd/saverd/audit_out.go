@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/textview"
+)
+
+func (c *auditCmd) write(w io.Writer, audits []audit) error {
+	if c.format == "json" {
+		if audits == nil {
+			audits = []audit{}
+		}
+		return writeJSON(w, struct {
+			Audits []audit `json:"audits"`
+		}{audits})
+	}
+	for i := range audits {
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if _, err := io.WriteString(w, auditText(&audits[i], c.width)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// auditText is one audit for people: a title line, the pane as the live session would have drawn it, and
+// the three sections the pane has no room for.
+func auditText(a *audit, width int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "session %s · %s · %s\n", a.SessionID, orDash(a.Model), orDash(a.Cwd))
+	fmt.Fprintf(&b, "%d turns, %d API calls, %d tool calls rebuilt from %s\n\n", a.Turns, a.Calls, a.Rows, a.Transcript)
+	b.WriteString(textview.Pane(state.BuildPane(a.st, nil), width))
+
+	b.WriteString("\nREPEATED CALLS\n")
+	if len(a.Repeated) == 0 {
+		b.WriteString("  none: no call was made twice with the same key\n")
+	}
+	for _, r := range a.Repeated {
+		fmt.Fprintf(&b, "  %d× %s %s · %s · %s chars (≈%s tokens)\n", r.Count, r.Tool, cutText(r.Key, width-40),
+			state.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4))
+	}
+
+	b.WriteString("\nLARGEST CONTEXT CONSUMERS\n")
+	if len(a.Largest) == 0 {
+		b.WriteString("  none: no tool call in the transcript\n")
+	}
+	for _, r := range a.Largest {
+		fmt.Fprintf(&b, "  r%d turn %d %s %s · %s chars · %s\n", r.Seq, r.Turn, r.Tool, cutText(r.Key, width-50),
+			tokens(r.Chars), state.Duration(float64(r.Ms)))
+	}
+
+	if j := a.Judge; j != nil {
+		fmt.Fprintf(&b, "\nJUDGE\n  %d findings returned, %d kept; %s input, %s output, %s cache read tokens",
+			j.Returned, j.Kept, tokens(j.Usage.InputTokens), tokens(j.Usage.OutputTokens), tokens(j.Usage.CacheReadInputTokens))
+		if j.CostUSD != nil {
+			fmt.Fprintf(&b, ", $%s", strconv.FormatFloat(*j.CostUSD, 'f', 4, 64))
+		}
+		b.WriteString("\n")
+		for _, d := range j.Dropped {
+			fmt.Fprintf(&b, "  dropped: %s\n", d)
+		}
+	}
+
+	b.WriteString("\nCOMPACTION FORECAST\n")
+	f := a.Forecast
+	switch {
+	case f.Tokens == nil || f.TokensToCompaction == nil:
+		b.WriteString("  unknown: the transcript reports no usage\n")
+	default:
+		fmt.Fprintf(&b, "  %s of %s tokens in the window; %s left before auto-compaction", tokens(*f.Tokens), tokens(a.Window), tokens(*f.TokensToCompaction))
+		if f.TurnsToCompaction != nil {
+			fmt.Fprintf(&b, ", about %s turns at the recent pace\n", strconv.FormatInt(*f.TurnsToCompaction, 10))
+		} else {
+			b.WriteString("; too few growing turns to state a pace\n")
+		}
+	}
+	return b.String()
+}
+
+// cutText keeps s to n runes (at least 20), marking a cut with "…".
+func cutText(s string, n int) string {
+	n = max(n, 20)
+	s = strings.ReplaceAll(s, "\n", " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

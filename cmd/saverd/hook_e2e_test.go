@@ -1,0 +1,405 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"github.com/saverd/saverd/internal/hookcmd"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hookEnv is one user's machine for the hook bridge: its own socket, state, config and home, and a judge
+// command that answers with a canned claude -p result.
+type hookEnv struct {
+	t    *testing.T
+	dir  string
+	sock string
+	env  []string
+	cwd  string
+}
+
+func newHookEnv(t *testing.T) *hookEnv {
+	t.Helper()
+	dir := t.TempDir()
+	e := &hookEnv{t: t, dir: dir, sock: filepath.Join(dir, "run", "saverd.sock"), cwd: filepath.Join(dir, "repo")}
+	if err := os.MkdirAll(e.cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reply := filepath.Join(dir, "judge-reply.json")
+	e.env = append(os.Environ(), "SAVERD_SOCKET="+e.sock, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "HOME="+filepath.Join(dir, "home"),
+		"SAVERD_JUDGE_CMD=cat >/dev/null; cat '"+reply+"'",
+		// A -race binary sleeps a second at exit by default; a hook is one exec per event.
+		"GORACE=atexit_sleep_ms=0")
+	t.Cleanup(e.stopDaemon)
+	return e
+}
+
+// judgeAnswers sets what the judge command prints: a claude -p result whose text is the findings.
+func (e *hookEnv) judgeAnswers(findings ...map[string]any) {
+	text, _ := json.Marshal(map[string]any{"focus": "fixing a.ts", "time": "suite runs", "context": "suite output", "findings": findings})
+	out, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": string(text),
+		"session_id": "fork-1", "total_cost_usd": 0.01,
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 200, "cache_read_input_tokens": 90000, "cache_creation_input_tokens": 500}})
+	if err := os.WriteFile(filepath.Join(e.dir, "judge-reply.json"), out, 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// hook runs `saverd hook EVENT` with the payload; it must exit 0 with nothing on stderr.
+func (e *hookEnv) hook(event string, fields map[string]any) string {
+	e.t.Helper()
+	p := map[string]any{"session_id": "cc-e2e", "transcript_path": filepath.Join(e.dir, "none.jsonl"), "cwd": e.cwd, "hook_event_name": event}
+	for k, v := range fields {
+		p[k] = v
+	}
+	payload, _ := json.Marshal(p)
+	return e.hookRaw(event, payload)
+}
+
+func (e *hookEnv) hookRaw(event string, payload []byte) string {
+	e.t.Helper()
+	cmd := exec.Command(binPath, "hook", event)
+	cmd.Env = e.env
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		e.t.Fatalf("saverd hook %s: %v (stderr %q): a hook must always exit 0", event, err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		e.t.Fatalf("saverd hook %s wrote to stderr: %q", event, stderr.String())
+	}
+	return stdout.String()
+}
+
+// answer decodes what a hook printed.
+func (e *hookEnv) answer(out string) map[string]any {
+	e.t.Helper()
+	if strings.TrimSpace(out) == "" {
+		return nil
+	}
+	var a map[string]any
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		e.t.Fatalf("hook printed %q: %v", out, err)
+	}
+	return a
+}
+
+func (e *hookEnv) context(out string) string {
+	a := e.answer(out)
+	spec, _ := a["hookSpecificOutput"].(map[string]any)
+	s, _ := spec["additionalContext"].(string)
+	return s
+}
+
+// daemonPID finds the detached daemon serving this env's socket.
+func (e *hookEnv) daemonPID() int {
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + ent.Name() + "/cmdline")
+		if bytes.Contains(cmdline, []byte("--listen\x00"+e.sock)) {
+			return pid
+		}
+	}
+	return 0
+}
+
+func (e *hookEnv) stopDaemon() {
+	if pid := e.daemonPID(); pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		for i := 0; i < 200 && e.daemonPID() == pid; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func (e *hookEnv) suiteRuns() {
+	e.t.Helper()
+	n := 0
+	post := func(tool string, input, response map[string]any) {
+		n++
+		e.hook("PostToolUse", map[string]any{"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_" + strconv.Itoa(n),
+			"tool_response": response, "duration_ms": 1500})
+	}
+	suite := func() {
+		post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 300)})
+	}
+	read := func(f string) {
+		post("Read", map[string]any{"file_path": e.cwd + "/" + f}, map[string]any{"type": "text", "file": map[string]any{"content": "x"}})
+	}
+	edit := func(f string) {
+		post("Edit", map[string]any{"file_path": e.cwd + "/" + f, "old_string": "a", "new_string": "b"}, map[string]any{"filePath": e.cwd + "/" + f})
+	}
+	suite()
+	read("a.ts")
+	edit("a.ts")
+	suite()
+	read("b.ts")
+	edit("b.ts")
+	suite()
+	for _, f := range []string{"c.ts", "d.ts", "e.ts", "f.ts", "g.ts"} {
+		read(f)
+	}
+}
+
+func TestHookBridgeEndToEnd(t *testing.T) {
+	e := newHookEnv(t)
+	e.judgeAnswers(map[string]any{"id": "execution:full-suite", "category": "execution", "kind": "Claude keeps running the whole suite after every edit",
+		"evidence": []string{"r4", "r7"}, "signature": map[string]any{"tool": "Bash", "key": "test:bun test"},
+		"why": "the suite ran after each one-file edit", "alternative": "run only the tests covering the files you changed",
+		"confidence": 0.9, "est_tokens_per_turn": nil, "proposal": nil})
+
+	// No daemon runs: the first hook starts one.
+	if out := e.hook("SessionStart", map[string]any{"source": "startup"}); out != "" {
+		t.Fatalf("SessionStart printed %q", out)
+	}
+	if e.daemonPID() == 0 {
+		t.Fatal("the first hook started no daemon")
+	}
+	if fi, err := os.Stat(e.sock); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket %v %v: want mode 0600", fi, err)
+	}
+	if fi, err := os.Stat(filepath.Dir(e.sock)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("socket dir %v %v: want mode 0700", fi, err)
+	}
+	e.hook("UserPromptSubmit", map[string]any{"prompt": "fix the math"})
+	e.suiteRuns()
+
+	a := e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver check"}))
+	if a["decision"] != "block" || !strings.Contains(a["reason"].(string), "1 new waster") || !strings.Contains(a["reason"].(string), "whole suite after every edit") {
+		t.Fatalf("/saver check answered %v", a)
+	}
+	a = e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver fix 1"}))
+	if a["decision"] != "block" || !strings.Contains(a["reason"].(string), "· fixed") {
+		t.Fatalf("/saver fix 1 answered %v", a)
+	}
+	if ctx := e.context(e.hook("UserPromptSubmit", map[string]any{"prompt": "go on"})); !strings.Contains(ctx, "run only the tests covering the files you changed") {
+		t.Fatalf("the next prompt carried %q, want the instruction", ctx)
+	}
+	out := e.hook("PreToolUse", map[string]any{"tool_name": "Agent", "tool_use_id": "toolu_ag",
+		"tool_input": map[string]any{"description": "explore", "prompt": "read a.txt", "subagent_type": "general-purpose"}})
+	spec, _ := e.answer(out)["hookSpecificOutput"].(map[string]any)
+	in, _ := spec["updatedInput"].(map[string]any)
+	if p, _ := in["prompt"].(string); !strings.Contains(p, "run only the tests covering") || in["subagent_type"] != "general-purpose" {
+		t.Fatalf("PreToolUse Agent printed %q", out)
+	}
+	// The status line asks the daemon; it prints the band as one line.
+	sl := exec.Command(binPath, "statusline")
+	sl.Env = e.env
+	sl.Stdin = strings.NewReader(`{"session_id":"cc-e2e","context_window":{"context_window_size":200000}}`)
+	line, err := sl.Output()
+	if err != nil || !strings.HasPrefix(string(line), "ContextSaver") || strings.Count(string(line), "\n") != 1 {
+		t.Fatalf("statusline printed %q, %v", line, err)
+	}
+
+	// The daemon dies mid-session: the next hook starts another, which joins the session.
+	old := e.daemonPID()
+	_ = syscall.Kill(old, syscall.SIGKILL)
+	for i := 0; i < 200 && e.daemonPID() == old; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out := e.hook("PostToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "toolu_after", "tool_input": map[string]any{"command": "ls"},
+		"tool_response": map[string]any{"stdout": "a"}}); out != "" {
+		t.Fatalf("after the restart, PostToolUse printed %q", out)
+	}
+	if pid := e.daemonPID(); pid == 0 || pid == old {
+		t.Fatalf("no new daemon after the old one died (old %d, now %d)", old, pid)
+	}
+	if out := e.hook("SessionEnd", map[string]any{"reason": "other"}); out != "" {
+		t.Fatalf("SessionEnd printed %q", out)
+	}
+}
+
+func TestHookNeverBreaksTheAgent(t *testing.T) {
+	e := newHookEnv(t)
+	e.hook("SessionStart", map[string]any{"source": "startup"})
+	cases := []struct {
+		name, event string
+		payload     []byte
+	}{
+		{"not json", "PostToolUse", []byte(`{"session_id": `)},
+		{"unknown event", "Nope", []byte(`{"session_id":"x","cwd":"/"}`)},
+		{"no session", "Stop", []byte(`{"cwd":"/"}`)},
+		{"empty", "Stop", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if out := e.hookRaw(c.event, c.payload); out != "" {
+				t.Fatalf("printed %q for a bad payload", out)
+			}
+		})
+	}
+	// A huge tool output never holds the agent past the hook's bound, and it is recorded (a -race daemon
+	// may still be decoding it when the hook gives up: the row lands a little later).
+	big := strings.Repeat("x", 20<<20) + strings.Repeat("\n", 100)
+	start := time.Now()
+	e.hook("PostToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "toolu_big", "tool_input": map[string]any{"command": "cat big.log"},
+		"tool_response": map[string]any{"stdout": big}})
+	// The bound is the hook's own wait plus the time a -race build on a loaded machine needs to start and
+	// read 20 MB; the plain binary takes about a second for 30 MB (BenchmarkHookHugeToolOutput).
+	if took := time.Since(start); took > hookcmd.EventWait+6*time.Second {
+		t.Fatalf("a 20 MB PostToolUse held the agent %s", took)
+	}
+	var debug string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		a := e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver debug"}))
+		if debug, _ = a["reason"].(string); strings.Contains(debug, "rows 1 ") {
+			break
+		}
+	}
+	if !strings.Contains(debug, "rows 1 ") {
+		t.Fatalf("after a 20 MB tool output, /saver debug says %q", debug)
+	}
+	log, _ := os.ReadFile(filepath.Join(e.dir, "state", "saverd", "hook.log"))
+	for _, want := range []string{"payload is not JSON", `unknown hook event "Nope"`, "session_id: required"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+	// No daemon can be reached or started: still exit 0, nothing printed, the reason logged.
+	e2 := newHookEnv(t)
+	e2.env = append(e2.env, "SAVERD_SOCKET=/proc/no-such-dir/saverd.sock")
+	if out := e2.hook("Stop", nil); out != "" {
+		t.Fatalf("with no daemon, printed %q", out)
+	}
+	log2, _ := os.ReadFile(filepath.Join(e2.dir, "state", "saverd", "hook.log"))
+	if !strings.Contains(string(log2), "no daemon at /proc/no-such-dir/saverd.sock") {
+		t.Fatalf("hook.log: %q", log2)
+	}
+	// The judge's own fork records nothing.
+	e3 := newHookEnv(t)
+	e3.env = append(e3.env, "SAVERD_FORK=1")
+	if out := e3.hook("SessionStart", map[string]any{"source": "startup"}); out != "" || e3.daemonPID() != 0 {
+		t.Fatalf("a fork's hook printed %q or started a daemon", out)
+	}
+}
+
+func TestSocketRefusesAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to connect as another uid")
+	}
+	// A directory every user can reach, so only the daemon's peer check stands between the other
+	// user and the socket; the binary copied where that user can run it.
+	open, err := os.MkdirTemp("", "saverd-peer-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(open) })
+	bin := filepath.Join(open, "saverd")
+	data, err := os.ReadFile(binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newHookEnv(t)
+	e.sock = filepath.Join(open, "run", "saverd.sock")
+	e.env = append(e.env, "SAVERD_SOCKET="+e.sock)
+	e.hook("SessionStart", map[string]any{"source": "startup"})
+	for _, p := range []string{open, filepath.Dir(e.sock)} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(e.sock, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	statusline := func(cred *syscall.Credential) (string, error) {
+		probe := exec.Command(bin, "statusline")
+		probe.Env = e.env
+		probe.Stdin = strings.NewReader(`{"session_id":"cc-e2e"}`)
+		probe.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		out, err := probe.Output()
+		return string(out), err
+	}
+	if out, err := statusline(&syscall.Credential{Uid: 65534, Gid: 65534}); err != nil || out != "" {
+		t.Fatalf("another user's statusline printed %q (%v): the daemon must refuse it", out, err)
+	}
+	if out, err := statusline(nil); err != nil || !strings.HasPrefix(out, "ContextSaver") {
+		t.Fatalf("the daemon's own user's statusline printed %q, %v", out, err)
+	}
+	log, _ := os.ReadFile(filepath.Join(e.dir, "state", "saverd", "daemon.log"))
+	if !strings.Contains(string(log), "refused a connection from another user") {
+		t.Fatalf("daemon.log does not say it refused the other user:\n%s", log)
+	}
+}
+
+// TestSmallHookBinary: saverd-hook, beside saverd, runs the same hook and starts the saverd beside it;
+// saverd install writes it into the hooks.
+func TestSmallHookBinary(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "saverd-hook")
+	if out, err := exec.Command("go", "build", "-o", small, "../saverd-hook").CombinedOutput(); err != nil {
+		t.Fatalf("build saverd-hook: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "saverd"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newHookEnv(t)
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(small, args...)
+		cmd.Env = e.env
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("saverd-hook %v: %v", args, err)
+		}
+		return string(out)
+	}
+	start := `{"session_id":"small","cwd":"` + e.cwd + `","hook_event_name":"SessionStart","source":"startup"}`
+	if out := run(start, "hook", "SessionStart"); out != "" {
+		t.Fatalf("SessionStart printed %q", out)
+	}
+	if e.daemonPID() == 0 {
+		t.Fatal("saverd-hook started no daemon")
+	}
+	if out := run(`{"session_id":"small"}`, "statusline"); !strings.HasPrefix(out, "ContextSaver") {
+		t.Fatalf("statusline printed %q", out)
+	}
+	install := exec.Command(filepath.Join(dir, "saverd"), "install", "claude-code", "--scope", "project", "--dir", e.cwd)
+	install.Env = e.env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	settings, _ := os.ReadFile(filepath.Join(e.cwd, ".claude", "settings.json"))
+	if !strings.Contains(string(settings), small+" hook PostToolUse") || !strings.Contains(string(settings), small+" statusline") {
+		t.Fatalf("install did not write saverd-hook into the hooks:\n%s", settings)
+	}
+}
+
+// sessionRecord waits for the daemon's sessions log to hold a record of id, and returns the last one.
+func sessionRecord(t *testing.T, log, id string) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		data, _ := os.ReadFile(log)
+		var last map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["session_id"] == id {
+				last = rec
+			}
+		}
+		if last != nil {
+			return last
+		}
+	}
+	t.Fatalf("no record of session %s in %s", id, log)
+	return nil
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/forkcmd"
+	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/rpc"
+)
+
+// hub is the handlers' Host for the socket daemon, which many connections share: short-lived hook
+// connections, and hosts (an editor, a plugin) that said initialize. Notifications go to the hosts;
+// a fork goes to a host that offers model.fork, else through the fork command (claude -p, codex exec).
+type hub struct {
+	log zerolog.Logger
+
+	mu    sync.Mutex
+	hosts map[*rpc.Conn]bool // initialized connections → offers model.fork
+	open  int                // connections open now
+
+	// last is when a connection last did anything (unix ns): the idle exit reads it.
+	last atomic.Int64
+}
+
+func newHub(log zerolog.Logger) *hub {
+	h := &hub{log: log, hosts: map[*rpc.Conn]bool{}}
+	h.touch()
+	return h
+}
+
+func (h *hub) touch() { h.last.Store(time.Now().UnixNano()) }
+
+// handler wraps the server's handler for one connection: an initialize makes the connection a host
+// (its capabilities.fork recorded); every request counts as activity.
+func (h *hub) handler(c *rpc.Conn, next rpc.HandlerFunc) rpc.HandlerFunc {
+	return func(ctx context.Context, req rpc.Request) (any, error) {
+		h.touch()
+		defer h.touch()
+		if req.Method == "initialize" {
+			var p struct {
+				Capabilities *struct {
+					Fork bool `json:"fork"`
+				} `json:"capabilities"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			h.mu.Lock()
+			h.hosts[c] = p.Capabilities != nil && p.Capabilities.Fork
+			h.mu.Unlock()
+		}
+		return next(ctx, req)
+	}
+}
+
+func (h *hub) opened() {
+	h.mu.Lock()
+	h.open++
+	h.mu.Unlock()
+	h.touch()
+}
+
+func (h *hub) closed(c *rpc.Conn) {
+	h.mu.Lock()
+	h.open--
+	delete(h.hosts, c)
+	h.mu.Unlock()
+	h.touch()
+}
+
+// idleFor is how long nothing happened, and whether a connection is open now.
+func (h *hub) idleFor() (time.Duration, bool) {
+	h.mu.Lock()
+	open := h.open > 0
+	h.mu.Unlock()
+	return time.Since(time.Unix(0, h.last.Load())), open
+}
+
+func (h *hub) Notify(method string, params any) {
+	h.mu.Lock()
+	conns := make([]*rpc.Conn, 0, len(h.hosts))
+	for c := range h.hosts {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Notify(context.Background(), method, params)
+	}
+}
+
+func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
+	h.mu.Lock()
+	var host *rpc.Conn
+	for c, forks := range h.hosts {
+		if forks {
+			host = c
+			break
+		}
+	}
+	h.mu.Unlock()
+	if host != nil {
+		return connHost{host}.Fork(ctx, req)
+	}
+	cfg, err := forkcmd.Load()
+	if err != nil {
+		return nil, err
+	}
+	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd,
+		Model: req.Model, Purpose: req.Purpose, Prompt: req.Prompt})
+	if err != nil {
+		h.log.Warn().Err(err).Str("session", req.SessionID).Str("purpose", req.Purpose).Msg("fork failed")
+		return nil, err
+	}
+	h.recordFork(req, res)
+	return &handlers.ForkResult{Text: res.Text, Usage: res.Usage}, nil
+}
+
+// forkRecord is one line of the forks log: a session the daemon started itself, so the session readers
+// count its spend as the judged session's judge spend, never as a session of its own.
+type forkRecord struct {
+	SessionID string   `json:"session_id"`
+	Parent    string   `json:"parent"`
+	Harness   string   `json:"harness"`
+	Purpose   string   `json:"purpose"`
+	At        string   `json:"at"`
+	CostUSD   *float64 `json:"cost_usd"`
+}
+
+// ForksLogName is the forks log's name in the state directory.
+const ForksLogName = "forks.jsonl"
+
+func (h *hub) recordFork(req handlers.ForkRequest, res forkcmd.Result) {
+	if res.ForkID == "" {
+		return
+	}
+	dir, err := paths.StateDir()
+	if err != nil {
+		return
+	}
+	line, _ := json.Marshal(forkRecord{SessionID: res.ForkID, Parent: req.SessionID, Harness: req.Harness,
+		Purpose: req.Purpose, At: time.Now().UTC().Format(time.RFC3339), CostUSD: res.CostUSD})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ForksLogName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		h.log.Warn().Err(err).Msg("forks log")
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(append(line, '\n'))
+}

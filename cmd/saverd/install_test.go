@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runBin runs the built saverd with args and env added to a sandboxed environment.
+func runBin(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if x, ok := err.(*exec.ExitError); ok {
+		code = x.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestInstallCommands(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	fakeBin := filepath.Join(home, "bin")
+	if err := os.MkdirAll(fakeBin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fakeBin, "claude"), []byte("#!/bin/sh\necho '2.1.328 (Claude Code)'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, "claude"), "CODEX_HOME=" + filepath.Join(home, "codex"),
+		"SAVERD_SOCKET=" + filepath.Join(home, "none.sock"), "SAVERD_JUDGE_CMD=", "PATH=" + fakeBin}
+	settings := filepath.Join(proj, ".claude", "settings.json")
+	self, _ := filepath.EvalSymlinks(binPath)
+
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		stdout  []string
+		stderr  string
+		fileHas string // the settings file must contain this
+		noFile  bool   // and there must be none yet
+	}{
+		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running", "ok  judge: "}},
+		{name: "dry run", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj, "--dry-run"}, stdout: []string{"would change (dry run, nothing written)", "added SessionStart: " + self + " hook SessionStart (timeout 10 s)"}, noFile: true},
+		{name: "install", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{settings + ":", "added UserPromptSubmit: " + self + " hook UserPromptSubmit (timeout 130 s)", "added statusLine: " + self + " statusline"}, fileHas: self + " hook PreToolUse"},
+		{name: "again", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"already up to date, nothing changed"}, fileHas: self + " hook Stop"},
+		{name: "doctor after", args: []string{"doctor", "--dir", proj}, code: 0, stdout: []string{"ok  claude-code project (" + settings + "): hooks installed for all 11 events", "(2.1.328 (Claude Code))"}},
+		{name: "uninstall", args: []string{"uninstall", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"removed SessionEnd: " + self + " hook SessionEnd", "removed statusLine"}, fileHas: "{}"},
+		{name: "no harness", args: []string{"install"}, code: 2, stderr: "name the harness"},
+		{name: "unknown harness", args: []string{"uninstall", "cursor"}, code: 2, stderr: "name the harness"},
+		{name: "unknown scope", args: []string{"install", "codex", "--scope", "local"}, code: 1, stderr: `unknown scope "local" for codex`},
+		{name: "stray argument", args: []string{"install", "codex", "extra"}, code: 2, stderr: `unexpected argument "extra"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runBin(t, env, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, c.code, stdout, stderr)
+			}
+			for _, w := range c.stdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			if !strings.Contains(stderr, c.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", c.stderr, stderr)
+			}
+			b, err := os.ReadFile(settings)
+			if c.noFile && err == nil {
+				t.Errorf("a dry run wrote %s", settings)
+			}
+			if c.fileHas != "" && !strings.Contains(string(b), c.fileHas) {
+				t.Errorf("%s lacks %q:\n%s", settings, c.fileHas, b)
+			}
+		})
+	}
+
+	t.Run("a file that does not parse", func(t *testing.T) {
+		bad := "{\n  // mine\n  \"model\": \"opus\"\n}\n"
+		if err := os.WriteFile(settings, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runBin(t, env, "install", "claude-code", "--scope", "project", "--dir", proj)
+		if code != 1 || !strings.Contains(stderr, settings+" is not valid JSON") || !strings.Contains(stderr, "not changed") {
+			t.Errorf("exit %d, stderr %q; want 1 naming the file", code, stderr)
+		}
+		if b, _ := os.ReadFile(settings); string(b) != bad {
+			t.Error("the file was changed")
+		}
+	})
+}

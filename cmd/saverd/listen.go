@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/rpc"
+)
+
+// serveSocket is `saverd serve --listen PATH`: the user's one shared daemon. Every connection is its own
+// JSON-RPC connection (hooks connect once per event; an editor stays); sessions outlive them all. It
+// exits on SIGTERM/SIGINT/SIGHUP, or after --idle-exit with nothing connected and nothing asked,
+// flushing every session first.
+func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log zerolog.Logger) int {
+	ln, err := rpc.Listen(f.listen)
+	if errors.Is(err, rpc.ErrRunning) {
+		log.Info().Str("socket", f.listen).Msg("a daemon already serves this socket; exiting")
+		return 0
+	}
+	if err != nil {
+		log.Error().Err(err).Msg("cannot listen")
+		return 1
+	}
+	ln.Refused = func(uid int) { log.Warn().Int("uid", uid).Msg("refused a connection from another user") }
+	h := newHub(log)
+	srv.SetHost(h)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	log.Info().Str("socket", f.listen).Msg("saverd listening")
+
+	var conns sync.WaitGroup
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	go idleWatch(ctx, cancel, h, f.idleExit, log)
+	go func() {
+		<-srv.Exited()
+		cancel()
+	}()
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
+				log.Error().Err(err).Msg("accept failed; stopping")
+			}
+			break
+		}
+		conns.Add(1)
+		h.opened()
+		go func() {
+			defer conns.Done()
+			serveConn(ctx, nc, h, srv, log)
+		}()
+	}
+	flush, done := context.WithTimeout(context.Background(), shutdownGrace)
+	defer done()
+	srv.FlushAll()
+	if err := srv.Shutdown(flush); err != nil {
+		log.Warn().Err(err).Msg("exit before every write finished")
+	}
+	log.Info().Msg("saverd stopped")
+	return 0
+}
+
+// serveConn serves one connection until the peer hangs up or the daemon stops.
+func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, log zerolog.Logger) {
+	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log})
+	defer h.closed(conn)
+	conn.Serve(ctx, h.handler(conn, srv.Handle))
+	<-conn.Done()
+	nc.Close()
+}
+
+// idleWatch stops the daemon after limit with no connection open and no request answered.
+func idleWatch(ctx context.Context, stop context.CancelFunc, h *hub, limit time.Duration, log zerolog.Logger) {
+	if limit <= 0 {
+		return
+	}
+	tick := time.NewTicker(min(limit/4+time.Millisecond, 30*time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if idle, open := h.idleFor(); !open && idle >= limit {
+				log.Info().Dur("idle", idle).Msg("idle; exiting")
+				stop()
+				return
+			}
+		}
+	}
+}

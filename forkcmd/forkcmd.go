@@ -1,0 +1,257 @@
+// Package forkcmd runs a judge or process prompt through a command-line agent when no connected host
+// answers model.fork: `claude -p --resume <session> --fork-session` for a Claude Code session (the fork
+// reads the parent's transcript, so its first request reuses the parent's prompt cache), or a command
+// the person configured. The fork runs with hooks off and SAVERD_FORK=1 in its environment, so its
+// own tool calls and turns never reach the daemon as events of a session.
+package forkcmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/saverd/saverd/internal/codexexec"
+	"github.com/saverd/saverd/internal/hookcmd"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/state/judge"
+)
+
+// EnvMarker is set in every fork's environment; `saverd hook` exits at once, printing nothing, when it
+// sees it, so a fork whose hooks were not turned off still records nothing.
+const EnvMarker = hookcmd.EnvMarker
+
+// Harness names, as the session records and impact use them.
+const (
+	HarnessClaude = "claude-code"
+	HarnessCodex  = "codex"
+)
+
+// Request is one fork: the session it judges and the prompt.
+type Request struct {
+	Harness   string // claude-code (default) or codex
+	SessionID string // the harness's own session id: claude --resume takes it
+	Cwd       string // where the session runs: claude finds its transcript by the working directory
+	Model     string // the session's model, when known: the fork then shares its cache
+	Purpose   string // judge | process
+	Prompt    string
+}
+
+// Result is what the fork answered and what it was billed.
+type Result struct {
+	Text    string
+	Usage   judge.ForkUsage
+	CostUSD *float64 // the client's own figure, when it reports one
+	// ForkID is the session id the fork ran as (claude -p writes it a transcript of its own), so the
+	// session readers can tell a fork from a session the person ran.
+	ForkID string
+}
+
+// Config says which command forks a session of each harness. Empty fields mean the built-in command.
+type Config struct {
+	// Claude and Codex are shell command lines (run with /bin/sh -c, the prompt on stdin, the request in
+	// SAVERD_SESSION_ID, SAVERD_CWD, SAVERD_MODEL, SAVERD_PURPOSE, SAVERD_HARNESS); their standard output
+	// is read as the client's JSON result (claude -p --output-format json) or event stream (codex exec --json).
+	Claude string `json:"judgeCommand,omitempty"`
+	Codex  string `json:"codexJudgeCommand,omitempty"`
+	// Source says where the configuration came from, for doctor and the logs.
+	Source string `json:"-"`
+}
+
+// ConfigFile is the configuration file's name under paths.ConfigDir.
+const ConfigFile = "config.json"
+
+// Load reads the configuration: $SAVERD_JUDGE_CMD (for every harness) wins over the config file, and
+// a missing file is the built-in commands. A file that does not parse is an error naming it, so a typo
+// never silently falls back to spending through another command.
+func Load() (Config, error) {
+	var cfg Config
+	if dir, err := paths.ConfigDir(); err == nil {
+		path := filepath.Join(dir, ConfigFile)
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			if err := json.Unmarshal(data, &cfg); err != nil {
+				return Config{}, fmt.Errorf("read %s: %w", path, err)
+			}
+			cfg.Source = path
+		case !errors.Is(err, os.ErrNotExist):
+			return Config{}, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	if cmd := os.Getenv("SAVERD_JUDGE_CMD"); cmd != "" {
+		cfg.Claude, cfg.Codex, cfg.Source = cmd, cmd, "SAVERD_JUDGE_CMD"
+	}
+	return cfg, nil
+}
+
+// ClaudeArgs is the built-in fork of a Claude Code session: one turn, plan mode (no tool may change
+// anything), hooks off, JSON out.
+func ClaudeArgs(req Request) []string {
+	args := []string{"-p", "--resume", req.SessionID, "--fork-session", "--output-format", "json",
+		"--max-turns", "1", "--permission-mode", "plan", "--settings", `{"disableAllHooks":true}`}
+	if req.Model != "" {
+		args = append(args, "--model", req.Model)
+	}
+	return args
+}
+
+// Run forks the model for req and waits for its answer, ctx bounding the wait (the process group is
+// killed when ctx ends).
+func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
+	cmd, err := command(ctx, cfg, req)
+	if err != nil {
+		return Result{}, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin = strings.NewReader(req.Prompt)
+	cmd.Stdout = &stdout
+	cmd.Stderr = &limited{buf: &stderr, max: 4096}
+	start := time.Now()
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("the fork did not answer within %s", time.Since(start).Round(time.Second))
+	}
+	if runErr != nil {
+		why := lastLine(stderr.String())
+		if why == "" {
+			why = lastLine(stdout.String())
+		}
+		if why == "" {
+			return Result{}, fmt.Errorf("%s: %w", cmd.Args[0], runErr)
+		}
+		return Result{}, fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Args[0]), runErr, why)
+	}
+	if req.Harness == HarnessCodex {
+		text, usage, err := codexexec.Parse(bytes.NewReader(stdout.Bytes()))
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Text: text, Usage: usage}, nil
+	}
+	return ParseClaude(stdout.Bytes())
+}
+
+// command builds the process for req: the configured shell line, or the built-in client command.
+func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
+	line := cfg.Claude
+	if req.Harness == HarnessCodex {
+		line = cfg.Codex
+	}
+	var cmd *exec.Cmd
+	switch {
+	case line != "":
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
+	case req.Harness == HarnessCodex:
+		bin, err := exec.LookPath("codex")
+		if err != nil {
+			return nil, fmt.Errorf("no codex on PATH to run the judge (set SAVERD_JUDGE_CMD or %s)", ConfigFile)
+		}
+		cmd = exec.CommandContext(ctx, bin, codexexec.Args(req.Model)...)
+	default:
+		if req.SessionID == "" {
+			return nil, errors.New("no session id to fork")
+		}
+		bin, err := exec.LookPath("claude")
+		if err != nil {
+			return nil, fmt.Errorf("no claude on PATH to run the judge (set SAVERD_JUDGE_CMD or %s)", ConfigFile)
+		}
+		cmd = exec.CommandContext(ctx, bin, ClaudeArgs(req)...)
+	}
+	if req.Cwd != "" {
+		if fi, err := os.Stat(req.Cwd); err == nil && fi.IsDir() {
+			cmd.Dir = req.Cwd
+		}
+	}
+	cmd.Env = append(os.Environ(), EnvMarker+"=1",
+		"SAVERD_SESSION_ID="+req.SessionID, "SAVERD_CWD="+req.Cwd, "SAVERD_MODEL="+req.Model,
+		"SAVERD_PURPOSE="+req.Purpose, "SAVERD_HARNESS="+req.Harness)
+	// Its own process group, so a timeout ends the client and whatever it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	return cmd, nil
+}
+
+// claudeResult is `claude -p --output-format json`'s result object.
+type claudeResult struct {
+	Type      string           `json:"type"`
+	Subtype   string           `json:"subtype"`
+	IsError   bool             `json:"is_error"`
+	Result    *string          `json:"result"`
+	SessionID string           `json:"session_id"`
+	Usage     *judge.ForkUsage `json:"usage"`
+	CostUSD   *float64         `json:"total_cost_usd"`
+}
+
+// ParseClaude reads a `claude -p --output-format json` result: its text, usage and cost. A result
+// that says it failed, or is not that object, is an error saying what came back.
+func ParseClaude(out []byte) (Result, error) {
+	out = bytes.TrimSpace(out)
+	// Some versions print a JSON array of events: the result object is the last element.
+	if len(out) > 0 && out[0] == '[' {
+		var events []json.RawMessage
+		if err := json.Unmarshal(out, &events); err != nil || len(events) == 0 {
+			return Result{}, fmt.Errorf("the fork printed something that is not its JSON result: %q", head(out))
+		}
+		out = events[len(events)-1]
+	}
+	var r claudeResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		return Result{}, fmt.Errorf("the fork printed something that is not its JSON result: %q", head(out))
+	}
+	if r.IsError {
+		why := r.Subtype
+		if r.Result != nil && *r.Result != "" {
+			why += ": " + *r.Result
+		}
+		return Result{}, fmt.Errorf("the fork failed (%s)", strings.TrimSpace(why))
+	}
+	if r.Result == nil || r.Usage == nil {
+		return Result{}, fmt.Errorf("the fork's result has no result text or usage: %q", head(out))
+	}
+	return Result{Text: *r.Result, Usage: *r.Usage, CostUSD: r.CostUSD, ForkID: r.SessionID}, nil
+}
+
+func head(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// limited keeps the first max bytes written: a chatty client cannot fill the daemon's memory.
+type limited struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		if len(p) > room {
+			l.buf.Write(p[:room])
+		} else {
+			l.buf.Write(p)
+		}
+	}
+	return len(p), nil
+}

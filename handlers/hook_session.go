@@ -1,0 +1,164 @@
+package handlers
+
+import (
+	"strings"
+
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/state"
+)
+
+// maxMail bounds the toasts a bridged session keeps for its next hook answer: a session nobody answers
+// for hours keeps its newest few, not all.
+const maxMail = 8
+
+// bridged is what the hook bridge keeps beside a session a harness's hooks feed: what the hook payloads
+// leave out and the next answers need. Guarded by the session's lock.
+type bridged struct {
+	harness    string
+	transcript string
+	cwd        string
+	model      string
+	window     int64
+	// turnFrom is the transcript's length when the turn started: the turn's API calls are written after it.
+	turnFrom int64
+	turnAt   int64
+	// spawns: an Agent call's tool_use_id → the spawn its PreToolUse rewrite opened.
+	spawns map[string]string
+	// agents: the subagents running now (SubagentStart seen, no SubagentStop yet) → when they started.
+	agents map[string]int64
+	// calls: a tool call's PreToolUse time, for a PostToolUse that carries no duration (Codex's).
+	calls map[string]int64
+	// compacting: PreCompact recorded the compaction; PostCompact and SessionStart(compact) must not again.
+	compacting bool
+	// ended: SessionEnd was seen; the session is kept for a resume.
+	ended bool
+}
+
+func newBridged(harness string, p bridge.Payload) *bridged {
+	return &bridged{harness: harness, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
+		spawns: map[string]string{}, agents: map[string]int64{}, calls: map[string]int64{}}
+}
+
+// maxCalls bounds the PreToolUse times kept: a call whose PostToolUse never came is not held forever.
+const maxCalls = 256
+
+// callStarted keeps when a tool call started. Called under the lock.
+func (b *bridged) callStarted(id string, now int64) {
+	if id == "" {
+		return
+	}
+	if len(b.calls) >= maxCalls {
+		clear(b.calls)
+	}
+	b.calls[id] = now
+}
+
+// callMs is how long a finished call took: the payload's duration, else since its PreToolUse. Called
+// under the lock.
+func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
+	started, ok := b.calls[p.ToolUseID]
+	delete(b.calls, p.ToolUseID)
+	if p.DurationMs != nil || !ok {
+		return p.DurationMs
+	}
+	ms := float64(max(0, now-started))
+	return &ms
+}
+
+// forkRequest is the fork of this session for purpose: a bridged session's fork carries what a fork the
+// daemon runs itself needs. Called under the lock.
+func (sess *Session) forkRequest(purpose, prompt string) ForkRequest {
+	req := ForkRequest{SessionID: sess.id, Purpose: purpose, Prompt: prompt}
+	if b := sess.bridge; b != nil {
+		req.Harness, req.Cwd, req.Model = b.harness, b.cwd, b.model
+	}
+	return req
+}
+
+// post keeps a bridged session's toast for the next hook answer.
+func (sess *Session) post(n note) {
+	if n.method != NotifyToast {
+		return
+	}
+	t, ok := n.params.(Toast)
+	if !ok {
+		return
+	}
+	sess.mailMu.Lock()
+	sess.mail = append(sess.mail, t.Text)
+	if len(sess.mail) > maxMail {
+		sess.mail = append(sess.mail[:0], sess.mail[len(sess.mail)-maxMail:]...)
+	}
+	sess.mailMu.Unlock()
+}
+
+// bridgedFound tells the person in a harness what a run nobody asked for found: there is no pane to
+// open, so the next hook answer says it, with the commands that show and fix the cards. Called under
+// the lock.
+func (sess *Session) bridgedFound(queued []string) {
+	if sess.bridge == nil || len(queued) == 0 {
+		return
+	}
+	sess.toast(checkedText(len(queued)) + " — /saver shows them, /saver fix 1 fixes the first")
+}
+
+// takeMail hands over the toasts kept for the next answer.
+func (sess *Session) takeMail() []string {
+	sess.mailMu.Lock()
+	defer sess.mailMu.Unlock()
+	m := sess.mail
+	sess.mail = nil
+	return m
+}
+
+// standingTexts is what the session carries in every prompt from now on. Called under the lock.
+func (sess *Session) standingTexts() []string {
+	return append([]string(nil), sess.st.Standing...)
+}
+
+// agentOfCall is the subagent that made a tool call whose hook did not say: the one running subagent
+// whose transcript records the call. Claude Code's PostToolUse carries no agent id. Called under the lock.
+func (sess *Session) agentOfCall(p bridge.Payload) string {
+	if p.AgentID != "" {
+		return p.AgentID
+	}
+	b := sess.bridge
+	if len(b.agents) == 0 || b.transcript == "" {
+		return ""
+	}
+	for id := range b.agents {
+		if bridge.HasToolUse(bridge.SubagentTranscript(b.transcript, sess.id, id), p.ToolUseID) {
+			return id
+		}
+	}
+	return ""
+}
+
+// joinText is the text a block reason shows: the toasts the command produced, then its own reply.
+func joinText(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// windowOf is the window to assume for a bridged session: the harness's figure when one was given,
+// else the model's.
+func windowOf(b *bridged) int64 {
+	if b.window > 0 {
+		return b.window
+	}
+	return bridge.ModelWindow(b.model)
+}
+
+// contextOf is a window sample from a context figure; nil without one.
+func contextOf(window, tokens int64) *state.Usage {
+	if window <= 0 || tokens <= 0 {
+		return nil
+	}
+	pct := state.Round(float64(tokens)*1000/float64(window)) / 10
+	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
+}

@@ -1,0 +1,343 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// hookHarness drives a server through the hook method only, as `saverd hook` does for Claude Code.
+type hookHarness struct {
+	t    *testing.T
+	srv  *Server
+	host *fakeHost
+	cwd  string
+	seq  int
+}
+
+func newHookHarness(t *testing.T) *hookHarness {
+	h := &hookHarness{t: t, host: &fakeHost{}, cwd: t.TempDir()}
+	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}})
+	h.srv.SetHost(h.host)
+	return h
+}
+
+// send is one hook; it answers what the hook would print (nil: nothing).
+func (h *hookHarness) send(event string, fields map[string]any) *bridge.Answer {
+	h.t.Helper()
+	res, err := h.sendErr("claude-code", event, fields)
+	if err != nil {
+		h.t.Fatalf("%s: %v", event, err)
+	}
+	return res
+}
+
+func (h *hookHarness) sendErr(harness, event string, fields map[string]any) (*bridge.Answer, error) {
+	p := map[string]any{"session_id": "cc-1", "transcript_path": "", "cwd": h.cwd, "hook_event_name": event}
+	for k, v := range fields {
+		p[k] = v
+	}
+	payload, _ := json.Marshal(p)
+	raw, _ := json.Marshal(HookParams{Harness: harness, Event: event, Payload: payload})
+	out, err := h.srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw})
+	if err != nil {
+		return nil, err
+	}
+	return out.(HookResult).Output, nil
+}
+
+func (h *hookHarness) post(tool string, input map[string]any, response any) *bridge.Answer {
+	h.seq++
+	return h.send(bridge.PostToolUse, map[string]any{"tool_name": tool, "tool_input": input,
+		"tool_use_id": "toolu_" + string(rune('a'+h.seq)), "tool_response": response, "duration_ms": 1500})
+}
+
+// twelve is the suite run after every edit, through PostToolUse hooks: rows r1..r12.
+func (h *hookHarness) twelve() {
+	suite := func() {
+		h.post("Bash", map[string]any{"command": "bun test"}, map[string]any{"stdout": strings.Repeat("212 pass\n", 500), "stderr": ""})
+	}
+	read := func(f string) {
+		h.post("Read", map[string]any{"file_path": h.cwd + "/" + f}, map[string]any{"type": "text", "file": map[string]any{"content": "ok"}})
+	}
+	edit := func(f string) {
+		h.post("Edit", map[string]any{"file_path": h.cwd + "/" + f, "old_string": "a", "new_string": "b"}, map[string]any{"filePath": h.cwd + "/" + f})
+	}
+	suite()
+	read("a.ts")
+	edit("a.ts")
+	suite()
+	read("b.ts")
+	edit("b.ts")
+	suite()
+	h.post("Grep", map[string]any{"pattern": "refresh", "path": h.cwd}, map[string]any{"filenames": []string{"a.ts"}})
+	for _, f := range []string{"c.ts", "d.ts", "e.ts", "f.ts"} {
+		read(f)
+	}
+}
+
+func TestHookSessionFromStartToFix(t *testing.T) {
+	h := newHookHarness(t)
+	if a := h.send(bridge.SessionStart, map[string]any{"source": "startup"}); a != nil {
+		t.Fatalf("SessionStart with nothing standing answered %+v", a)
+	}
+	if a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "fix the math"}); a != nil {
+		t.Fatalf("a first prompt carried %+v", a)
+	}
+	h.twelve()
+
+	h.host.queue(threeFindings())
+	a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
+	if a == nil || a.Decision != "block" {
+		t.Fatalf("/saver check answered %+v, want a block", a)
+	}
+	if !strings.Contains(a.Reason, "ContextSaver: 3 new wasters") || !strings.Contains(a.Reason, "whole suite after every edit") {
+		t.Fatalf("/saver check reason %q: want the run's toast and the cards", a.Reason)
+	}
+	forks := h.host.forksOf("judge")
+	if len(forks) != 1 || forks[0].Harness != bridge.Claude || forks[0].Cwd != h.cwd || forks[0].SessionID != "cc-1" {
+		t.Fatalf("forks %+v", forks)
+	}
+
+	a = h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
+	if a == nil || a.Decision != "block" || !strings.Contains(a.Reason, "· fixed") {
+		t.Fatalf("/saver fix 1 answered %+v", a)
+	}
+	a = h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "next step"})
+	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, "Instruction from the user (via ContextSaver)") {
+		t.Fatalf("the next prompt carried %+v, want the instruction", a)
+	}
+	if a.HookSpecificOutput.HookEventName != bridge.UserPromptSubmit {
+		t.Fatalf("hookEventName %q", a.HookSpecificOutput.HookEventName)
+	}
+
+	input := map[string]any{"description": "explore", "prompt": "read a.txt", "subagent_type": "general-purpose"}
+	a = h.send(bridge.PreToolUse, map[string]any{"tool_name": "Agent", "tool_input": input, "tool_use_id": "toolu_agent"})
+	if a == nil || a.HookSpecificOutput == nil {
+		t.Fatalf("PreToolUse Agent answered %+v, want the rewritten input", a)
+	}
+	var in map[string]string
+	if err := json.Unmarshal(a.HookSpecificOutput.UpdatedInput, &in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(in["prompt"], "read a.txt\n\nInstruction from the user") || in["description"] != "explore" || in["subagent_type"] != "general-purpose" {
+		t.Fatalf("updatedInput %v", in)
+	}
+	h.send(bridge.PostToolUse, map[string]any{"tool_name": "Agent", "tool_input": input, "tool_use_id": "toolu_agent",
+		"tool_response": map[string]any{"isAsync": true, "status": "async_launched", "agentId": "ag1", "description": "explore"}})
+	var open int
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { open = len(sess.flags.spawns) + len(sess.bridge.spawns) })
+	if open != 0 {
+		t.Fatalf("%d spawns still open after the Agent result", open)
+	}
+
+	if a := h.send(bridge.SubagentStart, map[string]any{"agent_id": "ag1", "agent_type": "general-purpose"}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("SubagentStart answered %+v", a)
+	}
+	h.send(bridge.SubagentStop, map[string]any{"agent_id": "ag1", "last_assistant_message": "done"})
+	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Done."})
+	if a := h.send(bridge.SessionEnd, map[string]any{"reason": "other"}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("SessionEnd answered %+v", a)
+	}
+	// A resume of the same session carries what stands from its first request on.
+	a = h.send(bridge.SessionStart, map[string]any{"source": "resume"})
+	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, "Instruction from the user") {
+		t.Fatalf("resume answered %+v, want the standing instruction", a)
+	}
+	if a.HookSpecificOutput.HookEventName != bridge.SessionStart {
+		t.Fatalf("hookEventName %q", a.HookSpecificOutput.HookEventName)
+	}
+}
+
+func TestHookToastsRideTheNextAnswer(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(errForkBroke)
+	a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
+	if a == nil || !strings.Contains(a.Reason, "check failed — fork broke") {
+		t.Fatalf("/saver check answered %+v, want the failure and its reason", a)
+	}
+	// The toast was the reply's; it is not said twice.
+	if a := h.post("Read", map[string]any{"file_path": "x"}, map[string]any{"file": map[string]any{"content": "x"}}); a != nil && a.SystemMessage != "" {
+		t.Fatalf("toast repeated: %q", a.SystemMessage)
+	}
+}
+
+func TestHookBadInput(t *testing.T) {
+	h := newHookHarness(t)
+	cases := []struct {
+		name, harness, event string
+		fields               map[string]any
+		want                 string
+	}{
+		{"unknown event", "claude-code", "Nope", nil, `unknown hook event "Nope"`},
+		{"unknown harness", "claud", "Stop", nil, `params.harness: want claude-code or codex, got "claud"`},
+		{"no tool name", "claude-code", "PostToolUse", nil, "tool_name: required"},
+		{"mismatch", "claude-code", "Stop", map[string]any{"hook_event_name": "SessionEnd"}, "hook for Stop got a SessionEnd payload"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := h.sendErr(c.harness, c.event, c.fields)
+			var rerr *rpc.Error
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+			if e, ok := err.(*rpc.Error); ok {
+				rerr = e
+			}
+			if rerr == nil || rerr.Code != rpc.CodeInvalidParams {
+				t.Fatalf("err = %#v, want -32602", err)
+			}
+		})
+	}
+	// Nothing held was lost: a session started before still answers.
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	if _, err := h.sendErr("claude-code", "PostToolUse", map[string]any{"tool_name": "Bash", "tool_input": "not an object"}); err != nil {
+		t.Fatalf("a tool input that is not an object: %v (want it skipped, logged)", err)
+	}
+}
+
+func TestHookJoinsASessionItDoesNotHold(t *testing.T) {
+	h := newHookHarness(t)
+	// A daemon that restarted mid-session meets a tool call first: it starts the session then.
+	h.post("Bash", map[string]any{"command": "ls"}, map[string]any{"stdout": "a"})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	if sess == nil || sess.bridge == nil {
+		t.Fatal("no bridged session after a tool call")
+	}
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if rows != 1 {
+		t.Fatalf("%d rows, want 1", rows)
+	}
+	if a := h.send(bridge.SessionEnd, map[string]any{"session_id": "unknown"}); a != nil {
+		t.Fatalf("SessionEnd of an unknown session answered %+v", a)
+	}
+}
+
+func TestHookParallelJoinStartsOneSession(t *testing.T) {
+	h := newHookHarness(t)
+	h.srv.opt.Synchronous = false
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.sendErr("claude-code", bridge.PostToolUse, map[string]any{"tool_name": "Read", "tool_use_id": "toolu_p" + strconv.Itoa(i),
+				"tool_input": map[string]any{"file_path": "/f" + strconv.Itoa(i)}, "tool_response": map[string]any{"file": map[string]any{"content": "x"}}})
+		}()
+	}
+	wg.Wait()
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	n := len(h.srv.sessions)
+	h.srv.mu.Unlock()
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if n != 1 || rows != 20 {
+		t.Fatalf("%d sessions, %d rows; want one session with all 20 calls", n, rows)
+	}
+}
+
+func TestHookRefusesAHostsSession(t *testing.T) {
+	h := newHookHarness(t)
+	if _, err := h.srv.Handle(context.Background(), rpc.Request{Method: "session.start", Params: []byte(`{"sessionId":"cc-1","cwd":"/x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.sendErr("claude-code", bridge.Stop, nil)
+	if err == nil || !strings.Contains(err.Error(), `session_id "cc-1" is a host's session`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestHookTurnUsageFromTheTranscript(t *testing.T) {
+	h := newHookHarness(t)
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	// The first turn is on disk when the daemon joins (a resume after a restart): its calls are adopted.
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
+	// The second turn's lines are written while it runs; Stop reads only those.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Join(lines[61:], ""))
+	f.Close()
+	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var rows int
+	var last state.TurnStat
+	sess.event(func() {
+		rows = len(sess.st.Rows)
+		last = sess.st.Turns[len(sess.st.Turns)-1]
+	})
+	if rows != 8 {
+		t.Fatalf("adopted %d rows from the first turn, want 8", rows)
+	}
+	// The fixture's second turn: four API calls of 1,000 input tokens each, 6,250 in the window after.
+	if last.Input != 4000 || last.AnswerHead != "Turn two done." || last.Context == nil || *last.Context != 6250 {
+		t.Fatalf("turn stat %+v", last)
+	}
+}
+
+// BenchmarkHookHugeToolOutput is one PostToolUse carrying 30 MB of output, through the hook method.
+//
+//	go test -run '^$' -bench HookHugeToolOutput -benchmem ./handlers
+func BenchmarkHookHugeToolOutput(b *testing.B) {
+	srv := New(Options{ForkAlways: true})
+	payload, _ := json.Marshal(map[string]any{"session_id": "big", "cwd": "/tmp", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_use_id": "t1", "tool_input": map[string]any{"command": "cat big.log"},
+		"tool_response": map[string]any{"stdout": strings.Repeat("x", 30<<20) + strings.Repeat("\n", 1000)}})
+	raw, _ := json.Marshal(HookParams{Harness: "claude-code", Event: "PostToolUse", Payload: payload})
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	// The turn's end opens the cadence gate: a run nobody asked for.
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
+	if len(h.host.forksOf("judge")) == 0 {
+		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	}
+	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
+		t.Fatalf("the next answer after an automatic run carried %+v", a)
+	}
+}

@@ -1,0 +1,121 @@
+package install
+
+import (
+	"fmt"
+	"strings"
+)
+
+// claudeEvents are the Claude Code events saverd hooks, with the matcher and timeout (seconds) of each.
+// UserPromptSubmit waits longest because `/saver check` waits up to 120 s for the judge; Claude Code
+// gives all SessionEnd hooks 1.5 s together, so 5 s there only bounds a stuck process.
+var claudeEvents = []Handler{
+	{Event: "SessionStart", Timeout: 10},
+	{Event: "UserPromptSubmit", Timeout: 130},
+	{Event: "PreToolUse", Matcher: "Agent|Task", Timeout: 10},
+	{Event: "PostToolUse", Matcher: "*", Timeout: 10},
+	{Event: "PostToolUseFailure", Matcher: "*", Timeout: 10},
+	{Event: "SubagentStart", Timeout: 10},
+	{Event: "SubagentStop", Timeout: 10},
+	{Event: "Stop", Timeout: 10},
+	{Event: "PreCompact", Timeout: 10},
+	{Event: "PostCompact", Timeout: 10},
+	{Event: "SessionEnd", Timeout: 5},
+}
+
+// ClaudeHandlers are the hooks saverd declares for Claude Code, running the binary at bin.
+func ClaudeHandlers(bin string) []Handler {
+	out := make([]Handler, len(claudeEvents))
+	for i, h := range claudeEvents {
+		h.Command = shellQuote(bin) + " hook " + h.Event
+		out[i] = h
+	}
+	return out
+}
+
+// ClaudeStatusLine is the status line command saverd declares.
+func ClaudeStatusLine(bin string) string { return shellQuote(bin) + " statusline" }
+
+// Edit is a settings file's new text, a line per change saverd made (none: the text is the file's own)
+// and notes about what it chose to leave.
+type Edit struct {
+	Text    string
+	Changes []string
+	Notes   []string
+}
+
+// MergeClaude returns a Claude Code settings file with saverd's hooks and status line merged in. A status
+// line of someone else's is kept (and said so in a note). name is the file's path, for the error when it
+// does not parse.
+func MergeClaude(name, text, bin string) (Edit, error) {
+	root, err := parseObject(text)
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
+	}
+	changes, err := mergeHooks(root, ClaudeHandlers(bin))
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
+	}
+	e := Edit{Text: text, Changes: changes}
+	line, note := mergeStatusLine(root, ClaudeStatusLine(bin))
+	if line != "" {
+		e.Changes = append(e.Changes, line)
+	}
+	if note != "" {
+		e.Notes = append(e.Notes, note)
+	}
+	if len(e.Changes) > 0 {
+		// Rewritten only when something of saverd's changed, so a second run leaves the user's layout.
+		e.Text = format(root)
+	}
+	return e, nil
+}
+
+// mergeStatusLine sets saverd's status line unless the user has a different one. It returns the change
+// made ("" for none) and a note for a status line it kept.
+func mergeStatusLine(root *object, command string) (change, note string) {
+	cur, present := root.vals["statusLine"]
+	if present {
+		cmd, isCmd := commandOf(cur)
+		if !isCmd || !Ours(cmd) {
+			return "", "kept your status line " + describe(cur) + " (saverd's band is not shown there)"
+		}
+		if o := cur.(*object); cmd == command && len(o.keys) == 2 && o.get("type") == "command" {
+			return "", ""
+		}
+	}
+	o := &object{}
+	o.set("type", "command")
+	o.set("command", command)
+	root.set("statusLine", o)
+	if present {
+		return "updated statusLine: " + command, ""
+	}
+	return "added statusLine: " + command, ""
+}
+
+func describe(v any) string {
+	if cmd, ok := commandOf(v); ok {
+		return fmt.Sprintf("%q", cmd)
+	}
+	return strings.TrimSpace(format(v))
+}
+
+// RemoveClaude returns a Claude Code settings file without saverd's hooks and status line.
+func RemoveClaude(name, text string) (Edit, error) {
+	root, err := parseObject(text)
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
+	}
+	changes, err := removeHooks(root)
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
+	}
+	if cmd, ok := commandOf(root.get("statusLine")); ok && Ours(cmd) {
+		root.del("statusLine")
+		changes = append(changes, "removed statusLine: "+cmd)
+	}
+	if len(changes) == 0 {
+		return Edit{Text: text}, nil
+	}
+	return Edit{Text: format(root), Changes: changes}, nil
+}

@@ -1,0 +1,200 @@
+package install
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeBin puts an executable script named name on a fresh PATH.
+func fakeBin(t *testing.T, dir, name, script string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	write(t, path, "#!/bin/sh\n"+script+"\n", 0o755)
+	return path
+}
+
+// answering serves a socket that answers every line with reply (none: accepts and stays silent).
+func answering(t *testing.T, reply string) string {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				if _, err := bufio.NewReader(c).ReadBytes('\n'); err != nil || reply == "" {
+					time.Sleep(2 * time.Second)
+					return
+				}
+				c.Write([]byte(reply + "\n"))
+			}()
+		}
+	}()
+	return sock
+}
+
+func TestDoctor(t *testing.T) {
+	type setup struct {
+		claude, codex bool   // install for the harness (user scope)
+		untrust       bool   // drop the trust of one codex hook
+		socket        string // "" none; "ok"; "silent"
+		judge         string // script body of claude --version; "" none on PATH
+	}
+	for _, c := range []struct {
+		name   string
+		s      setup
+		fix    bool
+		first  string   // the first line must contain this
+		expect []string // and some line each of these
+	}{
+		{"all well", setup{claude: true, socket: "ok", judge: "echo 2.1.328"}, false, "claude-code user",
+			[]string{"hooks installed for all 11 events", "daemon: answers at", "(saverd 0.1.0)", "judge: ", "(2.1.328)"}},
+		{"no daemon is fine", setup{claude: true, judge: "echo 1"}, false, "claude-code user", []string{"no daemon running", "the first hook starts one"}},
+		{"nothing installed", setup{judge: "echo 1"}, true, "claude-code: no saverd hooks", []string{"no saverd hooks installed for Claude Code or Codex"}},
+		{"untrusted first", setup{claude: true, codex: true, untrust: true, judge: "echo 1"}, true, "UNTRUSTED", []string{"codex judge: codex not found"}},
+		{"silent daemon", setup{claude: true, socket: "silent", judge: "echo 1"}, true, "claude-code", []string{"did not answer initialize"}},
+		{"no judge", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH"}},
+		{"judge hangs", setup{claude: true, judge: "exec /bin/sleep 30"}, true, "claude-code", []string{"did not answer within"}},
+		{"judge fails", setup{claude: true, judge: "echo broken >&2; exit 3"}, true, "claude-code", []string{"--version failed", "broken"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := sandbox(t)
+			binDir := filepath.Join(home, "bin")
+			self := fakeBin(t, binDir, "saverd", "exit 0")
+			t.Setenv("PATH", binDir)
+			if c.s.judge != "" {
+				fakeBin(t, binDir, "claude", c.s.judge)
+			}
+			if c.s.claude {
+				if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.s.codex {
+				if _, err := Install(Options{Harness: Codex, Scope: "user", Bin: self}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.s.untrust {
+				cfg, _ := CodexConfigPath()
+				text := read(t, cfg)
+				i := strings.Index(text, "[hooks.state.")
+				j := strings.Index(text[i+1:], "[hooks.state.") + i + 1
+				write(t, cfg, text[:i]+text[j:], 0o600)
+			}
+			sock := filepath.Join(home, "none.sock")
+			switch c.s.socket {
+			case "ok":
+				sock = answering(t, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"saverd","version":"0.1.0"},"protocolVersion":"1"}}`)
+			case "silent":
+				sock = answering(t, "")
+			}
+			got := Doctor(context.Background(), DoctorOptions{Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond})
+			var lines []string
+			fix := false
+			for _, f := range got {
+				lines = append(lines, f.Text)
+				fix = fix || f.Level == Fix
+			}
+			all := strings.Join(lines, "\n")
+			if fix != c.fix {
+				t.Errorf("needs fixing = %v, want %v:\n%s", fix, c.fix, all)
+			}
+			if !strings.Contains(lines[0], c.first) {
+				t.Errorf("first line %q, want it to say %q:\n%s", lines[0], c.first, all)
+			}
+			for _, e := range c.expect {
+				if !strings.Contains(all, e) {
+					t.Errorf("no line says %q:\n%s", e, all)
+				}
+			}
+		})
+	}
+}
+
+func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
+	home := sandbox(t)
+	t.Setenv("PATH", "")
+	gone := filepath.Join(home, "gone", "saverd")
+	for _, scope := range []string{"user", "project"} {
+		if _, err := Install(Options{Harness: ClaudeCode, Scope: scope, Dir: home, Bin: gone}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var all []string
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+		all = append(all, f.Text)
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{gone + ", which is not an executable file", "installed at user and project", "each event reaches saverd 2 times"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no line says %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestCodexProjectNeedsTrust(t *testing.T) {
+	home := sandbox(t)
+	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
+	proj := filepath.Join(home, "proj")
+	r, err := Install(Options{Harness: Codex, Scope: "project", Dir: proj, Bin: self})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := r[0].Edit.Notes; len(notes) != 1 || !strings.Contains(notes[0], "only in a trusted project") {
+		t.Errorf("install notes = %q; want one saying the project is not trusted", notes)
+	}
+	doctor := func() []Finding {
+		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
+	}
+	if f := doctor()[0]; f.Level != Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
+		t.Errorf("first finding %+v; want the untrusted project", f)
+	}
+	cfg, _ := CodexConfigPath()
+	write(t, cfg, read(t, cfg)+"\n[projects."+tomlString(proj)+"]\ntrust_level = \"trusted\"\n", 0o600)
+	for _, f := range doctor() {
+		if strings.Contains(f.Text, "UNTRUSTED") {
+			t.Errorf("still reported after trusting the project: %s", f.Text)
+		}
+	}
+}
+
+func TestDoctorJudgeConfig(t *testing.T) {
+	home := sandbox(t)
+	bin := filepath.Join(home, "bin")
+	t.Setenv("PATH", bin)
+	fakeBin(t, bin, "my-judge", "echo judge 1.0")
+	self := fakeBin(t, bin, "saverd", "exit 0")
+	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(o DoctorOptions) string {
+		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "x.sock"), time.Second, time.Second
+		var lines []string
+		for _, f := range Doctor(context.Background(), o) {
+			lines = append(lines, fmt.Sprint(f.Level, " ", f.Text))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if got := run(DoctorOptions{JudgeCmd: "my-judge --flag", JudgeSource: "SAVERD_JUDGE_CMD"}); !strings.Contains(got, "0 judge (SAVERD_JUDGE_CMD): "+bin+"/my-judge runs (judge 1.0)") {
+		t.Errorf("configured judge:\n%s", got)
+	}
+	if got := run(DoctorOptions{JudgeErr: errors.New("read /c/config.json: bad")}); !strings.Contains(got, "2 judge: read /c/config.json: bad") {
+		t.Errorf("config error:\n%s", got)
+	}
+}

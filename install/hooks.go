@@ -1,0 +1,277 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Handler is one hook saverd declares: the event it runs on, its group's matcher ("" for a group with
+// no matcher key), the command line and its timeout in seconds.
+type Handler struct {
+	Event   string
+	Matcher string
+	Command string
+	Timeout int
+}
+
+// Ours reports whether a command line is one saverd wrote: its first word's base name is saverd (or the
+// small saverd-hook binary, which takes the same arguments) and its second word is `hook` or
+// `statusline`. Everything else in a settings file belongs to someone else.
+func Ours(command string) bool {
+	w := words(command, 2)
+	if len(w) != 2 || (w[1] != "hook" && w[1] != "statusline") {
+		return false
+	}
+	base := filepath.Base(w[0])
+	return base == "saverd" || base == "saverd-hook"
+}
+
+// words splits the first n shell words of a command line, honouring single and double quotes and
+// backslashes, which is all a command saverd writes (a quoted binary path) can contain.
+func words(s string, n int) []string {
+	var out []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s) && len(out) < n; i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' && i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in && len(out) < n {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// shellQuote quotes a path for a command line a shell runs, only when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hooksTable returns root's "hooks" object, creating it when absent; a "hooks" of another type is an
+// error, since replacing it would lose what the user put there.
+func hooksTable(root *object, create bool) (*object, error) {
+	v, present := root.vals["hooks"]
+	if !present {
+		if !create {
+			return nil, nil
+		}
+		h := &object{}
+		root.set("hooks", h)
+		return h, nil
+	}
+	h, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf(`"hooks" is %s, not an object`, kind(v))
+	}
+	return h, nil
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "not an object"
+}
+
+// groupsOf returns one event's groups; an event whose value is not an array is an error.
+func groupsOf(hooks *object, event string) ([]any, error) {
+	switch g := hooks.get(event).(type) {
+	case []any:
+		return g, nil
+	case nil:
+		return nil, nil
+	default:
+		return nil, fmt.Errorf(`"hooks.%s" is %s, not an array`, event, kind(g))
+	}
+}
+
+func matcherOf(group *object) string {
+	m, _ := group.get("matcher").(string)
+	return m
+}
+
+func commandOf(v any) (string, bool) {
+	h, ok := v.(*object)
+	if !ok {
+		return "", false
+	}
+	c, ok := h.get("command").(string)
+	return c, ok
+}
+
+// handlerObject is the declaration saverd writes for h: exactly type, command and timeout, so Codex's
+// trust hash over the declaration is the one install records.
+func handlerObject(h Handler) *object {
+	o := &object{}
+	o.set("type", "command")
+	o.set("command", h.Command)
+	o.set("timeout", json.Number(strconv.Itoa(h.Timeout)))
+	return o
+}
+
+// sameHandler reports whether a declaration in the file is exactly what saverd would write for h.
+func sameHandler(v any, h Handler) bool {
+	o, ok := v.(*object)
+	if !ok || len(o.keys) != 3 {
+		return false
+	}
+	t, _ := o.get("type").(string)
+	c, _ := o.get("command").(string)
+	n, _ := o.get("timeout").(json.Number)
+	return t == "command" && c == h.Command && string(n) == strconv.Itoa(h.Timeout)
+}
+
+// mergeHooks puts every wanted handler into root's hooks. The first of saverd's handlers found under a
+// group with the wanted matcher is updated in place (a moved binary keeps its place in the file); any
+// other saverd handler of that event is removed, and a group that held only those goes too; a missing
+// one is appended as a group of its own. Foreign groups and handlers are never touched.
+func mergeHooks(root *object, want []Handler) ([]string, error) {
+	hooks, err := hooksTable(root, true)
+	if err != nil {
+		return nil, err
+	}
+	var changes []string
+	for _, h := range want {
+		groups, err := groupsOf(hooks, h.Event)
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		out := make([]any, 0, len(groups)+1)
+		for _, g := range groups {
+			group, ok := g.(*object)
+			handlers, isArr := group.get("hooks").([]any)
+			if !ok || !isArr {
+				out = append(out, g)
+				continue
+			}
+			kept, removed := make([]any, 0, len(handlers)), false
+			for _, v := range handlers {
+				cmd, isCmd := commandOf(v)
+				switch {
+				case !isCmd || !Ours(cmd):
+					kept = append(kept, v)
+				case !found && matcherOf(group) == h.Matcher:
+					found = true
+					if sameHandler(v, h) {
+						kept = append(kept, v)
+						continue
+					}
+					kept = append(kept, handlerObject(h))
+					changes = append(changes, fmt.Sprintf("updated %s: %s (timeout %d s), was %s", h.Event, h.Command, h.Timeout, cmd))
+				default:
+					removed = true
+					changes = append(changes, fmt.Sprintf("removed %s: %s (a second saverd entry)", h.Event, cmd))
+				}
+			}
+			if removed && len(kept) == 0 {
+				continue
+			}
+			group.set("hooks", kept)
+			out = append(out, group)
+		}
+		if !found {
+			group := &object{}
+			if h.Matcher != "" {
+				group.set("matcher", h.Matcher)
+			}
+			group.set("hooks", []any{handlerObject(h)})
+			out = append(out, group)
+			changes = append(changes, fmt.Sprintf("added %s: %s (timeout %d s)", h.Event, h.Command, h.Timeout))
+		}
+		hooks.set(h.Event, out)
+	}
+	return changes, nil
+}
+
+// removeHooks removes every saverd handler from root's hooks, then the groups, events and the hooks
+// object that removing them emptied; what was already empty stays.
+func removeHooks(root *object) ([]string, error) {
+	hooks, err := hooksTable(root, false)
+	if err != nil || hooks == nil {
+		return nil, err
+	}
+	var changes []string
+	for _, event := range append([]string(nil), hooks.keys...) {
+		groups, err := groupsOf(hooks, event)
+		if err != nil {
+			return nil, err
+		}
+		out, emptied := make([]any, 0, len(groups)), false
+		for _, g := range groups {
+			group, ok := g.(*object)
+			handlers, isArr := group.get("hooks").([]any)
+			if !ok || !isArr {
+				out = append(out, g)
+				continue
+			}
+			kept, removed := make([]any, 0, len(handlers)), false
+			for _, v := range handlers {
+				if cmd, isCmd := commandOf(v); isCmd && Ours(cmd) {
+					removed = true
+					changes = append(changes, fmt.Sprintf("removed %s: %s", event, cmd))
+					continue
+				}
+				kept = append(kept, v)
+			}
+			if removed && len(kept) == 0 {
+				emptied = true
+				continue
+			}
+			if removed {
+				group.set("hooks", kept)
+			}
+			out = append(out, group)
+		}
+		switch {
+		case emptied && len(out) == 0:
+			hooks.del(event)
+		case len(out) != len(groups) || emptied:
+			hooks.set(event, out)
+		}
+	}
+	if len(changes) > 0 && len(hooks.keys) == 0 {
+		root.del("hooks")
+	}
+	return changes, nil
+}

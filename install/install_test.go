@@ -1,0 +1,235 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sandbox points every harness's user directory into a temp dir and returns it.
+func sandbox(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))
+	t.Setenv("CODEX_HOME", filepath.Join(dir, "codex"))
+	return dir
+}
+
+func write(t *testing.T, path, text string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSettingsPath(t *testing.T) {
+	home := sandbox(t)
+	for _, c := range []struct{ harness, scope, want string }{
+		{ClaudeCode, "user", home + "/claude/settings.json"},
+		{ClaudeCode, "project", "/p/.claude/settings.json"},
+		{ClaudeCode, "local", "/p/.claude/settings.local.json"},
+		{Codex, "user", home + "/codex/hooks.json"},
+		{Codex, "project", "/p/.codex/hooks.json"},
+	} {
+		got, err := SettingsPath(c.harness, c.scope, "/p")
+		if err != nil || got != c.want {
+			t.Errorf("SettingsPath(%s, %s) = %q, %v; want %q", c.harness, c.scope, got, err, c.want)
+		}
+	}
+	for _, c := range [][2]string{{ClaudeCode, "global"}, {Codex, "local"}, {"cursor", "user"}} {
+		if _, err := SettingsPath(c[0], c[1], "/p"); err == nil {
+			t.Errorf("SettingsPath(%s, %s): want an error", c[0], c[1])
+		}
+	}
+}
+
+func TestInstallClaudeFiles(t *testing.T) {
+	home := sandbox(t)
+	proj := filepath.Join(home, "proj")
+	path := filepath.Join(proj, ".claude", "settings.json")
+	write(t, path, foreignSettings, 0o600)
+	o := Options{Harness: ClaudeCode, Scope: "project", Dir: proj, Bin: bin}
+
+	o.DryRun = true
+	r, err := Install(o)
+	if err != nil || len(r) != 1 || len(r[0].Edit.Changes) == 0 {
+		t.Fatalf("dry run: %+v, %v", r, err)
+	}
+	if read(t, path) != foreignSettings {
+		t.Fatal("a dry run wrote the file")
+	}
+
+	o.DryRun = false
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's own 0600", st.Mode().Perm())
+	}
+	if !strings.Contains(read(t, path), bin+" hook Stop") {
+		t.Error("hooks not written")
+	}
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, path) != foreignSettings {
+		t.Errorf("uninstall left:\n%s", read(t, path))
+	}
+	left, _ := filepath.Glob(filepath.Join(proj, ".claude", ".*saverd*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestInstallWritesThroughSymlink(t *testing.T) {
+	home := sandbox(t)
+	real := filepath.Join(home, "dotfiles", "settings.json")
+	write(t, real, "{}\n", 0o644)
+	link := filepath.Join(home, "claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: bin}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced by a file")
+	}
+	if !strings.Contains(read(t, real), "statusline") {
+		t.Error("the link's target was not written")
+	}
+}
+
+func TestInstallRefusalWritesNothing(t *testing.T) {
+	home := sandbox(t)
+	bad := "{\n  // mine\n}\n"
+	cfg := filepath.Join(home, "codex", "config.toml")
+	for _, c := range []struct {
+		name string
+		o    Options
+		file string
+		text string
+	}{
+		{"claude settings", Options{Harness: ClaudeCode, Scope: "user", Bin: bin}, filepath.Join(home, "claude", "settings.json"), bad},
+		{"codex hooks", Options{Harness: Codex, Scope: "user", Bin: bin}, filepath.Join(home, "codex", "hooks.json"), bad},
+		{"codex config", Options{Harness: Codex, Scope: "user", Bin: bin}, cfg, "model = = 1\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			write(t, c.file, c.text, 0o644)
+			defer os.Remove(c.file)
+			if _, err := Install(c.o); err == nil || !strings.Contains(err.Error(), c.file) {
+				t.Errorf("err = %v; want a refusal naming %s", err, c.file)
+			}
+			if read(t, c.file) != c.text {
+				t.Error("a refused file was changed")
+			}
+			if _, err := os.Stat(filepath.Join(home, "codex", "hooks.json")); c.file == cfg && err == nil {
+				t.Error("hooks.json written although config.toml was refused")
+			}
+		})
+	}
+	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: "saverd"}); err == nil {
+		t.Error("a relative binary path was accepted")
+	}
+}
+
+func TestInstallCodexRoundTrip(t *testing.T) {
+	home := sandbox(t)
+	hooks := filepath.Join(home, "codex", "hooks.json")
+	cfg := filepath.Join(home, "codex", "config.toml")
+	foreign := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"notify-me\",\n            \"timeout\": 5\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	write(t, hooks, foreign, 0o644)
+	write(t, cfg, userConfig, 0o600)
+	o := Options{Harness: Codex, Scope: "user", Bin: bin}
+	r, err := Install(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r) != 2 || r[0].Path != cfg || r[1].Path != hooks {
+		t.Fatalf("reports %+v: want config.toml first, then hooks.json", r)
+	}
+	decls, _ := Declarations(hooks, read(t, hooks))
+	trust, err := ReadTrust(cfg, read(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := 0
+	for _, d := range decls {
+		if d.Ours {
+			ours++
+			if trust[d.Key] != d.Hash || d.Hash == "" {
+				t.Errorf("%s: trusted %q, declared %q", d.Key, trust[d.Key], d.Hash)
+			}
+		}
+	}
+	if ours != 8 {
+		t.Errorf("%d saverd handlers, want 8", ours)
+	}
+	if !strings.HasPrefix(read(t, cfg), userConfig) {
+		t.Error("the user's config.toml text changed")
+	}
+	if again, _ := Install(o); len(again[0].Edit.Changes)+len(again[1].Edit.Changes) != 0 {
+		t.Errorf("second install changed %+v", again)
+	}
+	// A moved binary: new hashes replace the old ones.
+	o.Bin = "/new/saverd"
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	decls, _ = Declarations(hooks, read(t, hooks))
+	trust, _ = ReadTrust(cfg, read(t, cfg))
+	for _, d := range decls {
+		if d.Ours && trust[d.Key] != d.Hash {
+			t.Errorf("after a move %s is untrusted", d.Key)
+		}
+	}
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, hooks) != foreign || read(t, cfg) != userConfig {
+		t.Errorf("uninstall left:\n%s\n%s", read(t, hooks), read(t, cfg))
+	}
+}
+
+func TestUninstallCodexNotesMovedForeignHook(t *testing.T) {
+	sandbox(t)
+	o := Options{Harness: Codex, Scope: "user", Bin: bin}
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := SettingsPath(Codex, "user", "")
+	// The person adds a Stop hook after saverd's: uninstalling moves it from group 1 to group 0.
+	root, _ := parseObject(read(t, path))
+	hooks, _ := hooksTable(root, false)
+	stop := hooks.get("Stop").([]any)
+	mine := &object{}
+	mine.set("hooks", []any{handlerObject(Handler{Command: "mine", Timeout: 1})})
+	hooks.set("Stop", append(stop, mine))
+	write(t, path, format(root), 0o644)
+	r, err := Uninstall(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := r[1].Edit.Notes
+	if len(notes) != 1 || !strings.Contains(notes[0], `"mine"`) || !strings.Contains(notes[0], "stop:1:0") {
+		t.Errorf("notes = %q; want one naming the moved hook", notes)
+	}
+}

@@ -1,0 +1,266 @@
+// Package hookcmd is the client side of the hook bridge: `saverd hook EVENT` and `saverd statusline`,
+// what Claude Code and Codex exec once per event. It forwards one payload to the user's daemon over its
+// socket (starting the daemon when none answers) and prints the answer. It imports nothing of the
+// daemon, so the small `saverd-hook` binary that runs it starts as fast as a trivial one; `saverd`
+// runs the same code.
+package hookcmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/saverd/saverd/internal/paths"
+)
+
+// EnvMarker is set in the environment of every fork of the model saverd runs itself; a hook that sees
+// it does nothing, so a fork whose hooks were not turned off still records nothing.
+const EnvMarker = "SAVERD_FORK"
+
+// maxPayload bounds the hook payload read from stdin: a tool result of tens of megabytes still goes
+// through; past this the event is dropped (and logged) rather than held.
+const maxPayload = 96 << 20
+
+// How long a hook waits for the daemon: a /saver check waits for its run (under the 130 s timeout the
+// install gives UserPromptSubmit); everything else answers at once (under the 10 s it gives the rest).
+const (
+	PromptWait = 125 * time.Second
+	EventWait  = 8 * time.Second
+	StartWait  = 3 * time.Second
+)
+
+// Run is `saverd hook [--harness claude-code|codex] EVENT`, the command a harness runs for each
+// hook. It forwards the payload to the user's daemon (starting it when none answers) and prints the
+// daemon's answer. It never breaks the agent: whatever goes wrong, it prints nothing, exits 0 and
+// logs why to the state directory's hook.log.
+func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
+	if os.Getenv(EnvMarker) != "" {
+		return 0 // the judge's own fork: its events are never a session's
+	}
+	harness, event, err := hookArgs(args)
+	if err != nil {
+		hookLog("%v", err)
+		return 0
+	}
+	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
+	switch {
+	case err != nil:
+		hookLog("%s: read stdin: %v", event, err)
+		return 0
+	case len(payload) > maxPayload:
+		hookLog("%s: payload over %d MB, dropped", event, maxPayload>>20)
+		return 0
+	case !json.Valid(payload):
+		hookLog("%s: payload is not JSON (%d bytes)", event, len(payload))
+		return 0
+	}
+	frame := Frame(harness, event, payload)
+	wait := EventWait
+	if event == "UserPromptSubmit" {
+		wait = PromptWait
+	}
+	out, err := Call(paths.Socket(), frame, wait, daemon)
+	if err != nil {
+		hookLog("%s: %v", event, err)
+		return 0
+	}
+	if len(out) > 0 {
+		stdout.Write(append(out, '\n'))
+	}
+	return 0
+}
+
+func hookArgs(args []string) (harness, event string, err error) {
+	harness = "claude-code"
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0]
+		args = args[1:]
+		switch {
+		case a == "--harness" && len(args) > 0:
+			harness, args = args[0], args[1:]
+		case strings.HasPrefix(a, "--harness="):
+			harness = strings.TrimPrefix(a, "--harness=")
+		default:
+			return "", "", fmt.Errorf("hook: unknown flag %q", a)
+		}
+	}
+	if len(args) != 1 {
+		return "", "", errors.New("hook: want one EVENT (saverd hook [--harness claude-code|codex] EVENT)")
+	}
+	return harness, args[0], nil
+}
+
+// Frame is the hook method's request, the payload spliced in as it came.
+func Frame(harness, event string, payload []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(payload) + 160)
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"hook","params":{"harness":`)
+	writeJSONString(&b, harness)
+	b.WriteString(`,"event":`)
+	writeJSONString(&b, event)
+	if d := os.Getenv("CONTEXTSAVER_DEBUG"); d != "" && d != "0" {
+		b.WriteString(`,"debug":true`)
+	}
+	b.WriteString(`,"payload":`)
+	b.Write(bytes.TrimSpace(payload))
+	b.WriteString("}}\n")
+	return b.Bytes()
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	q, _ := json.Marshal(s)
+	b.Write(q)
+}
+
+// Call sends one request frame to the daemon and returns its result's output (or text) member, raw;
+// daemon, when not empty, is the saverd binary to launch when no daemon answers.
+func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.RawMessage, error) {
+	c, err := net.DialTimeout("unix", sock, time.Second)
+	if err != nil && daemon != "" {
+		if err = launchDaemon(daemon, sock); err == nil {
+			c, err = DialRetry(sock, StartWait)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("no daemon at %s: %w", sock, err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(wait))
+	if _, err := c.Write(frame); err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	line, err := bufio.NewReaderSize(c, 64<<10).ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return nil, fmt.Errorf("no answer: %w", err)
+	}
+	var reply struct {
+		Result *struct {
+			Output json.RawMessage `json:"output"`
+			Text   *string         `json:"text"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(line, &reply); err != nil {
+		return nil, fmt.Errorf("answer is not JSON-RPC: %w", err)
+	}
+	if reply.Error != nil {
+		return nil, fmt.Errorf("daemon: %s (%d)", reply.Error.Message, reply.Error.Code)
+	}
+	if reply.Result == nil {
+		return nil, nil
+	}
+	if reply.Result.Text != nil {
+		return json.RawMessage(*reply.Result.Text), nil
+	}
+	if string(reply.Result.Output) == "null" {
+		return nil, nil
+	}
+	return reply.Result.Output, nil
+}
+
+func DialRetry(sock string, within time.Duration) (net.Conn, error) {
+	deadline := time.Now().Add(within)
+	for {
+		c, err := net.DialTimeout("unix", sock, time.Second)
+		if err == nil || time.Now().After(deadline) {
+			return c, err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// launchDaemon launches `DAEMON serve --listen SOCK` detached (its own session, no terminal, logging to
+// the state directory). Two hooks racing here start two; the socket's lock keeps one.
+func launchDaemon(daemon, sock string) error {
+	args := []string{"serve", "--listen", sock}
+	if dir, err := paths.StateDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+		args = append(args, "--log-file", filepath.Join(dir, "daemon.log"))
+	}
+	cmd := exec.Command(daemon, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Env = append(os.Environ(), clientEnv()...)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start daemon: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+// clientEnv puts the harness binary that runs this hook on the daemon's PATH, so the judge's fork finds
+// `claude` even when the person's shell PATH does not have it.
+func clientEnv() []string {
+	pid := os.Getppid()
+	for range 3 {
+		exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+		if err != nil {
+			return nil
+		}
+		if b := filepath.Base(exe); b == "claude" || b == "codex" {
+			return []string{"PATH=" + filepath.Dir(exe) + string(os.PathListSeparator) + os.Getenv("PATH")}
+		}
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return nil
+		}
+		// pid (comm) state ppid …: the comm may hold spaces, so read after its closing parenthesis.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 {
+			return nil
+		}
+		if pid, err = strconv.Atoi(f[1]); err != nil || pid <= 1 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// hookLog appends one line to the state directory's hook.log: a hook's stdout belongs to the harness
+// and its stderr is shown to the person, so the reasons go to a file.
+func hookLog(format string, a ...any) {
+	dir, err := paths.StateDir()
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "hook.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s saverd hook: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+}
+
+// Statusline is `saverd statusline`: Claude Code's status line input on stdin, the band as one line
+// on stdout. It never starts a daemon; with none running it prints nothing.
+func Statusline(stdin io.Reader, stdout io.Writer) int {
+	payload, err := io.ReadAll(io.LimitReader(stdin, 1<<20))
+	if err != nil || !json.Valid(payload) {
+		return 0
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"statusline","params":{`)
+	if cols, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && cols > 0 {
+		b.WriteString(`"width":` + strconv.Itoa(cols) + `,`)
+	}
+	b.WriteString(`"payload":`)
+	b.Write(bytes.TrimSpace(payload))
+	b.WriteString("}}\n")
+	out, err := Call(paths.Socket(), b.Bytes(), time.Second, "")
+	if err != nil || len(out) == 0 {
+		return 0
+	}
+	fmt.Fprintln(stdout, string(out))
+	return 0
+}

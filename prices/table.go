@@ -1,0 +1,74 @@
+package prices
+
+import "time"
+
+// since is the date an entry is in force from when the source gives none: every call is priced at it
+// until a later entry of the same model takes over.
+var since = time.Time{}
+
+// day is a UTC date.
+func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// claude is an Anthropic rate: input, output, 5-minute cache write, 1-hour cache write, cache read.
+func claude(in, out, w5m, w1h, read float64) Rate {
+	return Rate{Input: in, Output: out, CacheWrite5m: w5m, CacheWrite1h: w1h, CacheRead: read}
+}
+
+// openai is an OpenAI rate: input, cached input, output. OpenAI bills no separate cache write for these
+// models, so a write is priced as the input it is.
+func openai(in, cached, out float64) Rate {
+	return Rate{Input: in, CacheRead: cached, Output: out, CacheWrite5m: in, CacheWrite1h: in}
+}
+
+// gpt6Band: GPT-6.x requests over 272k input tokens pay 2× input and 1.5× output for the whole request
+// (OpenAI's model pages, as cited in the Codex notes of this project's shared facts).
+func gpt6Band(r Rate) Rate {
+	r.LongAbove, r.LongInput, r.LongOutput = 272_000, 2, 1.5
+	return r
+}
+
+// sonnet4Band: Anthropic's long-context pricing for Sonnet 4 and 4.5 with the 1M window — a prompt over
+// 200k input tokens pays 2× every input-side price ($6 input) and 1.5× output ($22.50), for the whole call.
+func sonnet4Band(r Rate) Rate {
+	r.LongAbove, r.LongInput, r.LongOutput = 200_000, 2, 1.5
+	return r
+}
+
+// Default is the embedded table. Every figure is USD per million tokens and comes from the published tables
+// the project's Claude Code and Codex notes list (Anthropic's pricing page as of 2026-08 and the later model
+// pages; OpenAI's pricing and model pages, some figures through third-party trackers, hence overridable).
+func Default() *Table {
+	t := &Table{}
+	// Anthropic: Opus 5 and Opus 4.5–4.8 share one price.
+	for _, m := range []string{"claude-opus-5", "claude-opus-4-5", "claude-opus-4-6", "claude-opus-4-7", "claude-opus-4-8"} {
+		t.add(m, since, claude(5, 25, 6.25, 10, 0.50))
+	}
+	// Opus 5.5: the published price, which is also what Claude Code's own cost-state lines charged for
+	// claude-opus-5-5 in the observed runs (4 / 20 / 0.20 read / 5 for 5-minute writes).
+	t.add("claude-opus-5-5", since, claude(4, 20, 5, 8, 0.20))
+	// Sonnet 5 and 5.5; Sonnet 5.5's cache read dropped to 0.10 on 2026-10-07.
+	t.add("claude-sonnet-5", since, claude(2, 10, 2.50, 4, 0.20))
+	t.add("claude-sonnet-5-5", since, claude(2, 10, 2.50, 4, 0.20))
+	t.add("claude-sonnet-5-5", day(2026, time.October, 7), claude(2, 10, 2.50, 4, 0.10))
+	// Sonnet 4.x.
+	for _, m := range []string{"claude-sonnet-4", "claude-sonnet-4-0", "claude-sonnet-4-5", "claude-sonnet-4-6"} {
+		t.add(m, since, sonnet4Band(claude(3, 15, 3.75, 6, 0.30)))
+	}
+	t.add("claude-haiku-4-5", since, claude(1, 5, 1.25, 2, 0.10))
+	t.add("claude-fable-5-1", since, claude(10, 50, 12.50, 20, 0.25))
+
+	// OpenAI, as Codex uses them.
+	t.add("gpt-5.5", since, openai(5, 0.50, 30))
+	for _, m := range []string{"gpt-5", "gpt-5.1", "gpt-5-codex", "gpt-5.1-codex"} {
+		t.add(m, since, openai(1.25, 0.125, 10))
+	}
+	for _, m := range []string{"gpt-5.2", "gpt-5.2-codex", "gpt-5.3-codex"} {
+		t.add(m, since, openai(1.75, 0.175, 14))
+	}
+	sol := openai(2, 0.20, 10)
+	sol.CacheWrite5m, sol.CacheWrite1h = 2.50, 2.50 // gpt-6-sol is the one with a cache-write price
+	t.add("gpt-6-sol", since, gpt6Band(sol))
+	t.add("gpt-6.2-sol", since, gpt6Band(openai(2, 0.10, 10)))
+	t.add("gpt-6-luna", since, gpt6Band(openai(0.10, 0.01, 0.50)))
+	return t
+}
