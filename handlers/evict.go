@@ -12,7 +12,8 @@ import (
 // the daemon's life: 100,000 of them held 378 MB. A session no hook has named for Options.IdleEvict is
 // evicted: its registry flushed first, then forgotten. A later event for it rejoins it — a fresh
 // session on the same project, its patterns loaded from the registry — instead of failing with
-// `unknown sessionId`.
+// `unknown sessionId`. A session a harness's hooks feed rejoins through its next hook, which reads its
+// transcript again, as for a session the daemon never held.
 
 // DefaultIdleEvict is how long a session may go unnamed by any hook before it is evicted.
 const DefaultIdleEvict = 6 * time.Hour
@@ -83,8 +84,10 @@ func (s *Server) sweep(now int64, idle time.Duration) {
 func (s *Server) evictSession(sess *Session, cutoff int64) {
 	sess.flush()
 	var info evictedSession
+	bridged := false
 	sess.event(func() {
 		info = evictedSession{cwd: sess.st.Cwd, window: sess.st.Usage.Window, debug: sess.debug}
+		bridged = sess.bridge != nil
 	})
 	s.mu.Lock()
 	if s.sessions[sess.id] != sess || sess.lastSeen.Load() >= cutoff {
@@ -94,7 +97,10 @@ func (s *Server) evictSession(sess *Session, cutoff int64) {
 	delete(s.sessions, sess.id)
 	s.mu.Unlock()
 	sess.event(func() { sess.ended = true })
-	s.evict.remember(sess.id, info)
+	if !bridged {
+		// A hook's session rejoins through its next hook instead, from its transcript (hookSession).
+		s.evict.remember(sess.id, info)
+	}
 	s.log.Info().Str("sessionId", sess.id).Msg("idle session evicted; a later event rejoins it")
 }
 
