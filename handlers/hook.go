@@ -101,6 +101,7 @@ func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Sessi
 			sess.event(func() { sess.restart(pl) })
 		}
 	}
+	s.seen(sess)
 	if pl.Event != bridge.SessionStart {
 		return sess, nil, nil
 	}
@@ -130,10 +131,9 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 		}
 	}
 	st := state.New(pl.Cwd, windowOf(b))
-	for _, sp := range s.loadRegistry(pl.Cwd) {
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, pl.SessionID, st, p.Debug)
+	sess.stored = stored
 	sess.bridge = b
 	s.mu.Lock()
 	s.sessions[pl.SessionID] = sess

@@ -82,7 +82,7 @@ const usage = `Usage:
       Claude Code's (or Codex's) hook command: the payload on stdin, the answer on stdout; never fails.
   saverd statusline
       Claude Code's status line command: the band as one line (nothing when no daemon runs).
-  saverd replay FILE [--show band|pane|debug] [--width N]
+  saverd replay FILE [--show band|pane|debug] [--width N] [--write]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.
   saverd demo [--width N]
