@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
@@ -339,5 +340,29 @@ func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
 	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
 	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
 		t.Fatalf("the next answer after an automatic run carried %+v", a)
+	}
+}
+
+func TestViewsDoNotEscapeHTML(t *testing.T) {
+	h := newHarness(t, nil)
+	h.tool(2_000, ev("Bash", "command", "make a && make b > out.txt"), map[string]any{"text": "<ok>"})
+	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: []byte(`{"sessionId":"s"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := string(res.(json.RawMessage))
+	if strings.Contains(raw, `\u0026`) || strings.Contains(raw, `\u003c`) || !strings.Contains(raw, "make a && make b > out.txt") {
+		t.Fatalf("debug.state escapes HTML: %.300s", raw)
+	}
+}
+
+func TestNoInvalidateAfterSessionEnd(t *testing.T) {
+	h := newHarnessWith(t, Options{}, true, nil)
+	h.tool(2_000, ev("Read", "file_path", "/a"), nil) // schedules a coalesced ui.invalidate
+	h.call("session.end", map[string]any{"sessionId": "s"})
+	h.host.reset()
+	time.Sleep(3 * invalidateEvery)
+	if n := h.host.count(NotifyInvalidate); n != 0 {
+		t.Fatalf("%d ui.invalidate after session.end", n)
 	}
 }

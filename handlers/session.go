@@ -251,8 +251,11 @@ func (s *Session) invalidate() {
 	time.AfterFunc(invalidateEvery, func() {
 		s.mu.Lock()
 		s.invalidating = false
+		ended := s.ended
 		s.mu.Unlock()
-		s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+		if !ended { // a session that ended since says nothing more
+			s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+		}
 	})
 }
 

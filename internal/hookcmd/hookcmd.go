@@ -192,6 +192,7 @@ func launchDaemon(daemon, sock string) error {
 	}
 	cmd := exec.Command(daemon, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Dir = "/" // it outlives this project's session: it must not hold the project's directory
 	cmd.Env = append(os.Environ(), clientEnv()...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start daemon: %w", err)
