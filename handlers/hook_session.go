@@ -65,6 +65,20 @@ func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
 	return &ms
 }
 
+// forkHost is the host to fork this session through, or why there is none. Called under the lock.
+func (sess *Session) forkHost() (Host, error) {
+	host, ok := sess.srv.forker()
+	if !ok {
+		return nil, errNoHostFork
+	}
+	if c, ok := host.(ForkChecker); ok {
+		if err := c.Unavailable(sess.forkRequest("judge", "")); err != nil {
+			return nil, err
+		}
+	}
+	return host, nil
+}
+
 // forkRequest is the fork of this session for purpose: a bridged session's fork carries what a fork the
 // daemon runs itself needs. Called under the lock.
 func (sess *Session) forkRequest(purpose, prompt string) ForkRequest {

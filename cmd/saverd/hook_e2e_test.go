@@ -425,3 +425,31 @@ not json
 		t.Fatalf("a missing log: %v %v", recs, warn)
 	}
 }
+
+// TestNoJudgeCommand: with no claude to fork, no run starts on its own, none is counted, and /saver
+// check says why at once.
+func TestNoJudgeCommand(t *testing.T) {
+	e := newHookEnv(t)
+	env := e.env[:0:0]
+	for _, kv := range e.env {
+		if !strings.HasPrefix(kv, "SAVERD_JUDGE_CMD=") && !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	e.env = append(env, "PATH="+t.TempDir())
+	e.hook("SessionStart", map[string]any{"source": "startup"})
+	e.suiteRuns()
+	e.hook("Stop", map[string]any{"last_assistant_message": "done"})
+	a := e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver check"}))
+	if r, _ := a["reason"].(string); !strings.Contains(r, "check failed — no claude on PATH to run the judge (install Claude Code, or set SAVERD_JUDGE_CMD or ") {
+		t.Fatalf("/saver check answered %v", a)
+	}
+	a = e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver debug"}))
+	if r, _ := a["reason"].(string); !strings.Contains(r, "judge runs 0 ") {
+		t.Fatalf("/saver debug says %q: a fork that cannot start is no run", r)
+	}
+	log, _ := os.ReadFile(filepath.Join(e.dir, "state", "saverd", "daemon.log"))
+	if strings.Contains(string(log), "fork failed") {
+		t.Fatalf("the daemon tried to fork with no claude:\n%s", log)
+	}
+}
