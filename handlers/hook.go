@@ -50,6 +50,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	default:
 		return nil, rpc.InvalidParams("params.harness: want claude-code or codex, got %q", p.Harness)
 	}
+	if !bridge.Known(p.Event) {
+		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
+	}
 	pl, err := bridge.Parse(p.Event, p.Payload)
 	if err != nil {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
@@ -325,6 +328,9 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		if sess.recorded(pl.ToolUseID) {
+			return // already a row: adopted from the transcript when the daemon joined this session
+		}
 		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {

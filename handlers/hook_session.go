@@ -65,6 +65,21 @@ func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
 	return &ms
 }
 
+// recentRows is how far back recorded looks: a call adopted from the transcript at a join is among the
+// newest rows, and a hook delivered twice comes right after its first.
+const recentRows = 64
+
+// recorded reports whether a newest row already records the call id. Called under the lock.
+func (sess *Session) recorded(id string) bool {
+	rows := sess.st.Rows
+	for i := len(rows) - 1; i >= 0 && i >= len(rows)-recentRows; i-- {
+		if rows[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // forkHost is the host to fork this session through, or why there is none. Called under the lock.
 func (sess *Session) forkHost() (Host, error) {
 	host, ok := sess.srv.forker()
