@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "hook":
 		return runHook(args, stdin, stdout)
 	case "statusline":
-		return runStatusline(stdin, stdout)
+		return runStatusline(args, stdin, stdout)
 	case "install":
 		return runInstall(args, false, stdout, stderr)
 	case "uninstall":
