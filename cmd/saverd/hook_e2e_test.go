@@ -453,3 +453,44 @@ func TestNoJudgeCommand(t *testing.T) {
 		t.Fatalf("the daemon tried to fork with no claude:\n%s", log)
 	}
 }
+
+func TestUninstallLeavesNothingBehind(t *testing.T) {
+	dir := t.TempDir()
+	home := t.TempDir()
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(binPath, args...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "CODEX_HOME="+filepath.Join(home, ".codex"))
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return code, string(out)
+	}
+	for _, h := range []string{"claude-code", "codex"} {
+		if code, out := run("install", h, "--scope", "project", "--dir", dir); code != 0 {
+			t.Fatalf("install %s: %d %s", h, code, out)
+		}
+		if code, out := run("uninstall", h, "--scope", "project", "--dir", dir); code != 0 {
+			t.Fatalf("uninstall %s: %d %s", h, code, out)
+		}
+	}
+	for _, f := range []string{".claude/settings.json", ".codex/hooks.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s is left behind after uninstall (%v)", f, err)
+		}
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"install", "claude-code", "--scope", "bogus"}, `--scope: want user or project or local, got "bogus"`},
+		{[]string{"install", "codex", "--scope", "local"}, `--scope: want user or project, got "local"`},
+		{[]string{"install", "aider"}, `unknown harness "aider": want claude-code or codex`},
+	}
+	for _, c := range cases {
+		if code, out := run(c.args...); code != 2 || !strings.Contains(out, c.want) {
+			t.Errorf("saverd %v: exit %d, %q; want 2 and %q", c.args, code, out, c.want)
+		}
+	}
+}
