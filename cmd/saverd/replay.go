@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -97,7 +98,7 @@ func (sc *script) add(text []byte, forkIDs map[string]string) error {
 		if m.Method == "model.fork" {
 			var p struct{ Purpose string }
 			_ = json.Unmarshal(m.Params, &p)
-			forkIDs[string(m.ID)] = p.Purpose
+			forkIDs[callID(m.ID)] = p.Purpose
 		}
 		return nil
 	case "in":
@@ -116,7 +117,7 @@ func (sc *script) addIn(text []byte, forkIDs map[string]string) error {
 		return nil
 	}
 	// A reply to one of the daemon's model.fork calls.
-	purpose, known := forkIDs[string(m.ID)]
+	purpose, known := forkIDs[callID(m.ID)]
 	if known || len(forkIDs) == 0 {
 		sc.forks = append(sc.forks, forkReply{purpose: purpose, msg: m})
 	}
@@ -356,4 +357,17 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	return 0
+}
+
+// callID is a message id as the live daemon matches a reply to its call: the number 7 and the string
+// "7" are one id.
+func callID(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if _, err := strconv.ParseUint(s, 10, 63); err == nil {
+			return s
+		}
+		return string(raw)
+	}
+	return string(bytes.TrimSpace(raw))
 }

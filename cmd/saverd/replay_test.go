@@ -133,3 +133,18 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestReplayTakesAStringForkID: the live daemon takes "7" for its call 7, so a replay does too.
+func TestReplayTakesAStringForkID(t *testing.T) {
+	rec := `{"dir":"out","msg":{"jsonrpc":"2.0","id":3,"method":"model.fork","params":{"sessionId":"s","purpose":"judge","prompt":"p"}}}
+{"dir":"in","msg":{"jsonrpc":"2.0","id":"3","result":{"text":"{}","usage":{"input_tokens":1,"output_tokens":1,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}}
+{"dir":"in","msg":{"jsonrpc":"2.0","id":"x3","result":null}}
+`
+	sc, err := readScript(strings.NewReader(rec), "rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.forks) != 1 || sc.forks[0].purpose != "judge" {
+		t.Fatalf("forks %+v: the reply with id \"3\" answers call 3, and \"x3\" answers nothing", sc.forks)
+	}
+}
