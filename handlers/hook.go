@@ -50,6 +50,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	default:
 		return nil, rpc.InvalidParams("params.harness: want claude-code or codex, got %q", p.Harness)
 	}
+	if !bridge.Known(p.Event) {
+		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
+	}
 	pl, err := bridge.Parse(p.Event, p.Payload)
 	if err != nil {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
@@ -101,6 +104,7 @@ func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Sessi
 			sess.event(func() { sess.restart(pl) })
 		}
 	}
+	s.seen(sess)
 	if pl.Event != bridge.SessionStart {
 		return sess, nil, nil
 	}
@@ -130,10 +134,9 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 		}
 	}
 	st := state.New(pl.Cwd, windowOf(b))
-	for _, sp := range s.loadRegistry(pl.Cwd) {
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, pl.SessionID, st, p.Debug)
+	sess.stored = stored
 	sess.bridge = b
 	s.mu.Lock()
 	s.sessions[pl.SessionID] = sess
@@ -325,6 +328,9 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		if sess.recorded(pl.ToolUseID) {
+			return // already a row: adopted from the transcript when the daemon joined this session
+		}
 		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
@@ -183,7 +184,7 @@ func TestHookBadInput(t *testing.T) {
 		fields               map[string]any
 		want                 string
 	}{
-		{"unknown event", "claude-code", "Nope", nil, `unknown hook event "Nope"`},
+		{"unknown event", "claude-code", "Nope", nil, `params.event: unknown hook event "Nope" (want one of SessionStart, `},
 		{"unknown harness", "claud", "Stop", nil, `params.harness: want claude-code or codex, got "claud"`},
 		{"no tool name", "claude-code", "PostToolUse", nil, "tool_name: required"},
 		{"mismatch", "claude-code", "Stop", map[string]any{"hook_event_name": "SessionEnd"}, "hook for Stop got a SessionEnd payload"},
@@ -340,4 +341,76 @@ func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
 	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
 		t.Fatalf("the next answer after an automatic run carried %+v", a)
 	}
+}
+
+func TestViewsDoNotEscapeHTML(t *testing.T) {
+	h := newHarness(t, nil)
+	h.tool(2_000, ev("Bash", "command", "make a && make b > out.txt"), map[string]any{"text": "<ok>"})
+	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: []byte(`{"sessionId":"s"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := string(res.(json.RawMessage))
+	if strings.Contains(raw, `\u0026`) || strings.Contains(raw, `\u003c`) || !strings.Contains(raw, "make a && make b > out.txt") {
+		t.Fatalf("debug.state escapes HTML: %.300s", raw)
+	}
+}
+
+func TestNoInvalidateAfterSessionEnd(t *testing.T) {
+	h := newHarnessWith(t, Options{}, true, nil)
+	h.tool(2_000, ev("Read", "file_path", "/a"), nil) // schedules a coalesced ui.invalidate
+	h.call("session.end", map[string]any{"sessionId": "s"})
+	h.host.reset()
+	time.Sleep(3 * invalidateEvery)
+	if n := h.host.count(NotifyInvalidate); n != 0 {
+		t.Fatalf("%d ui.invalidate after session.end", n)
+	}
+}
+
+func TestHookNeverRecordsACallTwice(t *testing.T) {
+	h := newHookHarness(t)
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon joins with the transcript already holding the calls; the hooks then report them.
+	h.send(bridge.SessionStart, map[string]any{"source": "startup", "transcript_path": path})
+	for _, p := range payloads(t) {
+		if p["hook_event_name"] == bridge.PostToolUse || p["hook_event_name"] == bridge.PostToolUseFailure {
+			h.send(p["hook_event_name"].(string), p)
+		}
+	}
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if rows != 11 {
+		t.Fatalf("%d rows for 11 calls", rows)
+	}
+}
+
+// payloads is the real Claude Code's hook payloads of the two-turn fixture, for session cc-1.
+func payloads(t *testing.T) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../bridge/testdata/hooks-two-turns.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var p map[string]any
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		p["session_id"] = "cc-1"
+		delete(p, "cwd")
+		delete(p, "transcript_path")
+		out = append(out, p)
+	}
+	return out
 }

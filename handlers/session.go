@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/saverd/saverd/state"
@@ -41,9 +42,11 @@ type Session struct {
 	flags  flags
 	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
 	ended bool
-	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
-	// sample leaks into the project's real memory.
-	demoLoaded bool
+	// lastSeen is when a hook last named the session (ms, the daemon's clock; see evict.go).
+	lastSeen atomic.Int64
+	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
+	// registry.go); guarded by mu.
+	stored map[string]storedCopy
 	// invalidating: a ui.invalidate is already scheduled.
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
@@ -77,6 +80,7 @@ type Session struct {
 
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 	s := &Session{srv: srv, id: id, st: st, debug: debug}
+	s.lastSeen.Store(srv.now(nil))
 	s.snap = st.Clone()
 	return s
 }
@@ -247,8 +251,11 @@ func (s *Session) invalidate() {
 	time.AfterFunc(invalidateEvery, func() {
 		s.mu.Lock()
 		s.invalidating = false
+		ended := s.ended
 		s.mu.Unlock()
-		s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+		if !ended { // a session that ended since says nothing more
+			s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,7 +47,7 @@ func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error)
 func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 	var out []byte
 	var err error
-	sess.event(func() { out, err = json.Marshal(model()) })
+	sess.event(func() { out, err = marshalText(model()) })
 	if err != nil {
 		return nil, fmt.Errorf("encode view: %w", err)
 	}
@@ -89,4 +90,16 @@ func bandOf(st *state.State, at *int64) state.BandModel {
 		return state.BuildBandAt(st, *at)
 	}
 	return state.BuildBand(st)
+}
+
+// marshalText is json.Marshal without HTML escaping: a view's texts (`ignore <n>`, `a && b`) reach the
+// host as they read, not as `\u003c`.
+func marshalText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
