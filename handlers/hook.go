@@ -3,12 +3,15 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/textview"
@@ -468,11 +471,12 @@ func (s *Server) recordSession(harness, transcript string) {
 		return
 	}
 	var rec agentlog.Record
+	opt := agentlog.Options{Prices: priceTable(s)}
 	var err error
 	if harness == bridge.Codex {
-		rec, err = agentlog.ReadCodexRollout(transcript, agentlog.Options{})
+		rec, err = agentlog.ReadCodexRollout(transcript, opt)
 	} else {
-		rec, err = agentlog.ReadClaudeSession(transcript, agentlog.Options{})
+		rec, err = agentlog.ReadClaudeSession(transcript, opt)
 	}
 	if err == nil {
 		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
@@ -480,4 +484,19 @@ func (s *Server) recordSession(harness, transcript string) {
 	if err != nil {
 		s.log.Warn().Err(err).Str("transcript", transcript).Msg("session record not written")
 	}
+}
+
+// priceTable is the embedded prices with the person's overrides (<config dir>/prices.json), as
+// `saverd sessions` prices them; a file that does not parse is logged and the embedded table used.
+func priceTable(s *Server) *prices.Table {
+	dir, err := paths.ConfigDir()
+	if err != nil {
+		return nil
+	}
+	tab, err := prices.LoadFile(filepath.Join(dir, "prices.json"))
+	if err != nil {
+		s.log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
+		return nil
+	}
+	return tab
 }

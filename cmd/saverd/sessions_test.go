@@ -159,7 +159,7 @@ func TestSessionsUsageErrors(t *testing.T) {
 		{[]string{"--harness", "claude"}, 2, `--harness: want claude-code or codex, got "claude"`},
 		{[]string{"--since", "soon"}, 2, "--since"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"--prices", "/nonexistent/dir/"}, 0, ""}, // a missing override file is no override
+		{[]string{"--prices", "/nonexistent/dir/"}, 1, "--prices: stat /nonexistent/dir/: no such file"}, // named, so it must be there
 		{[]string{"-h"}, 0, ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
