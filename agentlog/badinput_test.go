@@ -102,17 +102,24 @@ func TestHundredMegabyteLine(t *testing.T) {
 
 // A structured tool result may carry a "timestamp" of its own: the line's own time is still the one used.
 func TestNestedTimestamp(t *testing.T) {
-	content := callLine(0) +
-		`{"type":"user","timestamp":"2026-12-01T10:00:05Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"ok"}]},"toolUseResult":{"timestamp":"2031-01-01T00:00:00Z"}}` + "\n"
-	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := ReadClaudeSession(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rec.End.Format("2006-01-02T15:04:05Z07:00"); got != "2026-12-01T10:00:05Z" {
-		t.Errorf("end = %s, want the line's own time", got)
+	long := strings.Repeat("x", anchorAbove)
+	for name, line := range map[string]string{
+		"short, nested after":  `{"type":"user","timestamp":"2026-12-01T10:00:05Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"ok"}]},"toolUseResult":{"timestamp":"2031-01-01T00:00:00Z"}}`,
+		"long, envelope first": `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"` + long + `"}]},"uuid":"8ccce794-f01a-4999-bb57-66755c273043","timestamp":"2026-12-01T10:00:05Z","toolUseResult":{"timestamp":"2031-01-01T00:00:00Z"}}`,
+		"long, nested first":   `{"type":"user","toolUseResult":{"timestamp":"2031-01-01T00:00:00Z","x":"` + long + `"},"uuid":"8ccce794-f01a-4999-bb57-66755c273043","timestamp":"2026-12-01T10:00:05Z"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if err := os.WriteFile(path, []byte(callLine(0)+line+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := ReadClaudeSession(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rec.End.Format("2006-01-02T15:04:05Z07:00"); got != "2026-12-01T10:00:05Z" {
+				t.Errorf("end = %s, want the line's own time", got)
+			}
+		})
 	}
 }

@@ -83,7 +83,8 @@ func cpuTime() time.Duration {
 
 // writeCorpus writes n transcripts of about size/n bytes each, shaped like Claude Code's: per API call
 // one assistant line per content block (a text and a tool_use, repeating the usage), a user line with
-// the tool's result, and the bookkeeping lines between. The model is one ccusage prices offline too.
+// the tool's result (the result twice: as the model saw it and as toolUseResult), and the bookkeeping lines
+// between, every line ending in Claude Code's envelope. The model is one ccusage prices offline too.
 func writeCorpus(root string, n int, size int64) error {
 	per := size / int64(n)
 	result := strings.Repeat("line of tool output that the agent read back into its context\n", 100) // ~6 KB
@@ -105,12 +106,14 @@ func writeCorpus(root string, n int, size int64) error {
 			ts := at.Add(time.Duration(c) * time.Second).Format(time.RFC3339Nano)
 			usage := fmt.Sprintf(`{"input_tokens":%d,"cache_creation_input_tokens":200,"cache_read_input_tokens":%d,"output_tokens":%d,"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":200}}`,
 				900+c%200, 5000+c*10, 40+c%30)
-			common := fmt.Sprintf(`"cwd":"/home/dev/src/p%d","sessionId":"%s","version":"2.1.328","gitBranch":"main","timestamp":"%s"`, i%50, id, ts)
+			// The envelope in Claude Code 2.1.328's order: the line's uuid, its timestamp, then where it ran.
+			where := fmt.Sprintf(`"cwd":"/home/dev/src/p%d","sessionId":"%s","version":"2.1.328","gitBranch":"main"`, i%50, id)
+			common := fmt.Sprintf(`"timestamp":"%s",%s`, ts, where)
 			lines := []string{
-				fmt.Sprintf(`{"type":"api-request","requestRef":"r%d",%s}`, c, common),
+				fmt.Sprintf(`{"type":"api-request","requestRef":"r%d","uuid":"q%d",%s}`, c, c, common),
 				fmt.Sprintf(`{"parentUuid":"u%d","isSidechain":false,"message":{"id":"msg_%d_%d","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Looking at the file next."}],"stop_reason":"tool_use","usage":%s},"requestId":"req_%d_%d","type":"assistant","uuid":"a%d",%s}`, c, i, c, usage, i, c, c, common),
 				fmt.Sprintf(`{"parentUuid":"a%d","isSidechain":false,"message":{"id":"msg_%d_%d","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"tool_use","id":"toolu_%d_%d","name":"Read","input":{"file_path":"/home/dev/src/p/f%d.go"}}],"stop_reason":"tool_use","usage":%s},"requestId":"req_%d_%d","type":"assistant","uuid":"b%d",%s}`, c, i, c, i, c, c, usage, i, c, c, common),
-				fmt.Sprintf(`{"parentUuid":"b%d","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d_%d","type":"tool_result","content":%q}]},"toolUseResult":{"type":"text","file":{"filePath":"/home/dev/src/p/f%d.go","content":%q,"numLines":100}},"uuid":"u%d",%s}`, c, i, c, result, c, result, c+1, common),
+				fmt.Sprintf(`{"parentUuid":"b%d","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d_%d","type":"tool_result","content":%q}]},"uuid":"u%d","timestamp":"%s","toolUseResult":{"type":"text","file":{"filePath":"/home/dev/src/p/f%d.go","content":%q,"numLines":100}},%s}`, c, i, c, result, c+1, ts, c, result, where),
 				fmt.Sprintf(`{"type":"attachment","attachment":{"type":"todo_reminder","content":[]},"uuid":"t%d",%s}`, c, common),
 			}
 			for _, l := range lines {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	json "github.com/segmentio/encoding/json"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -186,6 +187,13 @@ func (s *claudeSession) quick(line []byte) bool {
 	return true
 }
 
+// anchorAbove is the line length past which the line's own timestamp is told by the "uuid" key written
+// just before it (within anchorSpan bytes: the key, a 36-character uuid and the separators).
+const (
+	anchorAbove = 8 << 10
+	anchorSpan  = 64
+)
+
 // A cost-state line holds a few numbers per model and starts with its type, so it is looked for in the
 // first costStateHead bytes of any line and in the whole of a line up to costStateLine bytes: the search
 // never reads the tool results that make lines long.
@@ -218,15 +226,25 @@ var (
 	quotedCostState = []byte(`"cost-state"`)
 	quotedToolUse   = []byte(`"tool_use"`)
 	timestampKey    = []byte(`"timestamp"`)
+	uuidKey         = []byte(`"uuid"`)
 )
 
-// stringField is the string value of key (quoted) in a JSON line when the key occurs once and its
-// value has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
-// always a key; but a nested object (a structured tool result) may carry the same key, and then which one
-// is the line's own is left to the decoder (false).
+// stringField is the string value of the line's own timestamp key, when it can be told without decoding
+// and has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
+// always a key; but a nested object (a structured tool result) may carry the same key. In a short line
+// the key must occur once; in a long one (where reading the whole line again would cost as much as
+// decoding it) the first occurrence counts when it follows the line's own "uuid", as Claude Code writes its
+// envelope before the tool result. Anything else is left to the decoder (false).
 func stringField(line, key []byte) (string, bool) {
-	i := bytes.LastIndex(line, key)
-	if i < 0 || bytes.Index(line, key) != i {
+	i := bytes.Index(line, key)
+	if i < 0 {
+		return "", false
+	}
+	if len(line) > anchorAbove {
+		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
+			return "", false
+		}
+	} else if bytes.LastIndex(line, key) != i {
 		return "", false
 	}
 	rest := bytes.TrimLeft(line[i+len(key):], " \t")
@@ -343,6 +361,10 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	}
 }
 
+// costTolerance is how far saverd's cost may stray from Claude Code's own before it is said: rounding
+// aside, the same calls at the same prices cost the same.
+const costTolerance = 0.005
+
 // crossCheck compares the calls' tokens with Claude Code's own cumulative cost-state and keeps its cost
 // figure. A difference usually means a subagent transcript is missing (an async agent still running, or
 // deleted).
@@ -356,16 +378,20 @@ func (s *claudeSession) crossCheck() {
 	for _, m := range s.cost.models {
 		theirs.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
 	}
+	if theirs == s.rec.Tokens {
+		// Same calls: a different figure is a different price (a stale table, or a model Claude Code prices
+		// otherwise), worth saying since cost.total is what impact divides.
+		if ours := s.rec.Cost.Total; ours != nil && math.Abs(*ours-total) > costTolerance*max(total, *ours) {
+			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
+				"session %s: saverd prices its calls at $%.4f, Claude Code's own cost-state says $%.4f (see --prices)",
+				s.rec.SessionID, *ours, total))
+		}
+		return
+	}
 	if theirs != s.rec.Tokens {
 		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
 			"session %s: Claude Code's cost-state counts %d tokens (in %d, out %d, cache read %d, cache write %d), the transcripts %d (in %d, out %d, cache read %d, cache write %d): a subagent transcript missing?",
 			s.rec.SessionID, theirs.Total(), theirs.Input, theirs.Output, theirs.CacheRead, theirs.CacheWrite,
 			s.rec.Tokens.Total(), s.rec.Tokens.Input, s.rec.Tokens.Output, s.rec.Tokens.CacheRead, s.rec.Tokens.CacheWrite))
 	}
-}
-
-// fileExists is for discovery: a path that is there and is a regular file.
-func fileExists(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
 }

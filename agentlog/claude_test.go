@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/prices"
 )
 
 const claudeProjects = "testdata/claude/projects"
@@ -122,4 +124,20 @@ func hasWarning(ws []string, part string) bool {
 		}
 	}
 	return false
+}
+
+// The same calls priced otherwise than Claude Code priced them is said.
+func TestCostStateDisagrees(t *testing.T) {
+	over, err := prices.Parse([]byte(`{"models":{"claude-opus-5-5":[{"input":5,"output":25,"cache_read":0.5,"cache_write_5m":6.25,"cache_write_1h":10}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ReadClaudeSession(filepath.Join(claudeProjects, "-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"),
+		Options{Prices: prices.Default().With(over)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(rec.Warnings, "Claude Code's own cost-state says $0.0910") {
+		t.Errorf("warnings %q, want the two figures named", rec.Warnings)
+	}
 }

@@ -1,13 +1,15 @@
 package agentlog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	json "github.com/segmentio/encoding/json"
 	"io"
 	"path/filepath"
 	"regexp"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -112,6 +114,9 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		if err != nil {
 			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
 			break
+		}
+		if s.quick(line) {
+			continue
 		}
 		var l codexLine
 		var p codexPayload
@@ -260,4 +265,104 @@ func (s *codexSession) finish(opt Options) {
 	if s.rec.SessionID == "" {
 		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
 	}
+}
+
+// quick takes a line the reader has no use for without decoding it: messages, reasoning, tool outputs and
+// most events, which are most of a rollout's bytes. Codex writes a line's timestamp first and its type
+// before its payload, and a payload's type first; a line laid out otherwise, or of a kind the reader uses,
+// is left to the decoder (false).
+func (s *codexSession) quick(line []byte) bool {
+	rest, ts, ok := leadingString(line, []byte(`{`), []byte(`"timestamp"`))
+	if !ok {
+		return false
+	}
+	typ, ok := valueOf(rest, []byte(`"type"`))
+	if !ok {
+		return false
+	}
+	switch typ {
+	case "compacted", "world_state":
+	case "response_item", "event_msg":
+		i := bytes.Index(rest, []byte(`"payload"`))
+		if i < 0 {
+			return false
+		}
+		_, pt, ok := leadingString(rest[i+len(`"payload"`):], []byte(`:{`), []byte(`"type"`))
+		if !ok || codexUsed(typ, pt, rest) {
+			return false
+		}
+	default:
+		return false
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return false
+	}
+	if at.After(s.rec.End) {
+		s.rec.End = at
+	}
+	if s.rec.Start.IsZero() {
+		s.rec.Start = at
+	}
+	return true
+}
+
+// codexUsed says whether a payload of this kind matters to the record.
+func codexUsed(typ, payloadType string, line []byte) bool {
+	if typ == "response_item" {
+		return payloadType == "function_call" || payloadType == "custom_tool_call"
+	}
+	switch payloadType {
+	case "token_count":
+		return true
+	case "item_completed":
+		return bytes.Contains(line, []byte(`"CommandExecution"`))
+	}
+	return false
+}
+
+// leadingString reads `<open> <key> : "<value>"` at the start of b (blanks allowed between the parts) and
+// returns what follows the value, the value (without escapes) and whether b starts that way.
+func leadingString(b, open, key []byte) (rest []byte, value string, ok bool) {
+	b = bytes.TrimLeft(b, " \t")
+	for _, c := range open {
+		if len(b) == 0 || b[0] != c {
+			return nil, "", false
+		}
+		b = bytes.TrimLeft(b[1:], " \t")
+	}
+	if !bytes.HasPrefix(b, key) {
+		return nil, "", false
+	}
+	v, ok := valueAt(b[len(key):])
+	if !ok {
+		return nil, "", false
+	}
+	return b[len(key):], v, true
+}
+
+// valueOf is the string value of the first occurrence of key in b.
+func valueOf(b, key []byte) (string, bool) {
+	i := bytes.Index(b, key)
+	if i < 0 {
+		return "", false
+	}
+	return valueAt(b[i+len(key):])
+}
+
+// valueAt reads `: "<value>"` (blanks allowed) at the start of b; a value with an escape is refused.
+func valueAt(b []byte) (string, bool) {
+	b = bytes.TrimLeft(b, " \t")
+	if len(b) == 0 || b[0] != ':' {
+		return "", false
+	}
+	b = bytes.TrimLeft(b[1:], " \t")
+	if len(b) == 0 || b[0] != '"' {
+		return "", false
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 || bytes.IndexByte(b[1:1+end], '\\') >= 0 {
+		return "", false
+	}
+	return string(b[1 : 1+end]), true
 }

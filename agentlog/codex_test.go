@@ -1,6 +1,7 @@
 package agentlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -110,3 +111,39 @@ func TestCodexCostAndUnknownModel(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// The lines the Codex reader skips undecoded are exactly the kinds it has no use for.
+func TestCodexQuickSkipsOnlyUnused(t *testing.T) {
+	data, err := os.ReadFile("testdata/codex/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &codexSession{}
+	skipped := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var l struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Type string `json:"type"`
+				Item struct {
+					Type string `json:"type"`
+				} `json:"item"`
+			} `json:"payload"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil {
+			t.Fatal(err)
+		}
+		used := l.Type == "session_meta" || l.Type == "turn_context" || l.Type == "token_usage_record" ||
+			l.Type == "response_item" && (l.Payload.Type == "function_call" || l.Payload.Type == "custom_tool_call") ||
+			l.Type == "event_msg" && (l.Payload.Type == "token_count" || l.Payload.Item.Type == "CommandExecution")
+		if s.quick(line) {
+			skipped++
+			if used {
+				t.Errorf("skipped a line the reader uses: %s/%s", l.Type, l.Payload.Type)
+			}
+		}
+	}
+	if skipped < 30 {
+		t.Errorf("only %d lines skipped undecoded", skipped)
+	}
+}

@@ -149,6 +149,7 @@ func (r *Record) finish(tab *prices.Table) {
 	r.Tokens = Tokens{}
 	var priced float64
 	unpriced := make(map[string]bool)
+	canon := make(map[string]string) // model → the id the table prices it under
 	for i := range r.calls {
 		c := &r.calls[i]
 		for _, t := range c.tools {
@@ -163,7 +164,12 @@ func (r *Record) finish(tab *prices.Table) {
 		m.Calls++
 		m.Tokens.Add(tok)
 		r.Tokens.Add(tok)
-		usd, ok := tab.Cost(c.model, c.at, c.usage)
+		id, seen := canon[c.model]
+		if !seen {
+			id, _ = tab.Canonical(c.model)
+			canon[c.model] = id
+		}
+		usd, ok := tab.Cost(id, c.at, c.usage)
 		if !ok {
 			unpriced[c.model] = true
 			m.Cost = nil

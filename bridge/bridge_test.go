@@ -42,7 +42,9 @@ func TestParseRefuses(t *testing.T) {
 	cases := []struct {
 		name, event, payload, want string
 	}{
-		{"not json", "Stop", `{"session_id":`, "not a JSON object"},
+		{"not json", "Stop", `{"session_id":`, "hook payload: not JSON (malformed or cut short)"},
+		{"an array", "Stop", `[1]`, "hook payload: want a JSON object, got array"},
+		{"wrong type", "Stop", `{"session_id": 5, "cwd": "/x"}`, "hook payload: session_id: want string, got number"},
 		{"unknown event", "Nope", `{"session_id":"s","cwd":"/x"}`, `unknown hook event "Nope"`},
 		{"event mismatch", "Stop", `{"session_id":"s","cwd":"/x","hook_event_name":"PostToolUse"}`, "hook for Stop got a PostToolUse payload"},
 		{"no session", "Stop", `{"cwd":"/x"}`, "session_id: required"},

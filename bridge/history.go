@@ -1,113 +1,42 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/json"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/safefile"
 
 	"github.com/saverd/saverd/state"
 )
 
 // History reads a Claude Code transcript (or a Codex rollout) as the messages session.start adopts:
 // the person's prompts, and each assistant message's tool calls with what they returned. A daemon that
-// joins a session late (a resume, a restart) rebuilds its ledger from them.
+// joins a session late (a resume, a restart) rebuilds its ledger from them. A Claude Code transcript is
+// read by the same reader `saverd audit` uses.
 func History(path string) ([]state.SessionMessage, error) {
+	head, err := safefile.Head(path, 4096)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Contains(head, []byte(`"session_meta"`)) {
+		tr, err := agentlog.ReadClaudeTranscript(path, agentlog.Options{})
+		return tr.Messages, err
+	}
 	var msgs []state.SessionMessage
-	// Where each tool_use id's summary lives, so its result (written on a later line) lands on it.
-	where := map[string][2]int{}
-	codex := codexHistory{where: where}
-	_, err := eachLine(path, 0, func(b []byte) {
+	codex := codexHistory{where: map[string][2]int{}}
+	_, err = eachLine(path, 0, func(b []byte) {
 		var l line
-		if json.Unmarshal(b, &l) != nil {
-			return
-		}
-		if l.Payload != nil {
+		if json.Unmarshal(b, &l) == nil && l.Payload != nil {
 			msgs = codex.add(msgs, l)
-			return
-		}
-		if l.Message == nil || l.IsSidechain {
-			return
-		}
-		switch l.Type {
-		case "assistant":
-			msgs = assistantTools(msgs, l, where)
-		case "user":
-			msgs = userMessage(msgs, l, where)
 		}
 	})
 	return msgs, err
 }
 
 type block struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-	Text      string          `json:"text"`
-}
-
-func assistantTools(msgs []state.SessionMessage, l line, where map[string][2]int) []state.SessionMessage {
-	var blocks []block
-	if json.Unmarshal(l.Message.Content, &blocks) != nil {
-		return msgs
-	}
-	var uses []state.ToolUseSummary
-	for _, b := range blocks {
-		if b.Type != "tool_use" || b.ID == "" {
-			continue
-		}
-		var in map[string]any
-		if e, err := state.ToolEventFromJSON(b.Input); err == nil {
-			in = e
-		}
-		uses = append(uses, state.ToolUseSummary{Tool: b.Name, ToolUseID: b.ID, Input: in})
-	}
-	if len(uses) == 0 {
-		return msgs
-	}
-	// One message per line: Claude Code writes each content block of a response on its own line.
-	for j, u := range uses {
-		where[u.ToolUseID] = [2]int{len(msgs), j}
-	}
-	return append(msgs, state.SessionMessage{Role: "assistant", ToolUses: uses})
-}
-
-func userMessage(msgs []state.SessionMessage, l line, where map[string][2]int) []state.SessionMessage {
-	var text string
-	if json.Unmarshal(l.Message.Content, &text) == nil {
-		return append(msgs, state.SessionMessage{Role: "user", Text: text})
-	}
-	var blocks []block
-	if json.Unmarshal(l.Message.Content, &blocks) != nil {
-		return msgs
-	}
-	var results []any
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			text += b.Text
-		case "tool_result":
-			results = append(results, b.ToolUseID)
-			at, ok := where[b.ToolUseID]
-			if !ok {
-				continue
-			}
-			u := &msgs[at[0]].ToolUses[at[1]]
-			t := resultText(b.Content)
-			u.Text, u.IsError, u.HasResult = &t, b.IsError, true
-			if len(l.ToolUseResult) > 0 {
-				var v any
-				if e, err := state.ToolEventFromJSON(l.ToolUseResult); err == nil {
-					v = map[string]any(e)
-				} else if json.Unmarshal(l.ToolUseResult, &v) != nil {
-					v = nil
-				}
-				u.Result = v
-			}
-		}
-	}
-	return append(msgs, state.SessionMessage{Role: "user", Text: text, ToolResults: results})
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // resultText is a tool_result's content as the model read it: a string, or text blocks.

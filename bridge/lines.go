@@ -2,8 +2,10 @@ package bridge
 
 import (
 	"bufio"
+
 	"errors"
 	"fmt"
+	"github.com/saverd/saverd/internal/safefile"
 	"io"
 	"os"
 )
@@ -14,16 +16,7 @@ const MaxLine = 16 << 20
 
 // openRegular opens path for reading only when it is a regular file: a FIFO or a device where a
 // transcript is expected would block the reader for good.
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return os.Open(path)
-}
+func openRegular(path string) (*os.File, error) { return safefile.Open(path) }
 
 // eachLine calls fn with every complete line of path from byte offset from on, and returns the offset
 // after the last complete line (a line still being written is left for the next read). Lines over

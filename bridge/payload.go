@@ -2,10 +2,15 @@ package bridge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/state"
 )
 
 // Harness names, as hook commands and session records spell them.
@@ -29,15 +34,12 @@ const (
 	SessionEnd         = "SessionEnd"
 )
 
+// Events are the events a hook can be named after, in the order a session meets them.
+var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart,
+	SubagentStop, Stop, PreCompact, PostCompact, SessionEnd}
+
 // Known reports whether event is one a hook can carry.
-func Known(event string) bool {
-	switch event {
-	case SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart,
-		SubagentStop, Stop, PreCompact, PostCompact, SessionEnd:
-		return true
-	}
-	return false
-}
+func Known(event string) bool { return slices.Contains(Events, event) }
 
 // Payload is one hook's standard input: the fields every event has, and each event's own.
 type Payload struct {
@@ -75,9 +77,12 @@ type Payload struct {
 // another is refused, so a misconfigured hook never records a tool call as a prompt.
 func Parse(event string, raw []byte) (Payload, error) {
 	var p Payload
+	if kind := state.JSONKind(raw); kind != "object" {
+		return p, fmt.Errorf("hook payload: want a JSON object, got %s", kind)
+	}
 	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass.
 	if err := fastjson.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("hook payload is not a JSON object: %w", err)
+		return p, fmt.Errorf("hook payload: %s", fieldError(err))
 	}
 	if !Known(event) {
 		return p, fmt.Errorf("unknown hook event %q", event)
@@ -125,3 +130,31 @@ func IsTaskNotification(prompt string) bool {
 
 // IsAgentTool: the tools that start a subagent (Agent, called Task before Claude Code 2.1.63).
 func IsAgentTool(name string) bool { return name == "Agent" || name == "Task" }
+
+// fieldError says which payload field had the wrong type, in JSON's words rather than Go's.
+func fieldError(err error) string {
+	var te *fastjson.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		// segmentio's Value is the rest of the input from the bad value on: its first token's kind is enough.
+		v := te.Value
+		if u, err := strconv.Unquote(v); err == nil {
+			v = u
+		}
+		return te.Field + ": want " + jsonName(te.Type.Kind().String()) + ", got " + state.JSONKind([]byte(v))
+	}
+	return "not JSON (malformed or cut short)"
+}
+
+func jsonName(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "ptr", "struct", "map":
+		return "object"
+	case "slice":
+		return "array"
+	}
+	return "number"
+}

@@ -139,6 +139,12 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 	return ParseClaude(stdout.Bytes())
 }
 
+// Available says why req cannot be forked with cfg (no client binary on PATH, no session id), or nil.
+func Available(cfg Config, req Request) error {
+	_, err := command(context.Background(), cfg, req)
+	return err
+}
+
 // command builds the process for req: the configured shell line, or the built-in client command.
 func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 	line := cfg.Claude
@@ -152,7 +158,7 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 	case req.Harness == HarnessCodex:
 		bin, err := exec.LookPath("codex")
 		if err != nil {
-			return nil, fmt.Errorf("no codex on PATH to run the judge (set SAVERD_JUDGE_CMD or %s)", ConfigFile)
+			return nil, fmt.Errorf("no codex on PATH to run the judge (install Codex, or set SAVERD_JUDGE_CMD or %s)", configPath())
 		}
 		cmd = exec.CommandContext(ctx, bin, codexexec.Args(req.Model)...)
 	default:
@@ -161,7 +167,7 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 		}
 		bin, err := exec.LookPath("claude")
 		if err != nil {
-			return nil, fmt.Errorf("no claude on PATH to run the judge (set SAVERD_JUDGE_CMD or %s)", ConfigFile)
+			return nil, fmt.Errorf("no claude on PATH to run the judge (install Claude Code, or set SAVERD_JUDGE_CMD or %s)", configPath())
 		}
 		cmd = exec.CommandContext(ctx, bin, ClaudeArgs(req)...)
 	}
@@ -254,4 +260,13 @@ func (l *limited) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// configPath is where Load reads the configuration file, for the messages that send a person there.
+func configPath() string {
+	dir, err := paths.ConfigDir()
+	if err != nil {
+		return "$XDG_CONFIG_HOME/saverd/" + ConfigFile
+	}
+	return filepath.Join(dir, ConfigFile)
 }

@@ -224,7 +224,7 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 	case state.Steer:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
-	sess.persist()
+	sess.persistNow()
 }
 
 func firstLine(text string) string {
@@ -249,7 +249,6 @@ var demoContext = []int64{120_000, 190_000, 250_000, 320_000}
 
 // demo loads the pane's own look without waiting for a real finding (debug sessions only).
 func (sess *Session) demo() {
-	sess.demoLoaded = true
 	sess.dispatch(state.UsageSample{Usage: state.DemoUsage(), Now: 0})
 	samples := state.DemoTurns()
 	for at, context := range demoContext {

@@ -183,6 +183,7 @@ func (h *harness) callErr(method string, params any) (json.RawMessage, error) {
 		h.t.Fatal(err)
 	}
 	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: method, Params: raw})
+	res, err = rpc.Settle(context.Background(), res, err)
 	if err != nil {
 		return nil, err
 	}

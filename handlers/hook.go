@@ -3,12 +3,15 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/textview"
@@ -49,6 +52,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	case bridge.Codex:
 	default:
 		return nil, rpc.InvalidParams("params.harness: want claude-code or codex, got %q", p.Harness)
+	}
+	if !bridge.Known(p.Event) {
+		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
 	}
 	pl, err := bridge.Parse(p.Event, p.Payload)
 	if err != nil {
@@ -101,6 +107,7 @@ func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Sessi
 			sess.event(func() { sess.restart(pl) })
 		}
 	}
+	s.seen(sess)
 	if pl.Event != bridge.SessionStart {
 		return sess, nil, nil
 	}
@@ -131,10 +138,9 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 	}
 	st := state.New(pl.Cwd, windowOf(b))
 	st.Budget = s.budgetFor(pl.Cwd, nil) // the project's .saverd.json, else the default
-	for _, sp := range s.loadRegistry(pl.Cwd) {
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, pl.SessionID, st, p.Debug)
+	sess.stored = stored
 	sess.bridge = b
 	s.mu.Lock()
 	s.sessions[pl.SessionID] = sess
@@ -326,6 +332,9 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	var out []string
 	sess.event(func() {
+		if sess.recorded(pl.ToolUseID) {
+			return // already a row: adopted from the transcript when the daemon joined this session
+		}
 		pl.DurationMs = sess.bridge.callMs(pl, now)
 		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
 		if err != nil {
@@ -463,11 +472,12 @@ func (s *Server) recordSession(harness, transcript string) {
 		return
 	}
 	var rec agentlog.Record
+	opt := agentlog.Options{Prices: priceTable(s)}
 	var err error
 	if harness == bridge.Codex {
-		rec, err = agentlog.ReadCodexRollout(transcript, agentlog.Options{})
+		rec, err = agentlog.ReadCodexRollout(transcript, opt)
 	} else {
-		rec, err = agentlog.ReadClaudeSession(transcript, agentlog.Options{})
+		rec, err = agentlog.ReadClaudeSession(transcript, opt)
 	}
 	if err == nil {
 		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
@@ -475,4 +485,19 @@ func (s *Server) recordSession(harness, transcript string) {
 	if err != nil {
 		s.log.Warn().Err(err).Str("transcript", transcript).Msg("session record not written")
 	}
+}
+
+// priceTable is the embedded prices with the person's overrides (<config dir>/prices.json), as
+// `saverd sessions` prices them; a file that does not parse is logged and the embedded table used.
+func priceTable(s *Server) *prices.Table {
+	dir, err := paths.ConfigDir()
+	if err != nil {
+		return nil
+	}
+	tab, err := prices.LoadFile(filepath.Join(dir, "prices.json"))
+	if err != nil {
+		s.log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
+		return nil
+	}
+	return tab
 }

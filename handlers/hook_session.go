@@ -65,6 +65,35 @@ func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
 	return &ms
 }
 
+// recentRows is how far back recorded looks: a call adopted from the transcript at a join is among the
+// newest rows, and a hook delivered twice comes right after its first.
+const recentRows = 64
+
+// recorded reports whether a newest row already records the call id. Called under the lock.
+func (sess *Session) recorded(id string) bool {
+	rows := sess.st.Rows
+	for i := len(rows) - 1; i >= 0 && i >= len(rows)-recentRows; i-- {
+		if rows[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// forkHost is the host to fork this session through, or why there is none. Called under the lock.
+func (sess *Session) forkHost() (Host, error) {
+	host, ok := sess.srv.forker()
+	if !ok {
+		return nil, errNoHostFork
+	}
+	if c, ok := host.(ForkChecker); ok {
+		if err := c.Unavailable(sess.forkRequest("judge", "")); err != nil {
+			return nil, err
+		}
+	}
+	return host, nil
+}
+
 // forkRequest is the fork of this session for purpose: a bridged session's fork carries what a fork the
 // daemon runs itself needs. Called under the lock.
 func (sess *Session) forkRequest(purpose, prompt string) ForkRequest {

@@ -184,7 +184,7 @@ func TestHookBadInput(t *testing.T) {
 		fields               map[string]any
 		want                 string
 	}{
-		{"unknown event", "claude-code", "Nope", nil, `unknown hook event "Nope"`},
+		{"unknown event", "claude-code", "Nope", nil, `params.event: unknown hook event "Nope" (want one of SessionStart, `},
 		{"unknown harness", "claud", "Stop", nil, `params.harness: want claude-code or codex, got "claud"`},
 		{"no tool name", "claude-code", "PostToolUse", nil, "tool_name: required"},
 		{"mismatch", "claude-code", "Stop", map[string]any{"hook_event_name": "SessionEnd"}, "hook for Stop got a SessionEnd payload"},
@@ -365,4 +365,52 @@ func TestNoInvalidateAfterSessionEnd(t *testing.T) {
 	if n := h.host.count(NotifyInvalidate); n != 0 {
 		t.Fatalf("%d ui.invalidate after session.end", n)
 	}
+}
+
+func TestHookNeverRecordsACallTwice(t *testing.T) {
+	h := newHookHarness(t)
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon joins with the transcript already holding the calls; the hooks then report them.
+	h.send(bridge.SessionStart, map[string]any{"source": "startup", "transcript_path": path})
+	for _, p := range payloads(t) {
+		if p["hook_event_name"] == bridge.PostToolUse || p["hook_event_name"] == bridge.PostToolUseFailure {
+			h.send(p["hook_event_name"].(string), p)
+		}
+	}
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var rows int
+	sess.event(func() { rows = len(sess.st.Rows) })
+	if rows != 11 {
+		t.Fatalf("%d rows for 11 calls", rows)
+	}
+}
+
+// payloads is the real Claude Code's hook payloads of the two-turn fixture, for session cc-1.
+func payloads(t *testing.T) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../bridge/testdata/hooks-two-turns.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var p map[string]any
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		p["session_id"] = "cc-1"
+		delete(p, "cwd")
+		delete(p, "transcript_path")
+		out = append(out, p)
+	}
+	return out
 }

@@ -19,6 +19,16 @@ type Host interface {
 	Notify(method string, params any)
 }
 
+// ForkChecker is a Host that can tell, before a run starts, that it cannot fork now (the fork command is
+// not installed, its configuration does not parse): no run is counted or retried then, and a
+// `/saver check` says why at once.
+type ForkChecker interface {
+	Unavailable(req ForkRequest) error
+}
+
+// errNoHostFork: no connected host offers model.fork.
+var errNoHostFork = errors.New("the host offers no model.fork")
+
 // ForkRequest is model.fork's params.
 type ForkRequest struct {
 	SessionID string `json:"sessionId"`

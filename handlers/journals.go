@@ -1,10 +1,10 @@
 package handlers
 
 import (
-	"io"
-	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 )
 
@@ -13,6 +13,9 @@ import (
 // maxFileRead bounds one journal or script read: a journal is small, and a runaway file must not stall a hook.
 const maxFileRead = 16 << 20
 
+// fileReadTimeout bounds one journal or script read: a file on a hung mount must not hold up a hook.
+const fileReadTimeout = 2 * time.Second
+
 func (sess *Session) resolve(path string) string {
 	if filepath.IsAbs(path) {
 		return path
@@ -20,13 +23,11 @@ func (sess *Session) resolve(path string) string {
 	return filepath.Join(sess.st.Cwd, path)
 }
 
+// readText is a journal's or a script's text. Only a regular file is read: a FIFO where a journal is
+// expected blocked the open, and the daemon with it, for good. A file past maxFileRead is read no
+// further than that, as before.
 func readText(path string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFileRead))
+	b, err := safefile.HeadWithin(path, maxFileRead, fileReadTimeout)
 	if err != nil {
 		return "", false
 	}

@@ -37,8 +37,8 @@ const (
 
 // runJudge starts one judge run in the background, if none is in flight. Called under the lock.
 func (sess *Session) runJudge(reason string, now int64) {
-	host, ok := sess.srv.forker()
-	if !ok || sess.flags.forking || sess.st.Judge.Running {
+	host, err := sess.forkHost()
+	if err != nil || sess.flags.forking || sess.st.Judge.Running {
 		return
 	}
 	sess.flags.forking = true
@@ -239,8 +239,8 @@ func (sess *Session) judgeAt(now int64, cadence string) {
 
 // checkNow is Check now: a run in flight answers this ask too.
 func (sess *Session) checkNow(now int64) string {
-	if _, ok := sess.srv.forker(); !ok {
-		return noForkText
+	if _, err := sess.forkHost(); err != nil {
+		return "ContextSaver: check failed — " + err.Error()
 	}
 	if sess.flags.forking || sess.st.Judge.Running {
 		sess.flags.asked = true

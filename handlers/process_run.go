@@ -11,8 +11,8 @@ import (
 // processAt starts one detached process run when its gate lets it, answering whether it did. before is
 // what the run waits for before the digest is built (a launch's declared phases). Called under the lock.
 func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before func()) bool {
-	host, ok := sess.srv.forker()
-	if !ok || sess.flags.processing || !judge.ShouldProcess(sess.st, now, trigger) {
+	host, err := sess.forkHost()
+	if err != nil || sess.flags.processing || !judge.ShouldProcess(sess.st, now, trigger) {
 		return false
 	}
 	sess.flags.processing = true

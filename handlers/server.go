@@ -40,6 +40,13 @@ type Options struct {
 	// TestHooks enables debug.panic, a method that panics mid-event so the end-to-end tests can prove
 	// the rollback and the -32603 answer.
 	TestHooks bool
+	// WriteRoot, when set, is the directory the rules a session writes land under (at root/<their own
+	// path>) instead of at their paths: a replay changes no file of the recorded project (see
+	// writeArtifact).
+	WriteRoot string
+	// IdleEvict is how long a session may go unnamed by any hook before it is flushed and evicted
+	// (see evict.go); 0 means DefaultIdleEvict, a negative value never.
+	IdleEvict time.Duration
 	// ForkAlways: the host can always fork (the socket daemon's hub forks through a connected host that
 	// offers model.fork, else through a command), whatever one connection's initialize says.
 	ForkAlways bool
@@ -76,6 +83,8 @@ type Server struct {
 	busyMu sync.Mutex
 	busy   int
 	idle   *sync.Cond
+
+	evict evictor // idle sessions (evict.go)
 
 	table    map[string]method
 	exitC    chan struct{}
@@ -247,7 +256,11 @@ func (s *Server) session(id string) (*Session, error) {
 	sess := s.sessions[id]
 	s.mu.Unlock()
 	if sess == nil {
+		sess = s.rejoin(id)
+	}
+	if sess == nil {
 		return nil, &rpc.Error{Code: rpc.CodeUnknownSession, Message: "unknown sessionId " + fmt.Sprintf("%q", id) + ": call session.start first"}
 	}
+	s.seen(sess)
 	return sess, nil
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/saverd/saverd/state"
@@ -44,9 +45,11 @@ type Session struct {
 	// priceNoted: the session's model has been priced (noteModel), so a model with no price is not
 	// looked up again on every turn.
 	priceNoted bool
-	// demoLoaded: /saver demo put sample wasters in this session; its registry is never written, so no
-	// sample leaks into the project's real memory.
-	demoLoaded bool
+	// lastSeen is when a hook last named the session (ms, the daemon's clock; see evict.go).
+	lastSeen atomic.Int64
+	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
+	// registry.go); guarded by mu.
+	stored map[string]storedCopy
 	// invalidating: a ui.invalidate is already scheduled.
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
@@ -80,6 +83,7 @@ type Session struct {
 
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 	s := &Session{srv: srv, id: id, st: st, debug: debug}
+	s.lastSeen.Store(srv.now(nil))
 	s.snap = st.Clone()
 	return s
 }

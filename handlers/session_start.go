@@ -32,10 +32,9 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 		window = p.Usage.Window
 	}
 	st := state.New(p.Cwd, window)
-	for _, sp := range s.loadRegistry(p.Cwd) {
-		st.Patterns = append(st.Patterns, state.FromStored(sp))
-	}
+	stored := s.loadPatterns(st)
 	sess := newSession(s, p.SessionID, st, p.Debug)
+	sess.stored = stored
 	s.mu.Lock()
 	s.sessions[p.SessionID] = sess
 	s.mu.Unlock()
@@ -89,76 +88,6 @@ func (sess *Session) adopt(messages []state.SessionMessage, now int64) (adopted 
 	sess.log("ContextSaver fired a check over " + strconv.Itoa(len(sess.st.Rows)) + " adopted rows · armed, so a cold answer retries")
 	sess.armedCheck(now)
 	return len(rows), true
-}
-
-// loadRegistry reads the project's stored patterns; a store that cannot be read costs the session its
-// memory, never its start.
-func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
-	s.mu.Lock()
-	store := s.store
-	s.mu.Unlock()
-	if store == nil {
-		return nil
-	}
-	v, err := store.Get(state.StoreKey(cwd))
-	if err != nil {
-		s.log.Warn().Err(err).Str("cwd", cwd).Msg("registry unreadable; the session starts empty")
-		return nil
-	}
-	return state.ParseRegistry(v)
-}
-
-// persist merges this session's storable patterns into the project's registry, in the background: the
-// plugin's store write was fire-and-forget too. Called under the session's lock.
-func (sess *Session) persist() {
-	if write := sess.registryWrite(); write != nil {
-		sess.writes.Add(1)
-		sess.spawn(func() {
-			defer sess.writes.Done()
-			write()
-		})
-	}
-}
-
-// registryWrite is the store write for the session as it is now (nil with no store); it runs without the
-// lock. Called under the session's lock.
-func (sess *Session) registryWrite() func() {
-	sess.srv.mu.Lock()
-	store := sess.srv.store
-	sess.srv.mu.Unlock()
-	if store == nil || sess.demoLoaded {
-		return nil
-	}
-	key := state.StoreKey(sess.st.Cwd)
-	mine := state.StorableOf(sess.st)
-	log := sess.srv.log
-	sess.writeSeq++
-	seq := sess.writeSeq
-	return func() {
-		sess.writeMu.Lock()
-		defer sess.writeMu.Unlock()
-		if seq <= sess.wroteSeq {
-			return // a newer snapshot of this session is already on disk
-		}
-		sess.wroteSeq = seq
-		err := store.Update(key, func(old any) (any, error) {
-			return state.MergeStored(state.ParseRegistry(old), mine), nil
-		})
-		if err != nil {
-			log.Error().Err(err).Str("key", key).Msg("registry write failed")
-		}
-	}
-}
-
-// flush writes the session's registry now and waits for the writes its earlier decisions started: the
-// host may exit right after the reply.
-func (sess *Session) flush() {
-	var write func()
-	sess.event(func() { write = sess.registryWrite() })
-	if write != nil {
-		write()
-	}
-	sess.writes.Wait()
 }
 
 // sessionEnd flushes the session's registry and forgets it.

@@ -172,12 +172,24 @@ func (sess *Session) writeArtifact(a state.Artifact) string {
 		sess.toast(text)
 		return text
 	}
+	if root := sess.srv.opt.WriteRoot; root != "" {
+		return sess.writeUnder(root, a)
+	}
+	a = sess.freeName(a)
+	resolved, err := confine(cwd, a.Path)
+	if err != nil {
+		text := "ContextSaver: refused to write " + a.Path + ": " + err.Error()
+		sess.toast(text)
+		return text
+	}
+	shown := shownPath(cwd, a.Path, resolved)
+	a.Path = resolved
 	if err := landArtifact(a); err != nil {
 		sess.toast(err.Error())
 		return err.Error()
 	}
 	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
-	text := "Wrote " + a.Path
+	text := "Wrote " + shown
 	sess.toast(text)
 	return text
 }

@@ -12,6 +12,8 @@ import (
 	"os"
 	"regexp"
 	"time"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // decisionLine is one line of decisions.jsonl, the decide log.
@@ -37,7 +39,7 @@ func readDecisions(path string) (map[string]float64, []string) {
 	if path == "" {
 		return out, nil
 	}
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -49,8 +51,10 @@ func readDecisions(path string) (map[string]float64, []string) {
 	var warn []string
 	r := bufio.NewReader(f)
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		line, tooLong, err := safefile.ReadLine(r, maxLine)
+		if tooLong {
+			warn = append(warn, lineTooLong(path, n))
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			subject, d, ok, perr := parseDecision(line)
 			switch {
 			case perr != nil:

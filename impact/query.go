@@ -65,6 +65,11 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("impact: git binary %q: %w", opt.Git, err)
 	}
 	read, warn := readSessions(opt.Found, opt.Sessions)
+	if len(read) == 0 {
+		if err := noSessionsReadable(opt.Sessions); err != nil {
+			return nil, err
+		}
+	}
 	sessions := withinDays(read, opt.Now, opt.Days)
 	if len(read) > 0 && len(sessions) == 0 {
 		// Said, because an empty report reads like "no agent work" when the sessions were only older.

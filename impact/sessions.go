@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // session is one agent session as the sessions JSONL files record it.
@@ -89,7 +90,7 @@ func readSessions(found []json.RawMessage, paths []string) ([]session, []string)
 }
 
 func readSessionFile(path string) ([]session, []string) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("sessions %s: %v", path, err)}
 	}
@@ -98,12 +99,14 @@ func readSessionFile(path string) ([]session, []string) {
 		out  []session
 		warn []string
 	)
-	// bufio.Reader rather than Scanner: a line has no length limit, so one
-	// huge record cannot hide the lines after it.
+	// A line past maxLine is skipped with a warning rather than read whole
+	// (a file of zeros grew without bound), and hides none of the lines after it.
 	r := bufio.NewReader(f)
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		line, tooLong, err := safefile.ReadLine(r, maxLine)
+		if tooLong {
+			warn = append(warn, lineTooLong(path, n))
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			s, perr := parseSession(line)
 			if perr != nil {
 				warn = append(warn, fmt.Sprintf("%s:%d: %v, line skipped", path, n, perr))

@@ -109,8 +109,10 @@ func kind(v any) string {
 		return "a boolean"
 	case nil:
 		return "null"
+	case *object:
+		return "an object"
 	}
-	return "not an object"
+	return "a value of another kind"
 }
 
 // groupsOf returns one event's groups; an event whose value is not an array is an error.

@@ -1,9 +1,11 @@
 package install
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Harnesses saverd installs into.
@@ -231,6 +233,14 @@ func apply(dry bool, reports ...FileReport) ([]FileReport, error) {
 	}
 	for _, r := range reports {
 		if len(r.Edit.Changes) == 0 {
+			continue
+		}
+		// A settings file left holding nothing once saverd's entries are gone is removed, not left as {}
+		// behind: install created it, or nothing else was in it.
+		if filepath.Ext(r.Path) == ".json" && strings.TrimSpace(r.Edit.Text) == "{}" {
+			if err := os.Remove(r.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return reports, fmt.Errorf("remove %s: %w", r.Path, err)
+			}
 			continue
 		}
 		mode := os.FileMode(0o644)

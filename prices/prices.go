@@ -79,6 +79,24 @@ func (t *Table) RateAt(model string, at time.Time) (Rate, bool) {
 	return es[max(0, i-1)].Rate, true
 }
 
+// Canonical is the id model is priced under (lower-case, without a release-date suffix), and whether it
+// has a price. Pricing many calls under the canonical id skips the normalising on every one.
+func (t *Table) Canonical(model string) (string, bool) {
+	if t == nil || t.models == nil {
+		return "", false
+	}
+	if _, ok := t.models[model]; ok {
+		return model, true
+	}
+	id := strings.ToLower(strings.TrimSpace(model))
+	if _, ok := t.models[id]; ok {
+		return id, true
+	}
+	id = dateSuffix.ReplaceAllString(id, "")
+	_, ok := t.models[id]
+	return id, ok
+}
+
 // Known reports whether model has a price.
 func (t *Table) Known(model string) bool { return len(t.entries(model)) > 0 }
 
@@ -89,6 +107,9 @@ var dateSuffix = regexp.MustCompile(`-\d{8}$`)
 func (t *Table) entries(model string) []Entry {
 	if t == nil || t.models == nil {
 		return nil
+	}
+	if es, ok := t.models[model]; ok {
+		return es // the common case, with no copy made: every call of a session asks
 	}
 	id := strings.ToLower(strings.TrimSpace(model))
 	if es, ok := t.models[id]; ok {

@@ -114,3 +114,19 @@ func TestLoadFile(t *testing.T) {
 		t.Fatalf("bad file error = %v, want one naming %s", err, bad)
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	tab := Default()
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"gpt-5.5", "gpt-5.5", true},
+		{" Claude-Sonnet-4-5-20250929", "claude-sonnet-4-5", true},
+		{"gpt-5.6-terra", "gpt-5.6-terra", false},
+	} {
+		if got, ok := tab.Canonical(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("Canonical(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

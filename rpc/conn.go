@@ -54,6 +54,10 @@ type Conn struct {
 	// own goroutine, so it may stay blocked in a Read that cannot be interrupted after the stream
 	// stops; the connection is done once it stopped and no handler is running.
 	handling atomic.Bool
+	// watching: a watcher reads the input while a slow handler runs (see readahead.go).
+	watching atomic.Bool
+	// cancelHandler cancels the running handler's context; the connection stopping calls it.
+	cancelHandler atomic.Pointer[context.CancelFunc]
 
 	mu      sync.Mutex
 	serving bool
@@ -112,7 +116,13 @@ func (c *Conn) idle() {
 }
 
 func (c *Conn) idleIfStopped() {
-	if c.s.cause() != nil && !c.handling.Load() {
+	if c.s.cause() == nil {
+		return
+	}
+	if cancel := c.cancelHandler.Load(); cancel != nil {
+		(*cancel)() // the host is gone or the connection closed: work in flight is cancelled
+	}
+	if !c.handling.Load() {
 		c.finish()
 	}
 }
@@ -136,6 +146,11 @@ func (c *Conn) finish() {
 // called, Serve's ctx was cancelled or the wire broke) and the read loop has
 // stopped, so no handler runs any more.
 func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Stopped is closed as soon as the connection stops reading — the peer hung up, Close was called,
+// Serve's ctx was cancelled or the wire broke — even while a handler is still running. A daemon whose
+// host is gone waits on it rather than on Done, so a busy handler cannot keep it alive.
+func (c *Conn) Stopped() <-chan struct{} { return c.s.life.Done() }
 
 // Err reports why the connection ended: nil while it is open or when it
 // ended normally (the peer hung up, or Close was called); otherwise the

@@ -41,6 +41,11 @@ func TestMalformedFramesAreAnswered(t *testing.T) {
 		{"scalar params", `{"jsonrpc":"2.0","id":5,"method":"echo","params":5}`, CodeInvalidRequest, "5", `"params" must be an object or array, got number`},
 		{"invalid notification", `{"jsonrpc":"2.0","method":"echo","params":"x"}`, CodeInvalidRequest, "null", `"params"`},
 		{"id alone", `{"jsonrpc":"2.0","id":6}`, CodeInvalidRequest, "6", `missing "method"`},
+		// Two million nested arrays overflowed the decoder's stack and ended the process.
+		{"nested two million deep", `{"jsonrpc":"2.0","id":7,"method":"echo","params":` + strings.Repeat("[", 2_000_000) + strings.Repeat("]", 2_000_000) + `}`,
+			CodeParseError, "null", "parse error: nesting deeper than 128 levels (at byte 176)"},
+		{"tool input nested too deep", `{"jsonrpc":"2.0","id":8,"method":"echo","params":{"input":` + strings.Repeat(`{"a":`, 200) + `1` + strings.Repeat("}", 200) + `}}`,
+			CodeParseError, "null", "nesting deeper than 128 levels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

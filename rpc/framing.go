@@ -64,6 +64,13 @@ type frameReader struct {
 	mode     atomic.Value // Framing; read by writers on other goroutines
 	maxFrame int
 	lineErr  error // sticky error from the underlying reader
+
+	// Header framing only. After a bad frame the input is no longer in step with its headers: resync
+	// makes the next frame start at the next Content-Length header, skipping what comes before it
+	// unanswered, so one bad header is answered once. pending is a header line found at the end of a
+	// line of junk, to start the next frame with.
+	resync  bool
+	pending []byte
 }
 
 func newFrameReader(r io.Reader, f Framing, maxFrame int) *frameReader {
@@ -133,6 +140,25 @@ func ndjsonFrame(line []byte, tooLong bool, maxFrame int) frame {
 // header line already consumed by detection. On a broken header the frame is
 // reported bad at once, so reading resumes at the very next line.
 func (fr *frameReader) headerFrame(first []byte) frame {
+	if first == nil && fr.pending != nil {
+		first, fr.pending = fr.pending, nil
+	}
+	if first == nil && fr.resync {
+		l, err := fr.resyncLine()
+		if err != nil {
+			return frame{err: err}
+		}
+		first, fr.resync = l, false
+	}
+	f := fr.headerBlock(first)
+	if f.bad != "" {
+		fr.resync = true
+	}
+	return f
+}
+
+// headerBlock reads one header block and its body, starting with first when it is not nil.
+func (fr *frameReader) headerBlock(first []byte) frame {
 	var raw []byte
 	length := int64(-1)
 	line := first
@@ -161,6 +187,12 @@ func (fr *frameReader) headerFrame(first []byte) frame {
 			problem = "conflicting Content-Length headers"
 		}
 		if problem != "" {
+			if at := headerAt(line); at > 0 && len(raw) == len(line) {
+				// Junk glued to the next header (a body longer than its Content-Length said): the
+				// junk is answered, and the next frame starts at the header.
+				fr.pending = append([]byte(nil), line[at:]...)
+				raw = raw[:at]
+			}
 			return frame{data: raw, bad: problem}
 		}
 		if isLength {
@@ -179,10 +211,8 @@ func (fr *frameReader) body(length int64, header []byte) frame {
 	case length == 0:
 		return frame{data: header, bad: "empty body (Content-Length: 0)"}
 	case length > int64(fr.maxFrame):
-		// Skip the body so the next frame starts in the right place.
-		if _, err := io.CopyN(io.Discard, fr.br, length); err != nil {
-			return frame{err: fmt.Errorf("skipping %d-byte body: %w", length, unexpected(err))}
-		}
+		// Refused at once, without reading the body: a Content-Length of 10^12 would swallow the rest
+		// of the stream. The body is skipped as junk up to the next header (see resync).
 		return frame{data: header, truncated: true, bad: fmt.Sprintf("frame of %d bytes exceeds %d bytes", length, fr.maxFrame)}
 	}
 	data := make([]byte, length)
@@ -190,6 +220,64 @@ func (fr *frameReader) body(length int64, header []byte) frame {
 		return frame{err: fmt.Errorf("reading %d-byte body: %w", length, unexpected(err))}
 	}
 	return frame{data: data}
+}
+
+// resyncLine skips input up to the next line holding a Content-Length header and returns that line
+// from the header on. Only the end of a long line is kept: the header that ends a line of junk is all
+// that matters in it.
+func (fr *frameReader) resyncLine() ([]byte, error) {
+	if fr.lineErr != nil {
+		return nil, fr.lineErr
+	}
+	var tail []byte
+	for {
+		chunk, err := fr.br.ReadSlice('\n')
+		tail = append(tail, chunk...)
+		if over := len(tail) - maxHeaderLine; over > 0 {
+			tail = tail[:copy(tail, tail[over:])]
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			fr.lineErr = err
+			return nil, err // no header follows: nothing more to frame
+		}
+		if at := headerAt(tail); at >= 0 {
+			return append([]byte(nil), tail[at:]...), nil
+		}
+		tail = tail[:0]
+	}
+}
+
+// headerAt is where the last Content-Length header in line starts, or -1.
+func headerAt(line []byte) int {
+	const name = "content-length"
+	lower := make([]byte, len(line)) // ASCII only: bytes.ToLower would move offsets on invalid UTF-8
+	for i, c := range line {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	for end := len(lower); ; {
+		at := bytes.LastIndex(lower[:end], []byte(name))
+		if at < 0 {
+			return -1
+		}
+		if rest := bytes.TrimLeft(lower[at+len(name):], " \t"); len(rest) > 0 && rest[0] == ':' {
+			return at
+		}
+		end = at
+	}
+}
+
+// lost tells the reader that the frame it returned last did not parse. In header framing that means
+// the body was not where its header said, so the next frame starts at the next header.
+func (fr *frameReader) lost() {
+	if fr.framing() == FramingHeader {
+		fr.resync = true
+	}
 }
 
 // headerEOF reports the end of input inside a header block as truncation,

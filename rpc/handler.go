@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -39,7 +40,23 @@ func (c *Conn) dispatch(h HandlerFunc) jsonrpc2.Handler {
 		c.handling.Store(true)
 		// A stop that came while the handler ran ends the connection once its reply is out.
 		defer c.idle()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		c.cancelHandler.Store(&cancel)
+		defer c.cancelHandler.Store(nil)
+		if c.s.cause() != nil {
+			cancel()
+		}
+		watch := time.AfterFunc(slowHandler, c.watchInput)
+		defer watch.Stop()
 		result, panicked, err := c.invoke(ctx, h, req)
+		if later, ok := result.(Later); ok && err == nil {
+			if !req.Notification {
+				c.answerLater(reply, call.ID(), req, later)
+				return nil
+			}
+			result, panicked, err = c.invoke(ctx, func(ctx context.Context, _ Request) (any, error) { return later(ctx) }, req)
+		}
 		if req.Notification {
 			if err != nil && !panicked {
 				c.log.Warn().Err(err).Str("method", req.Method).Msg("rpc: notification handler failed")
@@ -49,6 +66,20 @@ func (c *Conn) dispatch(h HandlerFunc) jsonrpc2.Handler {
 		c.answer(ctx, reply, call.ID(), req.Method, result, err)
 		return nil
 	}
+}
+
+// answerLater runs a Later on a goroutine of its own and replies with what it returns; the reply is
+// written at once, not held for the read loop's next flush (see stream.Write).
+func (c *Conn) answerLater(reply jsonrpc2.Replier, id jsonrpc2.ID, req Request, later Later) {
+	c.s.inbox.markLate(id)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(c.s.life, cancel)
+	go func() {
+		defer cancel()
+		defer stop()
+		result, _, err := c.invoke(ctx, func(ctx context.Context, _ Request) (any, error) { return later(ctx) }, req)
+		c.answer(ctx, reply, id, req.Method, result, err)
+	}()
 }
 
 // invoke runs h, turning a panic into a -32603 error logged with its stack.

@@ -25,6 +25,7 @@ type incoming struct {
 type inCall struct {
 	peerID json.RawMessage // echoed in the reply
 	result json.RawMessage // the handler's result, encoded
+	late   bool            // answered off the read loop (a Later), so its reply is written at once
 }
 
 func newIncoming() *incoming {
@@ -51,6 +52,23 @@ func (t *incoming) keepResult(id jsonrpc2.ID, result json.RawMessage) {
 	if c, ok := t.calls[id]; ok {
 		c.result = result
 	}
+}
+
+// markLate notes that call id is answered off the read loop.
+func (t *incoming) markLate(id jsonrpc2.ID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.calls[id]; ok {
+		c.late = true
+	}
+}
+
+// isLate reports whether call id is answered off the read loop.
+func (t *incoming) isLate(id jsonrpc2.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c, ok := t.calls[id]
+	return ok && c.late
 }
 
 // answered returns call id and forgets it.

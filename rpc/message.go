@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // wireIn holds the members of an incoming message object, each verbatim.
@@ -79,6 +83,11 @@ func kindOf(raw []byte) jsonKind {
 // parseFrame decodes a frame's outer object: -32700 when the text is not
 // JSON, -32600 when it is JSON but not a single message object.
 func parseFrame(data []byte) (*wireIn, *Error) {
+	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
+		// Before any decoder: a recursive one overflows its stack on a deep enough frame, and a
+		// stack overflow ends the process, every session with it.
+		return nil, Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	var w wireIn
 	// Every frame is decoded here, a tool.call with the tool's whole output in it: the fast decoder
 	// first, and encoding/json only to word what is wrong with a frame the fast one refused.
@@ -132,7 +141,12 @@ func (w *wireIn) isNotification() bool { return w.ID == nil }
 // replyID is the id to answer w with: its own when well formed, else null.
 func (w *wireIn) replyID() json.RawMessage {
 	switch kindOf(w.ID) {
-	case kindString, kindNumber:
+	case kindString:
+		if !utf8.Valid(w.ID) {
+			return jsonNull // echoed raw, it would make the reply itself invalid JSON text
+		}
+		return w.ID
+	case kindNumber:
 		return w.ID
 	default:
 		return jsonNull
@@ -151,6 +165,9 @@ func (w *wireIn) checkRequest() (method string, params json.RawMessage, e *Error
 	if w.ID != nil {
 		if k := kindOf(w.ID); k != kindString && k != kindNumber && k != kindNull {
 			return "", nil, invalidRequest(`"id" must be a string, number or null, got %s`, k)
+		}
+		if !utf8.Valid(w.ID) {
+			return "", nil, invalidRequest(`"id" must be valid UTF-8`)
 		}
 	}
 	switch kindOf(w.Params) {
@@ -223,13 +240,23 @@ func checkVersion(raw json.RawMessage) string {
 	return ""
 }
 
-// ourCallID parses the id of a reply as one of ours: we only send
-// int32 numbers, so anything else cannot match a pending call.
+// ourCallID parses the id of a reply as one of ours: we only send int32 numbers. A host that answers
+// with the number as a string ("7" for 7) is taken at its word, rather than leaving the call to wait
+// out its whole timeout; anything else cannot match a pending call.
 func ourCallID(raw json.RawMessage) (int32, bool) {
-	if kindOf(raw) != kindNumber {
+	text := string(bytes.TrimSpace(raw))
+	switch kindOf(raw) {
+	case kindNumber:
+	case kindString:
+		var s string
+		if json.Unmarshal(raw, &s) != nil || s == "" || s[0] == '+' || strings.TrimSpace(s) != s {
+			return 0, false
+		}
+		text = s
+	default:
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 32)
+	n, err := strconv.ParseInt(text, 10, 32)
 	return int32(n), err == nil
 }
 

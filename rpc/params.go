@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // DecodeParams decodes a request's params into v (a pointer). The hot path (a tool.call carries the
@@ -21,6 +23,9 @@ import (
 func DecodeParams(raw json.RawMessage, v any) error {
 	if len(raw) == 0 || kindOf(raw) == kindNull {
 		return nil
+	}
+	if at, deep := jsondepth.Check(raw, jsondepth.Max); deep {
+		return InvalidParams("params: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
 	}
 	if fastjson.Unmarshal(raw, v) == nil {
 		return nil

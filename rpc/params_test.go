@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +45,7 @@ func TestDecodeParams(t *testing.T) {
 		{"array for object", `[1,2]`, "params: want object, got array"},
 		{"bad time", `{"at":"yesterday"}`, `params: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
 		{"invalid json", `{"seq":`, "params: invalid JSON: unexpected EOF"},
+		{"nested too deep", `{"tags":` + strings.Repeat("[", 129) + strings.Repeat("]", 129) + `}`, "params: nesting deeper than 128 levels (at byte 135)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

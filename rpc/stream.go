@@ -17,6 +17,7 @@ import (
 // it never fails on a malformed frame (it answers the frame and reads on),
 // and stopping it never waits for a blocked Read of the input.
 type stream struct {
+	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
 	frames *frameReader
 	inbox  *incoming
 	outbox *outgoing
@@ -37,14 +38,20 @@ type stream struct {
 
 var _ jsonrpc2.Stream = (*stream)(nil)
 
+// maxHeld bounds the replies held back for one write (see Write): pipelined debug.state requests, each
+// answer held until the input ran dry, once held 1.86 GB.
+const maxHeld = 1 << 20
+
 func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	life, end := context.WithCancelCause(context.Background())
 	maxFrame := opt.MaxFrameSize
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrameSize
 	}
+	ahead := &aheadReader{r: r}
 	return &stream{
-		frames: newFrameReader(r, opt.framing(), maxFrame),
+		ahead:  ahead,
+		frames: newFrameReader(ahead, opt.framing(), maxFrame),
 		inbox:  newIncoming(),
 		outbox: newOutgoing(),
 		rec:    newRecorder(opt.Record, opt.Logger),
@@ -147,14 +154,16 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 			return 0, err
 		}
 	}
+	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
+	// requests back to back gets its replies in one write instead of one system call each. A Later's
+	// reply comes from its own goroutine, when the read loop may be waiting already: it goes out at once.
+	resp, isReply := msg.(*jsonrpc2.Response)
+	hold := isReply && !s.inbox.isLate(resp.ID())
 	body, err := s.encode(msg)
 	if err != nil {
 		return 0, err
 	}
-	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
-	// requests back to back gets its replies in one write instead of one system call each.
-	_, isReply := msg.(*jsonrpc2.Response)
-	n, err := s.writeFrame(body, isReply)
+	n, err := s.writeFrame(body, hold)
 	return int64(n), err
 }
 
@@ -210,11 +219,13 @@ func (s *stream) writeFrame(body []byte, hold bool) (int, error) {
 	if s.wclosed.Load() {
 		return 0, ErrClosed
 	}
-	if hold {
+	if hold && len(s.held)+len(body) <= maxHeld {
 		s.held = appendFrame(s.held, s.frames.framing(), body)
 		s.rec.out(body)
 		return len(body), nil
 	}
+	// Past maxHeld the replies go out now, and the read loop waits for the peer to take them: a host
+	// pipelining requests faster than it reads is held back, not buffered for.
 	buf := appendFrame(s.wbuf[:0], s.frames.framing(), body)
 	if cap(buf) <= 1<<20 {
 		s.wbuf = buf // reuse, but do not pin a huge buffer

@@ -33,6 +33,9 @@ const (
 	MaxPatterns = 50
 	// RowCap is the ledger's length; older rows are folded, never lost from totals.
 	RowCap = 2000
+	// FoldedCap bounds the folded records kept per (tool, key); past it the smallest are merged into
+	// one record per tool, class and loop (key OtherKeys), so every total still counts them.
+	FoldedCap = 2000
 	// KindMax, AlternativeMax and KeyMax bound a finding's sentence, its fix and a ledger key.
 	KindMax        = 120
 	AlternativeMax = 200

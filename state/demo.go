@@ -77,6 +77,17 @@ func DemoRows(turn int) []Row {
 	}
 }
 
+// IsDemoSample reports whether sp is one of the demo's sample patterns, which never reach the registry:
+// its id and kind are a sample's (a real finding that shares a sample's id has its own kind).
+func IsDemoSample(sp StoredPattern) bool {
+	for _, p := range DemoPatterns(demoTurn) {
+		if p.ID == sp.ID && p.Kind == sp.Kind {
+			return true
+		}
+	}
+	return false
+}
+
 // DemoPatterns is three sample wasters for `/saver demo`: two awaiting a decision — the spawn one
 // carrying the judge's own rule — and one already steered, whose rule the pane derives from the
 // instruction that was sent.

@@ -72,7 +72,7 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) Row {
 	row := Row{
 		ID:    anyString(e["tool_use_id"]),
 		Tool:  tool,
-		Key:   key,
+		Key:   strings.Clone(key), // the key may be a slice of a long command or path; the row outlives both
 		Cls:   cls,
 		Agent: anyStringOr(e["agentId"], MainAgent),
 		Turn:  turn,
@@ -122,7 +122,8 @@ func rowHead(text string) string {
 		i++
 	}
 	if i == rowHeadMax || i == len(text) {
-		return text[:i]
+		// A copy: a slice would keep the tool's whole output alive for as long as the row lives.
+		return strings.Clone(text[:i])
 	}
 	var buf [4 * rowHeadMax]byte
 	b := append(buf[:0], text[:i]...)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // The per-project pattern registry: what is persisted across sessions (StoredPattern), how a stored
@@ -45,6 +47,9 @@ func ParseRegistry(value any) []StoredPattern {
 
 // ParseRegistryJSON reads a stored registry from its JSON text.
 func ParseRegistryJSON(data []byte) ([]StoredPattern, error) {
+	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
+		return nil, fmt.Errorf("pattern registry: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	var value any
 	if err := json.Unmarshal(data, &value); err != nil {
 		return nil, fmt.Errorf("pattern registry: %w", err)
@@ -106,7 +111,18 @@ func storedEntryOf(v any) (StoredPattern, bool) {
 	return StoredPattern{
 		ID: id, Category: Category(category), Kind: kind, Signature: sig, Why: why, Alternative: alternative,
 		Confidence: confidence, Proposal: proposal, EstTokensPerTurn: est, LastDecision: last, Lean: lean,
+		ChangedAt: storedChangedAt(o),
 	}, true
+}
+
+// storedChangedAt reads changedAt, which entries written before it existed lack: a whole non-negative
+// number, anything else read as 0 (never stamped) rather than costing the entry.
+func storedChangedAt(o map[string]any) int64 {
+	n, ok := o["changedAt"].(float64)
+	if !ok || !(n >= 0) || n > 1<<53 || n != math.Trunc(n) {
+		return 0
+	}
+	return int64(n)
 }
 
 // filledText is v as a string holding something other than whitespace.
@@ -291,15 +307,19 @@ func capStored(entries []StoredPattern) []StoredPattern {
 	return out
 }
 
-// MergeStored merges two stored registries by id (b wins, in a's position when a held it), dropping the
-// weakest undecided entries past MaxPatterns.
+// MergeStored merges two stored registries by id, dropping the weakest undecided entries past
+// MaxPatterns. Of two entries with one id the one changed last wins (b on a tie), in a's position when a
+// held it: a session writing what it changed never puts back an older copy over another session's
+// newer decision.
 func MergeStored(a, b []StoredPattern) []StoredPattern {
 	merged := make([]StoredPattern, 0, len(a)+len(b))
 	at := make(map[string]int, len(a)+len(b))
 	for _, list := range [][]StoredPattern{a, b} {
 		for _, p := range list {
 			if i, ok := at[p.ID]; ok {
-				merged[i] = p
+				if p.ChangedAt >= merged[i].ChangedAt {
+					merged[i] = p
+				}
 				continue
 			}
 			at[p.ID] = len(merged)

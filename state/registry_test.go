@@ -200,6 +200,46 @@ func TestMergeStored(t *testing.T) {
 	}
 }
 
+// TestMergeStoredNewestWins: a session's older copy of a pattern never replaces the registry's newer one.
+func TestMergeStoredNewestWins(t *testing.T) {
+	at := func(p StoredPattern, ms int64) StoredPattern { p.ChangedAt = ms; return p }
+	tests := []struct {
+		name     string
+		disk, me StoredPattern
+		want     int64
+		decided  bool
+	}{
+		{"mine newer", at(stored("e:a", 0.6, false), 100), at(stored("e:a", 0.6, true), 200), 200, true},
+		{"disk newer", at(stored("e:a", 0.6, true), 300), at(stored("e:a", 0.6, false), 200), 300, true},
+		{"a tie is mine", at(stored("e:a", 0.6, true), 200), at(stored("e:a", 0.6, false), 200), 200, false},
+		{"never stamped loses to a stamp", at(stored("e:a", 0.6, true), 5), stored("e:a", 0.6, false), 5, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := MergeStored([]StoredPattern{tt.disk}, []StoredPattern{tt.me})
+			if len(got) != 1 || got[0].ChangedAt != tt.want || (got[0].LastDecision != nil) != tt.decided {
+				t.Fatalf("merged %+v", got)
+			}
+		})
+	}
+}
+
+// TestChangedAtRoundTrips: the stamp survives the file; a bad one costs only the stamp.
+func TestChangedAtRoundTrips(t *testing.T) {
+	p := stored("execution:a", 0.6, true)
+	p.ChangedAt = 1_700_000_000_123
+	data, _ := json.Marshal([]StoredPattern{p})
+	if got, err := ParseRegistryJSON(data); err != nil || len(got) != 1 || got[0].ChangedAt != p.ChangedAt {
+		t.Fatalf("round trip = %+v, %v", got, err)
+	}
+	for _, bad := range []string{`-1`, `1.5`, `"7"`, `1e300`} {
+		text := strings.Replace(string(data), "1700000000123", bad, 1)
+		if got, err := ParseRegistryJSON([]byte(text)); err != nil || len(got) != 1 || got[0].ChangedAt != 0 {
+			t.Errorf("changedAt %s: %+v, %v", bad, got, err)
+		}
+	}
+}
+
 // FuzzParseRegistry: any JSON text parses without a panic, and every entry it keeps validates again.
 func FuzzParseRegistry(f *testing.F) {
 	valid, _ := json.Marshal([]any{validEntry()})

@@ -68,6 +68,7 @@ func capRows(s *State, ix *lookup) {
 			s.Folded = map[string]Folded{}
 		}
 		FoldRows(s.Folded, s.Rows[:over])
+		CapFolded(s.Folded)
 		if ix != nil {
 			for i := range s.Rows[:over] {
 				ix.forgetRow(&s.Rows[i])

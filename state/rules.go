@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // Rules: the lasting artifacts that make a session's decisions permanent — a CLAUDE.md bullet, a
@@ -108,17 +111,45 @@ func atxLevel(line string) int {
 // brief is named by its title's slug, or by the pattern id's slug when the title has none (the seed
 // could render `.claude/skills//SKILL.md`: KNOWN-ISSUES), or by the kind as a last resort.
 func Render(kind ArtifactKind, p Proposal, cwd, patternID string) (path, content, mode string) {
+	return RenderNth(kind, p, cwd, patternID, 1)
+}
+
+// RenderNth is Render with the n-th name of a skill or a brief: the name with -n after it from n = 2, so
+// two rules whose titles slug alike never share one file. Other kinds have one file each, whatever n.
+func RenderNth(kind ArtifactKind, p Proposal, cwd, patternID string, n int) (path, content, mode string) {
 	switch kind {
 	case ArtifactSkill:
-		name := artifactSlug(p.Title, patternID, kind)
+		name := nthName(artifactSlug(p.Title, patternID, kind), n)
 		return cwd + "/.claude/skills/" + name + "/SKILL.md", skillDoc(p, name), ModeWrite
 	case ArtifactAgentBrief:
-		name := artifactSlug(p.Title, patternID, kind)
+		name := nthName(artifactSlug(p.Title, patternID, kind), n)
 		return cwd + "/.claude/agents/" + name + ".md", briefDoc(p, name), ModeWrite
 	case ArtifactSettingsAllow:
 		return cwd + "/.claude/settings.json", p.Body, ModeMergeSettings
 	}
 	return cwd + "/CLAUDE.md", "\n" + ClaudeMDHeading + "\n" + BulletOf(p.Body), ModeAppend
+}
+
+func nthName(name string, n int) string {
+	if n < 2 {
+		return name
+	}
+	return name + "-" + strconv.Itoa(n)
+}
+
+// Renamed is artifact a rendered under its n-th name (see RenderNth), or a itself when its pattern no
+// longer proposes it. The daemon asks for it when a's file already holds another rule.
+func Renamed(s *State, a Artifact, n int) Artifact {
+	p := s.PatternByID(a.PatternID)
+	if p == nil {
+		return a
+	}
+	proposal, ok := lastingProposal(p)
+	if !ok || proposal.Kind != a.Kind {
+		return a
+	}
+	a.Path, a.Content, a.Mode = RenderNth(proposal.Kind, proposal, s.Cwd, p.ID, n)
+	return a
 }
 
 func artifactSlug(title, patternID string, kind ArtifactKind) string {
@@ -136,6 +167,7 @@ func artifactSlug(title, patternID string, kind ArtifactKind) string {
 // offered again. A pattern's saving is what three avoided repeats of its cited calls would free.
 func Propose(s *State) []Artifact {
 	out := []Artifact{}
+	taken := map[string]bool{}
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
 		proposal, ok := lastingProposal(p)
@@ -143,6 +175,10 @@ func Propose(s *State) []Artifact {
 			continue
 		}
 		path, content, mode := Render(proposal.Kind, proposal, s.Cwd, p.ID)
+		for n := 2; mode == ModeWrite && taken[path]; n++ {
+			path, content, mode = RenderNth(proposal.Kind, proposal, s.Cwd, p.ID, n)
+		}
+		taken[path] = true
 		out = append(out, Artifact{
 			PatternID: p.ID,
 			Kind:      proposal.Kind,
@@ -166,7 +202,10 @@ func lastingProposal(p *Pattern) (Proposal, bool) {
 	if p.Decision == nil || *p.Decision == Keep {
 		return Proposal{}, false
 	}
-	if p.Proposal != nil && (p.Lean == nil || p.Proposal.Kind != ArtifactSettingsAllow) {
+	// A risky permission (one stored before saverd refused them, say) is never offered: the pattern's
+	// rule is the CLAUDE.md line instead.
+	if p.Proposal != nil && (p.Lean == nil || p.Proposal.Kind != ArtifactSettingsAllow) &&
+		(p.Proposal.Kind != ArtifactSettingsAllow || RiskyPermission(p.Proposal.Body) == "") {
 		return *p.Proposal, true
 	}
 	var body string
@@ -359,6 +398,9 @@ func (o *orderedObject) set(k string, v any) {
 
 // decodeOrdered decodes one JSON value with objects as *orderedObject and numbers as json.Number.
 func decodeOrdered(text string) (any, error) {
+	if at, deep := jsondepth.CheckString(text, jsondepth.Max); deep {
+		return nil, fmt.Errorf("nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	v, err := orderedValue(dec)

@@ -163,7 +163,8 @@ func TestRulesMergeSettings(t *testing.T) {
 		}
 	}
 	// KNOWN-ISSUES: a file that does not parse is never overwritten.
-	for _, bad := range []string{"{\n  // my settings\n  \"model\": \"opus\"\n}", "\uFEFF{\"a\":", `{"a":1} x`, `[1,2]`, `"str"`, `null`} {
+	for _, bad := range []string{"{\n  // my settings\n  \"model\": \"opus\"\n}", "\uFEFF{\"a\":", `{"a":1} x`, `[1,2]`, `"str"`, `null`,
+		`{"a":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}`} {
 		got, err := MergeSettings(&bad, rule)
 		if err == nil || got != "" {
 			t.Errorf("MergeSettings(%q) = %q, %v; want a refusal", bad, got, err)

@@ -300,6 +300,10 @@ type StoredPattern struct {
 	EstTokensPerTurn *float64   `json:"estTokensPerTurn"`
 	LastDecision     *Choice    `json:"lastDecision"`
 	Lean             *string    `json:"lean"`
+	// ChangedAt is when a session last changed the entry (Unix ms, the daemon's clock), so that
+	// sessions writing one registry merge per pattern, newest first; 0 when never stamped. Only the
+	// registry file carries it: a session's own patterns hold 0.
+	ChangedAt int64 `json:"changedAt,omitempty"`
 }
 
 // Cost is a process finding's claimed cost, clamped to its cited handles.

@@ -7,8 +7,9 @@
 //
 // Safety. Writes are atomic (a temp file in the same directory, fsync, rename over, fsync the
 // directory), so a reader never sees a half-written file and a crash leaves the old file whole.
-// Read-merge-write runs under an exclusive flock on a sidecar <hash>.lock file, so two daemons (two
-// processes, or two goroutines) deciding on one project lose nothing; Get takes a shared lock.
-// A corrupt file is moved aside to <file>.corrupt-<unixnano> and logged: the session starts empty, the
-// daemon never stops over it.
+// Read-merge-write runs under an exclusive flock on the store's one <dir>/registry.lock (opened without
+// following a symlink), so two daemons (two processes, or two goroutines) deciding on one project lose
+// nothing; Get takes a shared lock. A corrupt file — or one past MaxFileSize, or not a regular file —
+// is moved aside to <file>.corrupt-<unixnano> and logged: the session starts empty, the daemon never
+// stops over it.
 package store

@@ -68,9 +68,10 @@ type fileLock struct {
 	path string
 }
 
-// lock opens path (creating it) and flocks it, exclusively or shared.
+// lock opens path (creating it) and flocks it, exclusively or shared. A symlink is not followed: the lock
+// file would be created, or an existing file opened for writing, wherever it points.
 func lock(path string, exclusive bool) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock store %s: %w", path, err)
 	}

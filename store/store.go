@@ -1,7 +1,9 @@
 package store
 
 import (
+	"github.com/saverd/saverd/internal/jsondepth"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/safefile"
 
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,7 +20,7 @@ import (
 )
 
 // Store is a directory of registry files, one per key. It is safe for concurrent use by many
-// goroutines and many processes: every operation locks the key's sidecar file.
+// goroutines and many processes: every operation takes the store's lock file.
 type Store struct {
 	dir string
 	log zerolog.Logger
@@ -71,7 +73,16 @@ func base(key string) string {
 // Path is the file key lives in.
 func (s *Store) Path(key string) string { return filepath.Join(s.dir, base(key)+".json") }
 
-func (s *Store) lockPath(key string) string { return filepath.Join(s.dir, base(key)+".lock") }
+// lockName is the store's one lock file. One lock for every key: writes are rare, and a lock file per
+// key left one empty file behind per project ever opened.
+const lockName = "registry.lock"
+
+// MaxFileSize bounds one key's file. A registry holds at most MaxPatterns entries of bounded text, far
+// below it; a larger file is not a registry saverd wrote, and is set aside like a corrupt one rather
+// than read whole (a 100 MB file stalled every session's start for seconds).
+const MaxFileSize = 4 << 20
+
+func (s *Store) lockPath(string) string { return filepath.Join(s.dir, lockName) }
 
 // Get is key's value as decoded JSON ([]any, map[string]any, float64, string, bool), or nil when the
 // key is absent. A corrupt file, or one holding another key, is moved aside and logged, and Get
@@ -142,19 +153,31 @@ func (s *Store) readOrSetAside(key string) (any, error) {
 // failure (the value is then unknown, and nothing must be written over it).
 func (s *Store) read(key string) (value any, bad error, err error) {
 	path := s.Path(key)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := safefile.Read(path, MaxFileSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil, nil
-	}
-	if err != nil {
+	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrNotRegular) && !isDir(path):
+		// Set aside, not read: a FIFO would block the open, a huge file every session's start. (A
+		// directory cannot be moved aside as a file would; it stays an I/O error.)
+		return nil, err, nil
+	case err != nil:
 		return nil, nil, fmt.Errorf("read store %s: %w", path, err)
 	}
 	v, bad := decode(key, data)
 	return v, bad, nil
 }
 
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
 // decode checks a file's envelope and returns its value.
 func decode(key string, data []byte) (any, error) {
+	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
+		return nil, fmt.Errorf("nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+	}
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil {
 		return nil, err

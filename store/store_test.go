@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -539,5 +540,84 @@ func TestPanickingMergeReleasesTheLock(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the lock was never released")
+	}
+}
+
+// TestOversizeAndSpecialFilesAreSetAside: a registry file was read whole before anything was checked
+// (100 MB stalled every session's start for 2.45 s), and a FIFO in its place blocked the open for good.
+// Both are set aside like a corrupt file, and the session starts empty.
+func TestOversizeAndSpecialFilesAreSetAside(t *testing.T) {
+	const key = "patterns.v5:/home/u/p"
+	cases := []struct {
+		name   string
+		make   func(path string) error
+		reason string
+	}{
+		{"oversize", func(path string) error {
+			return os.WriteFile(path, bytes.Repeat([]byte(" "), MaxFileSize+1), 0o600)
+		}, "file too large"},
+		{"fifo", func(path string) error { return syscall.Mkfifo(path, 0o600) }, "not a regular file"},
+		{"deeply nested", func(path string) error {
+			return os.WriteFile(path, []byte(`{"key":"`+key+`","value":`+strings.Repeat("[", 10_000)+strings.Repeat("]", 10_000)+`}`), 0o600)
+		}, "nesting deeper"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, logs := open(t)
+			path := s.Path(key)
+			if err := c.make(path); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			var v any
+			var err error
+			go func() { v, err = s.Get(key); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(2 * time.Second):
+				t.Fatal("Get blocked")
+			}
+			if v != nil || err != nil {
+				t.Fatalf("Get: %v, %v; want nil, nil", v, err)
+			}
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("file still in place: %v", err)
+			}
+			if !strings.Contains(logs.String(), c.reason) {
+				t.Fatalf("log %s lacks %q", logs, c.reason)
+			}
+			if err := s.Update(key, appendID("x")); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestOneLockFileNotFollowed: every key locked a file of its own, so 100,000 projects left 100,000 empty
+// lock files; and the lock was opened through a symlink, creating (or truncating nothing but opening for
+// writing) whatever it pointed at.
+func TestOneLockFileNotFollowed(t *testing.T) {
+	s, _ := open(t)
+	for i := range 20 {
+		if err := s.Update(fmt.Sprint("key", i), appendID("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	locks, _ := filepath.Glob(filepath.Join(s.Dir(), "*.lock"))
+	if len(locks) != 1 {
+		t.Fatalf("lock files %v, want one", locks)
+	}
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Remove(locks[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, locks[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update("key0", appendID("y")); err == nil {
+		t.Fatal("Update locked through a symlink")
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the symlink's target was created: %v", err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 func main() {
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "statusline" {
-		os.Exit(hookcmd.Statusline(os.Stdin, os.Stdout))
+		os.Exit(hookcmd.Statusline(args[1:], os.Stdin, os.Stdout))
 	}
 	if len(args) == 0 || args[0] != "hook" {
 		fmt.Fprintln(os.Stderr, "usage: saverd-hook hook [--harness claude-code|codex] EVENT | saverd-hook statusline")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/saverd/saverd/bridge"
 	"io"
 	"os"
 	"path/filepath"
@@ -151,7 +152,11 @@ func (c *auditCmd) transcripts(pos []string) ([]string, error) {
 	src := agentlog.Sources{ClaudeDirs: c.logs.claudeDirs, CodexDirs: []string{}}
 	files, warn := agentlog.Discover(src)
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no Claude Code transcripts found (see --claude-dir)%s", joinWarnings(warn))
+		dirs := src.ClaudeDirs
+		if len(dirs) == 0 {
+			dirs = agentlog.DefaultClaudeDirs()
+		}
+		return nil, fmt.Errorf("no Claude Code transcripts found under %s (see --claude-dir)%s", strings.Join(dirs, ", "), joinWarnings(warn))
 	}
 	switch {
 	case len(pos) == 1:
@@ -204,16 +209,6 @@ func dirsOf(files []agentlog.File) []string {
 	return out
 }
 
-// modelWindow is the context window of the models whose window this project has observed; others get
-// the common 200k.
-func modelWindow(model string) int64 {
-	switch model {
-	case "claude-opus-5-5":
-		return 1_000_000 // observed with Claude Code 2.1.328 (the shared Claude Code facts)
-	}
-	return 200_000
-}
-
 // audit is one session's audit, as the json format prints it.
 type audit struct {
 	SessionID  string               `json:"sessionId"`
@@ -259,9 +254,16 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	if err != nil {
 		return audit{}, err
 	}
+	if len(tr.Messages) == 0 && len(tr.Turns) == 0 {
+		why := "no Claude Code transcript line in it"
+		if len(tr.Warnings) > 0 {
+			why += " (" + tr.Warnings[0] + ")"
+		}
+		return audit{}, fmt.Errorf("%s: nothing to audit: %s", path, why)
+	}
 	window := c.window
 	if window == 0 {
-		window = modelWindow(tr.Model)
+		window = bridge.ModelWindow(tr.Model)
 	}
 	st := replay(tr, window)
 	a := audit{

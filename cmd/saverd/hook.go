@@ -16,4 +16,6 @@ func runHook(args []string, stdin io.Reader, stdout io.Writer) int {
 	return hookcmd.Run(args, stdin, stdout, self)
 }
 
-func runStatusline(stdin io.Reader, stdout io.Writer) int { return hookcmd.Statusline(stdin, stdout) }
+func runStatusline(args []string, stdin io.Reader, stdout io.Writer) int {
+	return hookcmd.Statusline(args, stdin, stdout)
+}

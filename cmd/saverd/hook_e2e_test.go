@@ -403,3 +403,94 @@ func sessionRecord(t *testing.T, log, id string) map[string]any {
 	t.Fatalf("no record of session %s in %s", id, log)
 	return nil
 }
+
+func TestDaemonRecordsKeepTheLast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.jsonl")
+	body := `{"session_id":"a","calls":3}
+not json
+{"session_id":"b","calls":1}
+{"session_id":"a","calls":9}
+`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recs, warn := daemonRecords(path)
+	if len(recs) != 2 || !strings.Contains(string(recs[0]), `"calls":9`) || !strings.Contains(string(recs[1]), `"session_id":"b"`) {
+		t.Fatalf("records %s", recs)
+	}
+	if len(warn) != 1 || !strings.Contains(warn[0], path+":2: not a session record") {
+		t.Fatalf("warnings %q", warn)
+	}
+	if recs, warn := daemonRecords(filepath.Join(t.TempDir(), "none")); recs != nil || warn != nil {
+		t.Fatalf("a missing log: %v %v", recs, warn)
+	}
+}
+
+// TestNoJudgeCommand: with no claude to fork, no run starts on its own, none is counted, and /saver
+// check says why at once.
+func TestNoJudgeCommand(t *testing.T) {
+	e := newHookEnv(t)
+	env := e.env[:0:0]
+	for _, kv := range e.env {
+		if !strings.HasPrefix(kv, "SAVERD_JUDGE_CMD=") && !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	e.env = append(env, "PATH="+t.TempDir())
+	e.hook("SessionStart", map[string]any{"source": "startup"})
+	e.suiteRuns()
+	e.hook("Stop", map[string]any{"last_assistant_message": "done"})
+	a := e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver check"}))
+	if r, _ := a["reason"].(string); !strings.Contains(r, "check failed — no claude on PATH to run the judge (install Claude Code, or set SAVERD_JUDGE_CMD or ") {
+		t.Fatalf("/saver check answered %v", a)
+	}
+	a = e.answer(e.hook("UserPromptSubmit", map[string]any{"prompt": "/saver debug"}))
+	if r, _ := a["reason"].(string); !strings.Contains(r, "judge runs 0 ") {
+		t.Fatalf("/saver debug says %q: a fork that cannot start is no run", r)
+	}
+	log, _ := os.ReadFile(filepath.Join(e.dir, "state", "saverd", "daemon.log"))
+	if strings.Contains(string(log), "fork failed") {
+		t.Fatalf("the daemon tried to fork with no claude:\n%s", log)
+	}
+}
+
+func TestUninstallLeavesNothingBehind(t *testing.T) {
+	dir := t.TempDir()
+	home := t.TempDir()
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(binPath, args...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "CODEX_HOME="+filepath.Join(home, ".codex"))
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return code, string(out)
+	}
+	for _, h := range []string{"claude-code", "codex"} {
+		if code, out := run("install", h, "--scope", "project", "--dir", dir); code != 0 {
+			t.Fatalf("install %s: %d %s", h, code, out)
+		}
+		if code, out := run("uninstall", h, "--scope", "project", "--dir", dir); code != 0 {
+			t.Fatalf("uninstall %s: %d %s", h, code, out)
+		}
+	}
+	for _, f := range []string{".claude/settings.json", ".codex/hooks.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s is left behind after uninstall (%v)", f, err)
+		}
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"install", "claude-code", "--scope", "bogus"}, `--scope: want user or project or local, got "bogus"`},
+		{[]string{"install", "codex", "--scope", "local"}, `--scope: want user or project, got "local"`},
+		{[]string{"install", "aider"}, `unknown harness "aider": want claude-code or codex`},
+	}
+	for _, c := range cases {
+		if code, out := run(c.args...); code != 2 || !strings.Contains(out, c.want) {
+			t.Errorf("saverd %v: exit %d, %q; want 2 and %q", c.args, code, out, c.want)
+		}
+	}
+}

@@ -95,6 +95,23 @@ func (h *hub) Notify(method string, params any) {
 	}
 }
 
+// Unavailable says why req cannot fork now: no connected host forks, and the fork command cannot run.
+func (h *hub) Unavailable(req handlers.ForkRequest) error {
+	h.mu.Lock()
+	for _, forks := range h.hosts {
+		if forks {
+			h.mu.Unlock()
+			return nil
+		}
+	}
+	h.mu.Unlock()
+	cfg, err := forkcmd.Load()
+	if err != nil {
+		return err
+	}
+	return forkcmd.Available(cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd, Model: req.Model})
+}
+
 func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
 	h.mu.Lock()
 	var host *rpc.Conn

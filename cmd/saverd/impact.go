@@ -15,6 +15,7 @@ import (
 
 	"github.com/saverd/saverd/impact"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 const impactUsage = `Usage:
@@ -275,7 +276,7 @@ func isTerminal(w io.Writer) bool {
 // resumed and ended again has several, and its last covers all of it. The last record of each session
 // is kept, in the order sessions first appear; a missing log is no sessions.
 func daemonRecords(path string) ([]json.RawMessage, []string) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // a regular file only: a FIFO there would hang the report
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -288,13 +289,23 @@ func daemonRecords(path string) ([]json.RawMessage, []string) {
 		warn []string
 		at   = map[string]int{}
 	)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
+	r := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		raw, tooLong, err := safefile.ReadLine(r, 4<<20)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
+			}
+			break
+		}
+		if tooLong {
+			warn = append(warn, fmt.Sprintf("%s:%d: a line over 4 MiB, skipped", path, n))
+			continue
+		}
 		var head struct {
 			SessionID string `json:"session_id"`
 		}
-		line := append(json.RawMessage(nil), sc.Bytes()...)
+		line := append(json.RawMessage(nil), raw...)
 		if err := json.Unmarshal(line, &head); err != nil || head.SessionID == "" {
 			warn = append(warn, fmt.Sprintf("%s:%d: not a session record, skipped", path, n))
 			continue
@@ -305,9 +316,6 @@ func daemonRecords(path string) ([]json.RawMessage, []string) {
 		}
 		at[head.SessionID] = len(out)
 		out = append(out, line)
-	}
-	if err := sc.Err(); err != nil {
-		warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
 	}
 	return out, warn
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/saverd/saverd/forkcmd"
@@ -35,8 +37,16 @@ func runInstall(args []string, remove bool, stdout, stderr io.Writer) int {
 	if remove {
 		name = "uninstall"
 	}
-	if len(args) == 0 || (args[0] != install.ClaudeCode && args[0] != install.Codex) {
+	switch {
+	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprint(stdout, installUsage)
+			return 0
+		}
 		fmt.Fprintf(stderr, "saverd %s: name the harness: claude-code or codex\n\n%s", name, installUsage)
+		return 2
+	case args[0] != install.ClaudeCode && args[0] != install.Codex:
+		fmt.Fprintf(stderr, "saverd %s: unknown harness %q: want claude-code or codex\n", name, args[0])
 		return 2
 	}
 	o := install.Options{Harness: args[0]}
@@ -50,6 +60,14 @@ func runInstall(args []string, remove bool, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	scopes := []string{"user", "project", "local"}
+	if o.Harness == install.Codex {
+		scopes = scopes[:2]
+	}
+	if !slices.Contains(scopes, o.Scope) {
+		fmt.Fprintf(stderr, "saverd %s %s: --scope: want %s, got %q\n", name, o.Harness, strings.Join(scopes, " or "), o.Scope)
 		return 2
 	}
 	if fs.NArg() > 0 {

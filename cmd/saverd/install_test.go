@@ -47,17 +47,17 @@ func TestInstallCommands(t *testing.T) {
 		stdout  []string
 		stderr  string
 		fileHas string // the settings file must contain this
-		noFile  bool   // and there must be none yet
+		noFile  bool   // and there must be none (not yet, or no longer)
 	}{
 		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running", "ok  judge: "}},
 		{name: "dry run", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj, "--dry-run"}, stdout: []string{"would change (dry run, nothing written)", "added SessionStart: " + self + " hook SessionStart (timeout 10 s)"}, noFile: true},
 		{name: "install", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{settings + ":", "added UserPromptSubmit: " + self + " hook UserPromptSubmit (timeout 130 s)", "added statusLine: " + self + " statusline"}, fileHas: self + " hook PreToolUse"},
 		{name: "again", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"already up to date, nothing changed"}, fileHas: self + " hook Stop"},
 		{name: "doctor after", args: []string{"doctor", "--dir", proj}, code: 0, stdout: []string{"ok  claude-code project (" + settings + "): hooks installed for all 11 events", "(2.1.328 (Claude Code))"}},
-		{name: "uninstall", args: []string{"uninstall", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"removed SessionEnd: " + self + " hook SessionEnd", "removed statusLine"}, fileHas: "{}"},
+		{name: "uninstall", args: []string{"uninstall", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"removed SessionEnd: " + self + " hook SessionEnd", "removed statusLine"}, noFile: true}, // nothing else was in it
 		{name: "no harness", args: []string{"install"}, code: 2, stderr: "name the harness"},
-		{name: "unknown harness", args: []string{"uninstall", "cursor"}, code: 2, stderr: "name the harness"},
-		{name: "unknown scope", args: []string{"install", "codex", "--scope", "local"}, code: 1, stderr: `unknown scope "local" for codex`},
+		{name: "unknown harness", args: []string{"uninstall", "cursor"}, code: 2, stderr: `unknown harness "cursor": want claude-code or codex`},
+		{name: "unknown scope", args: []string{"install", "codex", "--scope", "local"}, code: 2, stderr: `--scope: want user or project, got "local"`},
 		{name: "stray argument", args: []string{"install", "codex", "extra"}, code: 2, stderr: `unexpected argument "extra"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestInstallCommands(t *testing.T) {
 			}
 			b, err := os.ReadFile(settings)
 			if c.noFile && err == nil {
-				t.Errorf("a dry run wrote %s", settings)
+				t.Errorf("%s is there:\n%s", settings, b)
 			}
 			if c.fileHas != "" && !strings.Contains(string(b), c.fileHas) {
 				t.Errorf("%s lacks %q:\n%s", settings, c.fileHas, b)

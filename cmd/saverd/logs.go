@@ -49,6 +49,12 @@ func (l *logFlags) sources() agentlog.Sources {
 // table is the price table: the embedded one with --prices FILE, else <config dir>/prices.json, applied.
 func (l *logFlags) table() (*prices.Table, error) {
 	path := l.prices
+	if path != "" {
+		// Named by the person: a typo must not fall back to the embedded prices without a word.
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("--prices: %w", err)
+		}
+	}
 	if path == "" {
 		dir, err := paths.ConfigDir()
 		if err != nil {
@@ -66,6 +72,11 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 		return nil, nil, err
 	}
 	files, warn := agentlog.Discover(l.sources())
+	for _, d := range append(append([]string(nil), l.claudeDirs...), l.codexDirs...) {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			warn = append(warn, fmt.Sprintf("%s is not a directory: no sessions read from it", d))
+		}
+	}
 	forks, w := readForks()
 	warn = append(warn, w...)
 	opt := agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks}

@@ -37,6 +37,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd := "serve"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	} else if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		cmd = "help" // the overview, not only the flags of the default subcommand
 	}
 	switch cmd {
 	case "serve":
@@ -54,7 +56,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "hook":
 		return runHook(args, stdin, stdout)
 	case "statusline":
-		return runStatusline(stdin, stdout)
+		return runStatusline(args, stdin, stdout)
 	case "install":
 		return runInstall(args, false, stdout, stderr)
 	case "uninstall":
@@ -82,7 +84,7 @@ const usage = `Usage:
       Claude Code's (or Codex's) hook command: the payload on stdin, the answer on stdout; never fails.
   saverd statusline
       Claude Code's status line command: the band as one line (nothing when no daemon runs).
-  saverd replay FILE [--show band|pane|debug] [--width N]
+  saverd replay FILE [--show band|pane|debug] [--width N] [--write]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.
   saverd demo [--width N]

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -97,7 +98,7 @@ func (sc *script) add(text []byte, forkIDs map[string]string) error {
 		if m.Method == "model.fork" {
 			var p struct{ Purpose string }
 			_ = json.Unmarshal(m.Params, &p)
-			forkIDs[string(m.ID)] = p.Purpose
+			forkIDs[callID(m.ID)] = p.Purpose
 		}
 		return nil
 	case "in":
@@ -116,7 +117,7 @@ func (sc *script) addIn(text []byte, forkIDs map[string]string) error {
 		return nil
 	}
 	// A reply to one of the daemon's model.fork calls.
-	purpose, known := forkIDs[string(m.ID)]
+	purpose, known := forkIDs[callID(m.ID)]
 	if known || len(forkIDs) == 0 {
 		sc.forks = append(sc.forks, forkReply{purpose: purpose, msg: m})
 	}
@@ -168,6 +169,9 @@ type replayOptions struct {
 	show  []string
 	width int
 	quiet bool // print only the final views
+	// writeRoot is where the rules the recording writes land (see handlers.Options.WriteRoot); "" writes
+	// them at their recorded paths, which only --write asks for.
+	writeRoot string
 }
 
 // play runs the script through a fresh daemon in-process, one request at a time, waiting after each for
@@ -181,9 +185,13 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 	enc.SetEscapeHTML(false)
 	host := &replayHost{out: enc, forks: sc.forks}
 	var clock int64
-	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true})
+	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
+		WriteRoot: opt.writeRoot})
 	srv.SetHost(host)
 	lastSession := ""
+	// final is the views as they were just before the recording ended the session (session.end,
+	// shutdown, exit), which answers view.text no more; nil while the session is live.
+	var final []byte
 	for i, m := range sc.requests {
 		if raw, bad := sc.malformed[i]; bad {
 			e := rpc.FrameError([]byte(raw))
@@ -202,7 +210,14 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 			clock = *p.At
 		}
 		if m.Method == "session.start" && p.SessionID != "" {
-			lastSession = p.SessionID
+			lastSession, final = p.SessionID, nil
+		}
+		if final == nil && lastSession != "" && endsSession(m.Method, p.SessionID, lastSession) {
+			var views bytes.Buffer
+			if err := showViews(ctx, srv, lastSession, opt, &views); err != nil {
+				return err
+			}
+			final = views.Bytes()
 		}
 		result, err := handle(ctx, srv, m)
 		srv.Quiesce()
@@ -215,7 +230,23 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 		}
 		host.print(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 	}
+	if final != nil {
+		_, err := stdout.Write(final)
+		return err
+	}
 	return showViews(ctx, srv, lastSession, opt, stdout)
+}
+
+// endsSession reports whether a request ends the session --show draws: after it, view.text answers
+// `unknown sessionId` or `server shutting down`.
+func endsSession(method, sessionID, shown string) bool {
+	switch method {
+	case "shutdown", "exit":
+		return true
+	case "session.end":
+		return sessionID == shown
+	}
+	return false
 }
 
 // handle answers one request as the rpc layer would, a panic included.
@@ -229,7 +260,8 @@ func handle(ctx context.Context, srv *handlers.Server, m wireMsg) (result any, e
 	if string(params) == "null" {
 		params = nil
 	}
-	return srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+	result, err = srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+	return rpc.Settle(ctx, result, err)
 }
 
 func showViews(ctx context.Context, srv *handlers.Server, sessionID string, opt replayOptions, stdout io.Writer) error {
@@ -281,6 +313,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	show := fs.String("show", "", "print the final views as text: band, pane, debug (comma-separated)")
 	width := fs.Int("width", 100, "width of the views --show prints")
+	write := fs.Bool("write", false, "write the rules the recording writes at their recorded paths (by default they land in a temp dir, removed after)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -309,9 +342,32 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
-	if err := play(ctx, sc, replayOptions{show: views, width: *width}, stdout); err != nil {
+	opt := replayOptions{show: views, width: *width}
+	if !*write {
+		root, err := os.MkdirTemp("", "saverd-replay-")
+		if err != nil {
+			fmt.Fprintln(stderr, "saverd replay:", err)
+			return 1
+		}
+		defer os.RemoveAll(root)
+		opt.writeRoot = root
+	}
+	if err := play(ctx, sc, opt, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
 	return 0
+}
+
+// callID is a message id as the live daemon matches a reply to its call: the number 7 and the string
+// "7" are one id.
+func callID(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if _, err := strconv.ParseUint(s, 10, 63); err == nil {
+			return s
+		}
+		return string(raw)
+	}
+	return string(bytes.TrimSpace(raw))
 }

@@ -79,3 +79,72 @@ func TestReplayUsage(t *testing.T) {
 		t.Errorf("a bad line: exit %d, %q; want 1 naming the file and line", code, stderr.String())
 	}
 }
+
+// TestReplayOfALiveRecording: a recording of a real host ends with session.end and shutdown, and has
+// a rule written. Replay used to write the rule again at its recorded path (one CLAUDE.md got five
+// copies), and --show failed with `server shutting down`. It writes nothing outside a temp dir unless
+// --write asks, and draws the views as they were before the end.
+func TestReplayOfALiveRecording(t *testing.T) {
+	cwd, rec := t.TempDir(), filepath.Join(t.TempDir(), "session.ndjson")
+	c := startDaemon(t, false, judgeReply, "--store", t.TempDir(), "--record", rec)
+	startSession(c, "s", cwd)
+	runTwelve(c, "s", cwd)
+	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "check"}, nil)
+	c.waitFor("the check", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "fix 1"}, nil)
+	var wrote struct{ Text string }
+	c.ok("ui.action", map[string]any{"sessionId": "s", "action": "write", "patternId": "execution:full-suite"}, &wrote)
+	claudeMD := filepath.Join(cwd, "CLAUDE.md")
+	if wrote.Text != "Wrote "+claudeMD {
+		t.Fatalf("live write = %q", wrote.Text)
+	}
+	c.ok("session.end", map[string]any{"sessionId": "s"}, nil)
+	c.ok("shutdown", nil, nil)
+	c.stdin.Close()
+	waitExit(t, c.cmd, "EOF")
+	if err := os.Remove(claudeMD); err != nil {
+		t.Fatal(err)
+	}
+
+	var out, stderr bytes.Buffer
+	if code := runReplay(context.Background(), []string{rec, "--show", "pane"}, &out, &stderr); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(claudeMD); !os.IsNotExist(err) {
+		t.Fatalf("replay wrote %s without --write: %v", claudeMD, err)
+	}
+	if !strings.Contains(out.String(), `"Wrote `+claudeMD+`"`) || !strings.Contains(out.String(), "DECIDED (1)") {
+		t.Fatalf("replay output lacks the recorded reply or the pane before the end:\n%s", out.String())
+	}
+	out.Reset()
+	if code := runReplay(context.Background(), []string{rec, "--write"}, &out, &stderr); code != 0 {
+		t.Fatalf("replay --write exit %d: %s", code, stderr.String())
+	}
+	if text := readFile(t, claudeMD); strings.Count(text, "## ContextSaver") != 1 {
+		t.Fatalf("CLAUDE.md after replay --write:\n%s", text)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestReplayTakesAStringForkID: the live daemon takes "7" for its call 7, so a replay does too.
+func TestReplayTakesAStringForkID(t *testing.T) {
+	rec := `{"dir":"out","msg":{"jsonrpc":"2.0","id":3,"method":"model.fork","params":{"sessionId":"s","purpose":"judge","prompt":"p"}}}
+{"dir":"in","msg":{"jsonrpc":"2.0","id":"3","result":{"text":"{}","usage":{"input_tokens":1,"output_tokens":1,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}}
+{"dir":"in","msg":{"jsonrpc":"2.0","id":"x3","result":null}}
+`
+	sc, err := readScript(strings.NewReader(rec), "rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.forks) != 1 || sc.forks[0].purpose != "judge" {
+		t.Fatalf("forks %+v: the reply with id \"3\" answers call 3, and \"x3\" answers nothing", sc.forks)
+	}
+}

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -35,6 +33,7 @@ type serveFlags struct {
 	cpuProfile  string
 	listen      string
 	idleExit    time.Duration
+	idleEvict   time.Duration
 }
 
 func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
@@ -51,6 +50,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
 	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
+	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -144,6 +144,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
 	// often than the default, which keeps p99 down and stays well inside the memory budget.
 	debug.SetGCPercent(400)
+	limitMemory()
 	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
@@ -154,6 +155,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		},
 		TestHooks:  f.testHooks,
 		ForkAlways: f.listen != "",
+		IdleEvict:  idleEvictOption(f.idleEvict),
 	}
 	if f.listen != "" {
 		opt.SessionsLog = sessionsLog(log)
@@ -165,11 +167,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
 	srv.SetHost(connHost{conn})
 
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
+	ctx, stop := terminating(ctx)
 	defer stop()
 	conn.Serve(ctx, srv.Handle)
 	select {
-	case <-conn.Done():
+	case <-conn.Stopped(): // EOF: the host is gone, whatever a handler is doing
 	case <-ctx.Done():
 	case <-srv.Exited():
 	}
@@ -178,6 +180,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := srv.Shutdown(flush); err != nil {
 		log.Warn().Err(err).Msg("exit before every write finished")
 	}
+	awaitHandler(conn, flush)
 	_ = conn.Close()
 	log.Info().Msg("saverd stopped")
 	return 0

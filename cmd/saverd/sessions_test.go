@@ -109,6 +109,11 @@ func TestSessionsFormats(t *testing.T) {
 				t.Errorf("sessions after the fixtures' day: %s", out)
 			}
 		}},
+		{"repo", []string{"--format", "ndjson", "--repo", "/home/dev/src/calc"}, func(t *testing.T, out string) {
+			if n := strings.Count(out, "\n"); n != 1 || !strings.Contains(out, `"cwd":"/home/dev/src/calc"`) {
+				t.Errorf("%d sessions under the repo, want the calc one:\n%s", n, out)
+			}
+		}},
 		{"by model csv", []string{"--format", "csv", "--by", "model"}, func(t *testing.T, out string) {
 			if !strings.Contains(out, "claude-opus-5-5,3,20,20000,1000,100000,4000,0.14,0.14") || !strings.Contains(out, "gpt-5.6-terra,1,3,") {
 				t.Errorf("by model:\n%s", out)
@@ -154,7 +159,7 @@ func TestSessionsUsageErrors(t *testing.T) {
 		{[]string{"--harness", "claude"}, 2, `--harness: want claude-code or codex, got "claude"`},
 		{[]string{"--since", "soon"}, 2, "--since"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"--prices", "/nonexistent/dir/"}, 0, ""}, // a missing override file is no override
+		{[]string{"--prices", "/nonexistent/dir/"}, 1, "--prices: stat /nonexistent/dir/: no such file"}, // named, so it must be there
 		{[]string{"-h"}, 0, ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

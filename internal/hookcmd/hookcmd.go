@@ -24,6 +24,17 @@ import (
 	"github.com/saverd/saverd/internal/paths"
 )
 
+// Usage is the hook client's help text.
+const Usage = `Usage:
+  saverd hook [--harness claude-code|codex] EVENT   (or: saverd-hook hook ...)
+      The command Claude Code or Codex runs for one hook: the payload on stdin, the answer on stdout,
+      always exit 0. EVENT is SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
+      PostToolUseFailure, SubagentStart, SubagentStop, Stop, PreCompact, PostCompact or SessionEnd.
+      Problems go to $XDG_STATE_HOME/saverd/hook.log. saverd install writes these hooks for you.
+  saverd statusline                                 (or: saverd-hook statusline)
+      Claude Code's status line: its JSON on stdin, the band as one line (nothing when no daemon runs).
+`
+
 // EnvMarker is set in the environment of every fork of the model saverd runs itself; a hook that sees
 // it does nothing, so a fork whose hooks were not turned off still records nothing.
 const EnvMarker = "SAVERD_FORK"
@@ -45,6 +56,10 @@ const (
 // daemon's answer. It never breaks the agent: whatever goes wrong, it prints nothing, exits 0 and
 // logs why to the state directory's hook.log.
 func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprint(stdout, Usage)
+		return 0
+	}
 	if os.Getenv(EnvMarker) != "" {
 		return 0 // the judge's own fork: its events are never a session's
 	}
@@ -245,7 +260,11 @@ func hookLog(format string, a ...any) {
 
 // Statusline is `saverd statusline`: Claude Code's status line input on stdin, the band as one line
 // on stdout. It never starts a daemon; with none running it prints nothing.
-func Statusline(stdin io.Reader, stdout io.Writer) int {
+func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprint(stdout, Usage)
+		return 0
+	}
 	payload, err := io.ReadAll(io.LimitReader(stdin, 1<<20))
 	if err != nil || !json.Valid(payload) {
 		return 0

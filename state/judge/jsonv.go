@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // The reply as JavaScript's JSON.parse reads it: any JSON, numbers kept as written (json.Number) so a
@@ -19,6 +21,9 @@ func parseObject(text string) map[string]any {
 	end := strings.LastIndexByte(text, '}')
 	if start < 0 || end < start {
 		return nil
+	}
+	if _, deep := jsondepth.CheckString(text[start:end+1], jsondepth.Max); deep {
+		return nil // a reply nested this deep is no verdict, and decoding it could take the process down
 	}
 	dec := json.NewDecoder(strings.NewReader(text[start : end+1]))
 	dec.UseNumber()

@@ -74,6 +74,7 @@ func TestParseReplyDrops(t *testing.T) {
 	}{
 		{"not JSON", "I found nothing worth a card.", []string{"reply was not JSON"}, nil},
 		{"broken object", `[{"findings": [}]`, []string{"reply was not JSON"}, nil},
+		{"nested past the depth bound", `{"findings":[],"x":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`, []string{"reply was not JSON"}, nil},
 		{"the first brace to the last", `[{"findings":[]}]`, []string{}, nil},
 		{"findings not an array", `{"focus":"x","findings":{"id":"a"}}`, []string{"findings was not an array"}, nil},
 		{"finding not an object", replyOf(`5`, `"x"`, `null`), []string{"#1: not an object", "#2: not an object", "#3: not an object"}, nil},

@@ -1,0 +1,148 @@
+package handlers
+
+import (
+	"reflect"
+
+	"github.com/saverd/saverd/state"
+)
+
+// The per-project registry is shared by every session on the project, in this daemon and in others.
+// A session writes only the patterns it changed, each stamped with when it changed them, and the store
+// keeps per pattern the copy changed last (state.MergeStored): a session that merely ends, or decides
+// one pattern, never puts back its stale copy of another session's decision.
+
+// storedCopy is a pattern as this session last wrote or loaded it, and when that copy was made;
+// mine marks a copy this session changed.
+type storedCopy struct {
+	sp   state.StoredPattern
+	at   int64
+	mine bool
+}
+
+// storedAsLoaded is the registry as the session found it.
+func storedAsLoaded(loaded []state.StoredPattern) map[string]storedCopy {
+	out := make(map[string]storedCopy, len(loaded))
+	for _, sp := range loaded {
+		at := sp.ChangedAt
+		sp.ChangedAt = 0
+		out[sp.ID] = storedCopy{sp: sp, at: at}
+	}
+	return out
+}
+
+// changedStored is every pattern this session changed since it started, each with the time of its last
+// change: a pattern that differs from the copy last seen is stamped now. The demo's sample patterns are
+// never among them. Called under the session's lock.
+func (sess *Session) changedStored(now int64) []state.StoredPattern {
+	if sess.stored == nil {
+		sess.stored = map[string]storedCopy{}
+	}
+	var out []state.StoredPattern
+	for _, sp := range state.StorableOf(sess.st) {
+		if state.IsDemoSample(sp) {
+			continue
+		}
+		c, seen := sess.stored[sp.ID]
+		if !seen || !reflect.DeepEqual(c.sp, sp) {
+			c = storedCopy{sp: sp, at: now, mine: true}
+			sess.stored[sp.ID] = c
+		}
+		if c.mine {
+			sp.ChangedAt = c.at
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// loadPatterns puts the project's stored patterns in st and returns them as the session found them, for
+// Session.stored: every session start goes through it, so a session writes only what it changed.
+func (s *Server) loadPatterns(st *state.State) map[string]storedCopy {
+	loaded := s.loadRegistry(st.Cwd)
+	for _, sp := range loaded {
+		sp.ChangedAt = 0 // the stamp stays with the registry (see Session.stored)
+		st.Patterns = append(st.Patterns, state.FromStored(sp))
+	}
+	return storedAsLoaded(loaded)
+}
+
+// loadRegistry reads the project's stored patterns; a store that cannot be read costs the session its
+// memory, never its start.
+func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
+	s.mu.Lock()
+	store := s.store
+	s.mu.Unlock()
+	if store == nil {
+		return nil
+	}
+	v, err := store.Get(state.StoreKey(cwd))
+	if err != nil {
+		s.log.Warn().Err(err).Str("cwd", cwd).Msg("registry unreadable; the session starts empty")
+		return nil
+	}
+	return state.ParseRegistry(v)
+}
+
+// persist merges what this session changed into the project's registry, in the background: a judge's
+// findings need not hold up the hook that brought them. Called under the session's lock.
+func (sess *Session) persist() {
+	if write := sess.registryWrite(); write != nil {
+		sess.writes.Add(1)
+		sess.spawn(func() {
+			defer sess.writes.Done()
+			write()
+		})
+	}
+}
+
+// persistNow writes the registry before it returns: a decision is acknowledged only once it is on disk
+// (a person is waiting for the reply anyway, and decisions are rare). Called under the session's lock.
+func (sess *Session) persistNow() {
+	if write := sess.registryWrite(); write != nil {
+		write()
+	}
+}
+
+// registryWrite is the store write for the session as it is now (nil with no store, or nothing changed);
+// it runs without the session's lock. Called under the session's lock.
+func (sess *Session) registryWrite() func() {
+	sess.srv.mu.Lock()
+	store := sess.srv.store
+	sess.srv.mu.Unlock()
+	if store == nil {
+		return nil
+	}
+	mine := sess.changedStored(sess.srv.now(nil))
+	if len(mine) == 0 {
+		return nil
+	}
+	key := state.StoreKey(sess.st.Cwd)
+	log := sess.srv.log
+	sess.writeSeq++
+	seq := sess.writeSeq
+	return func() {
+		sess.writeMu.Lock()
+		defer sess.writeMu.Unlock()
+		if seq <= sess.wroteSeq {
+			return // a newer snapshot of this session's changes is already on disk
+		}
+		sess.wroteSeq = seq
+		err := store.Update(key, func(old any) (any, error) {
+			return state.MergeStored(state.ParseRegistry(old), mine), nil
+		})
+		if err != nil {
+			log.Error().Err(err).Str("key", key).Msg("registry write failed")
+		}
+	}
+}
+
+// flush writes the session's registry now and waits for the writes its earlier decisions started: the
+// host may exit right after the reply.
+func (sess *Session) flush() {
+	var write func()
+	sess.event(func() { write = sess.registryWrite() })
+	if write != nil {
+		write()
+	}
+	sess.writes.Wait()
+}

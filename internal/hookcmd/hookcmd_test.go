@@ -1,0 +1,50 @@
+package hookcmd
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestHookArgs(t *testing.T) {
+	cases := []struct {
+		args           []string
+		harness, event string
+		wantErr        bool
+	}{
+		{[]string{"PostToolUse"}, "claude-code", "PostToolUse", false},
+		{[]string{"--harness", "codex", "Stop"}, "codex", "Stop", false},
+		{[]string{"--harness=codex", "Stop"}, "codex", "Stop", false},
+		{[]string{}, "", "", true},
+		{[]string{"--verbose", "Stop"}, "", "", true},
+		{[]string{"Stop", "extra"}, "", "", true},
+	}
+	for _, c := range cases {
+		h, e, err := hookArgs(c.args)
+		if (err != nil) != c.wantErr || (!c.wantErr && (h != c.harness || e != c.event)) {
+			t.Errorf("hookArgs(%q) = %q, %q, %v", c.args, h, e, err)
+		}
+	}
+}
+
+func TestFrameSplicesThePayload(t *testing.T) {
+	t.Setenv("CONTEXTSAVER_DEBUG", "1")
+	frame := Frame("codex", `Stop"x`, []byte("  {\"session_id\":\"s\"}\n"))
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Harness string          `json:"harness"`
+			Event   string          `json:"event"`
+			Debug   bool            `json:"debug"`
+			Payload json.RawMessage `json:"payload"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(frame, &msg); err != nil {
+		t.Fatalf("frame %q: %v", frame, err)
+	}
+	if msg.Method != "hook" || msg.Params.Harness != "codex" || msg.Params.Event != `Stop"x` || !msg.Params.Debug || string(msg.Params.Payload) != `{"session_id":"s"}` {
+		t.Fatalf("frame %+v", msg)
+	}
+	if frame[len(frame)-1] != '\n' {
+		t.Fatal("a frame is one NDJSON line")
+	}
+}

@@ -1,0 +1,19 @@
+package rpc
+
+import "context"
+
+// Later is a call's result that is worked out off the read loop: a handler returns one for a request
+// that may take long (impact.query over a large history), the connection runs it on a goroutine of
+// its own and replies when it returns, and the read loop goes on to the next request meanwhile. The
+// context it gets ends when the connection stops. For a notification it is run inline, as nothing
+// waits for it.
+type Later func(ctx context.Context) (result any, err error)
+
+// Settle is result, or what it works out to when it is a Later, run now: for callers of a handler
+// that are not a Conn (tests, replay), which want the answer in order.
+func Settle(ctx context.Context, result any, err error) (any, error) {
+	if l, ok := result.(Later); ok && err == nil {
+		return l(ctx)
+	}
+	return result, err
+}
