@@ -473,9 +473,14 @@ func TestOracleSessions(t *testing.T) {
 				Reduce(s, a)
 			}
 			diffs := oracleDiffs(t, s, o)
-			if len(diffs) > 0 && relapse != "" {
-				// Only where the answers part: a relapse the next judge run reports anyway ends the same.
-				t.Skipf("a relapse after settling (%s): saverd takes the credit back and requeues at once, the plugin did not (protocol.md, Differences from the plugin; TestRelapseAfterSettling); first difference: %s", relapse, diffs[0])
+			if relapse != "" {
+				// A relapse after settling takes the credit back and requeues the card at once, where the
+				// plugin did not (protocol.md, Differences from the plugin; TestRelapseAfterSettling), and the
+				// recorded judge runs after it carry the plugin's patterns: what a relapse moves (the
+				// patterns' counts, the cards, the saved figure and every view drawn from them) may part.
+				// Everything else — the ledger, the turns, the usage, the loops — must still agree.
+				t.Logf("a relapse after settling at %s: comparing what it does not move", relapse)
+				diffs = slices.DeleteFunc(diffs, movedByRelapse)
 			}
 			for _, d := range diffs {
 				t.Error(d)
@@ -594,4 +599,15 @@ func TestResetKeepsStoredPatterns(t *testing.T) {
 	if s.Seq != 1 || !slices.Equal(s.Patterns[0].Hits, []string{"r1"}) {
 		t.Fatalf("seq %d hits %v", s.Seq, s.Patterns[0].Hits)
 	}
+}
+
+// movedByRelapse: a difference in what a relapse after settling changes.
+func movedByRelapse(diff string) bool {
+	for _, p := range []string{"state.patterns", "state.cards", "state.saved", "state.notes", "state.standing",
+		"state.delivery", "pane.", "band.", "bandNow.", "debug ", "storable", "turnsToCompaction", "tokensToCompaction", "processLine"} {
+		if strings.HasPrefix(diff, p) {
+			return true
+		}
+	}
+	return false
 }
