@@ -73,20 +73,20 @@ func MergeClaude(name, text, bin string) (Edit, error) {
 // mergeStatusLine sets saverd's status line unless the user has a different one. It returns the change
 // made ("" for none) and a note for a status line it kept.
 func mergeStatusLine(root *object, command string) (change, note string) {
-	cur, present := root.vals["statusLine"]
+	cur, present := root.Lookup("statusLine")
 	if present {
 		cmd, isCmd := commandOf(cur)
 		if !isCmd || !Ours(cmd) {
 			return "", "kept your status line " + describe(cur) + " (saverd's band is not shown there)"
 		}
-		if o := cur.(*object); cmd == command && len(o.keys) == 2 && o.get("type") == "command" {
+		if o := cur.(*object); cmd == command && o.Len() == 2 && o.Get("type") == "command" {
 			return "", ""
 		}
 	}
 	o := &object{}
-	o.set("type", "command")
-	o.set("command", command)
-	root.set("statusLine", o)
+	o.Set("type", "command")
+	o.Set("command", command)
+	root.Set("statusLine", o)
 	if present {
 		return "updated statusLine: " + command, ""
 	}
@@ -110,8 +110,8 @@ func RemoveClaude(name, text string) (Edit, error) {
 	if err != nil {
 		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
 	}
-	if cmd, ok := commandOf(root.get("statusLine")); ok && Ours(cmd) {
-		root.del("statusLine")
+	if cmd, ok := commandOf(root.Get("statusLine")); ok && Ours(cmd) {
+		root.Del("statusLine")
 		changes = append(changes, "removed statusLine: "+cmd)
 	}
 	if len(changes) == 0 {

@@ -90,14 +90,14 @@ func Declarations(path, text string) ([]Declared, error) {
 		return nil, err
 	}
 	var out []Declared
-	for _, event := range hooks.keys {
-		groups, _ := hooks.get(event).([]any)
+	for _, event := range hooks.Keys() {
+		groups, _ := hooks.Get(event).([]any)
 		for gi, g := range groups {
 			group, _ := g.(*object)
 			if group == nil {
 				continue
 			}
-			handlers, _ := group.get("hooks").([]any)
+			handlers, _ := group.Get("hooks").([]any)
 			for hi, v := range handlers {
 				cmd, ok := commandOf(v)
 				if !ok {
@@ -118,10 +118,10 @@ func Declarations(path, text string) ([]Declared, error) {
 // Observed with the real client: the matcher and the timeout are part of it, the event name is snake case.
 func trustHash(snakeEvent string, group, handler *object) string {
 	h := map[string]any{"async": false, "type": "command"}
-	for _, k := range handler.keys {
+	for _, k := range handler.Keys() {
 		switch k {
 		case "async", "command", "timeout", "type":
-			h[k] = handler.vals[k]
+			h[k] = handler.Get(k)
 		default:
 			return ""
 		}
@@ -130,11 +130,11 @@ func trustHash(snakeEvent string, group, handler *object) string {
 		return ""
 	}
 	decl := map[string]any{"event_name": snakeEvent, "hooks": []any{h}}
-	for _, k := range group.keys {
+	for _, k := range group.Keys() {
 		switch k {
 		case "hooks":
 		case "matcher":
-			decl["matcher"] = group.vals[k]
+			decl["matcher"] = group.Get(k)
 		default:
 			return ""
 		}

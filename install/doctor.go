@@ -90,14 +90,14 @@ func claudeFindings(dir string) ([]Finding, bool) {
 		}
 		var present []string
 		if hooks, _ := hooksTable(root, false); hooks != nil {
-			for _, event := range hooks.keys {
-				groups, _ := hooks.get(event).([]any)
+			for _, event := range hooks.Keys() {
+				groups, _ := hooks.Get(event).([]any)
 				for _, g := range groups {
 					group, _ := g.(*object)
 					if group == nil {
 						continue
 					}
-					handlers, _ := group.get("hooks").([]any)
+					handlers, _ := group.Get("hooks").([]any)
 					for _, v := range handlers {
 						if cmd, ok := commandOf(v); ok && Ours(cmd) {
 							present = append(present, event+"\x00"+cmd)

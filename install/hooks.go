@@ -81,13 +81,13 @@ func shellQuote(s string) string {
 // hooksTable returns root's "hooks" object, creating it when absent; a "hooks" of another type is an
 // error, since replacing it would lose what the user put there.
 func hooksTable(root *object, create bool) (*object, error) {
-	v, present := root.vals["hooks"]
+	v, present := root.Lookup("hooks")
 	if !present {
 		if !create {
 			return nil, nil
 		}
 		h := &object{}
-		root.set("hooks", h)
+		root.Set("hooks", h)
 		return h, nil
 	}
 	h, ok := v.(*object)
@@ -117,7 +117,7 @@ func kind(v any) string {
 
 // groupsOf returns one event's groups; an event whose value is not an array is an error.
 func groupsOf(hooks *object, event string) ([]any, error) {
-	switch g := hooks.get(event).(type) {
+	switch g := hooks.Get(event).(type) {
 	case []any:
 		return g, nil
 	case nil:
@@ -128,7 +128,7 @@ func groupsOf(hooks *object, event string) ([]any, error) {
 }
 
 func matcherOf(group *object) string {
-	m, _ := group.get("matcher").(string)
+	m, _ := group.Get("matcher").(string)
 	return m
 }
 
@@ -137,7 +137,7 @@ func commandOf(v any) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	c, ok := h.get("command").(string)
+	c, ok := h.Get("command").(string)
 	return c, ok
 }
 
@@ -145,21 +145,21 @@ func commandOf(v any) (string, bool) {
 // trust hash over the declaration is the one install records.
 func handlerObject(h Handler) *object {
 	o := &object{}
-	o.set("type", "command")
-	o.set("command", h.Command)
-	o.set("timeout", json.Number(strconv.Itoa(h.Timeout)))
+	o.Set("type", "command")
+	o.Set("command", h.Command)
+	o.Set("timeout", json.Number(strconv.Itoa(h.Timeout)))
 	return o
 }
 
 // sameHandler reports whether a declaration in the file is exactly what saverd would write for h.
 func sameHandler(v any, h Handler) bool {
 	o, ok := v.(*object)
-	if !ok || len(o.keys) != 3 {
+	if !ok || len(o.Keys()) != 3 {
 		return false
 	}
-	t, _ := o.get("type").(string)
-	c, _ := o.get("command").(string)
-	n, _ := o.get("timeout").(json.Number)
+	t, _ := o.Get("type").(string)
+	c, _ := o.Get("command").(string)
+	n, _ := o.Get("timeout").(json.Number)
 	return t == "command" && c == h.Command && string(n) == strconv.Itoa(h.Timeout)
 }
 
@@ -182,7 +182,7 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 		out := make([]any, 0, len(groups)+1)
 		for _, g := range groups {
 			group, ok := g.(*object)
-			handlers, isArr := group.get("hooks").([]any)
+			handlers, isArr := group.Get("hooks").([]any)
 			if !ok || !isArr {
 				out = append(out, g)
 				continue
@@ -209,19 +209,19 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 			if removed && len(kept) == 0 {
 				continue
 			}
-			group.set("hooks", kept)
+			group.Set("hooks", kept)
 			out = append(out, group)
 		}
 		if !found {
 			group := &object{}
 			if h.Matcher != "" {
-				group.set("matcher", h.Matcher)
+				group.Set("matcher", h.Matcher)
 			}
-			group.set("hooks", []any{handlerObject(h)})
+			group.Set("hooks", []any{handlerObject(h)})
 			out = append(out, group)
 			changes = append(changes, fmt.Sprintf("added %s: %s (timeout %d s)", h.Event, h.Command, h.Timeout))
 		}
-		hooks.set(h.Event, out)
+		hooks.Set(h.Event, out)
 	}
 	return changes, nil
 }
@@ -234,7 +234,7 @@ func removeHooks(root *object) ([]string, error) {
 		return nil, err
 	}
 	var changes []string
-	for _, event := range append([]string(nil), hooks.keys...) {
+	for _, event := range append([]string(nil), hooks.Keys()...) {
 		groups, err := groupsOf(hooks, event)
 		if err != nil {
 			return nil, err
@@ -242,7 +242,7 @@ func removeHooks(root *object) ([]string, error) {
 		out, emptied := make([]any, 0, len(groups)), false
 		for _, g := range groups {
 			group, ok := g.(*object)
-			handlers, isArr := group.get("hooks").([]any)
+			handlers, isArr := group.Get("hooks").([]any)
 			if !ok || !isArr {
 				out = append(out, g)
 				continue
@@ -261,19 +261,19 @@ func removeHooks(root *object) ([]string, error) {
 				continue
 			}
 			if removed {
-				group.set("hooks", kept)
+				group.Set("hooks", kept)
 			}
 			out = append(out, group)
 		}
 		switch {
 		case emptied && len(out) == 0:
-			hooks.del(event)
+			hooks.Del(event)
 		case len(out) != len(groups) || emptied:
-			hooks.set(event, out)
+			hooks.Set(event, out)
 		}
 	}
-	if len(changes) > 0 && len(hooks.keys) == 0 {
-		root.del("hooks")
+	if len(changes) > 0 && len(hooks.Keys()) == 0 {
+		root.Del("hooks")
 	}
 	return changes, nil
 }

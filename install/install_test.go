@@ -219,10 +219,10 @@ func TestUninstallCodexNotesMovedForeignHook(t *testing.T) {
 	// The person adds a Stop hook after saverd's: uninstalling moves it from group 1 to group 0.
 	root, _ := parseObject(read(t, path))
 	hooks, _ := hooksTable(root, false)
-	stop := hooks.get("Stop").([]any)
+	stop := hooks.Get("Stop").([]any)
 	mine := &object{}
-	mine.set("hooks", []any{handlerObject(Handler{Command: "mine", Timeout: 1})})
-	hooks.set("Stop", append(stop, mine))
+	mine.Set("hooks", []any{handlerObject(Handler{Command: "mine", Timeout: 1})})
+	hooks.Set("Stop", append(stop, mine))
 	write(t, path, format(root), 0o644)
 	r, err := Uninstall(o)
 	if err != nil {

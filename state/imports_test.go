@@ -22,7 +22,7 @@ var forbidden = []string{
 }
 
 // pureDirs are the pure packages, relative to state/.
-var pureDirs = []string{".", "judge", "../prices", "../internal/jsondepth"}
+var pureDirs = []string{".", "judge", "../prices", "../internal/jsondepth", "../internal/jsonobj"}
 
 // ioAllowed are the files of pure packages that may do I/O: prices reads its override file in one
 // function kept apart from the arithmetic.

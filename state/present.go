@@ -1,6 +1,7 @@
 package state
 
 import (
+	"github.com/saverd/saverd/internal/jsonobj"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,16 +44,16 @@ func (f *RuleFile) Holds(a Artifact) bool {
 		}
 		return false
 	case ModeMergeSettings:
-		v, err := decodeOrdered(strings.TrimPrefix(f.text, "\uFEFF"))
-		root, ok := v.(*orderedObject)
+		v, err := jsonobj.Decode(strings.TrimPrefix(f.text, "\uFEFF"))
+		root, ok := v.(*jsonobj.Object)
 		if err != nil || !ok {
 			return false
 		}
-		permissions, _ := root.get("permissions").(*orderedObject)
+		permissions, _ := root.Get("permissions").(*jsonobj.Object)
 		if permissions == nil {
 			return false
 		}
-		allow, _ := permissions.get("allow").([]any)
+		allow, _ := permissions.Get("allow").([]any)
 		return containsRule(allow, a.Content)
 	}
 	parts := strings.Split(a.Content, "---\n")

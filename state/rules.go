@@ -1,17 +1,14 @@
 package state
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/saverd/saverd/internal/jsonobj"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // Rules: the lasting artifacts that make a session's decisions permanent — a CLAUDE.md bullet, a
@@ -336,14 +333,14 @@ func withoutHeadField(lines []string, key string) []string {
 // add by hand (the seed started from {} and wrote that back: KNOWN-ISSUES). An empty file has no
 // settings to lose and reads as {}.
 func MergeSettings(existing *string, rule string) (string, error) {
-	root := &orderedObject{}
+	root := &jsonobj.Object{}
 	if existing != nil {
 		text := strings.TrimPrefix(*existing, "\uFEFF")
 		if strings.TrimSpace(text) != "" {
-			v, err := decodeOrdered(text)
+			v, err := jsonobj.Decode(text)
 			if err == nil {
 				var ok bool
-				if root, ok = v.(*orderedObject); !ok {
+				if root, ok = v.(*jsonobj.Object); !ok {
 					err = errors.New("not a JSON object")
 				}
 			}
@@ -352,19 +349,19 @@ func MergeSettings(existing *string, rule string) (string, error) {
 			}
 		}
 	}
-	permissions, ok := root.get("permissions").(*orderedObject)
+	permissions, ok := root.Get("permissions").(*jsonobj.Object)
 	if !ok {
-		permissions = &orderedObject{}
+		permissions = &jsonobj.Object{}
 	}
-	allow, _ := permissions.get("allow").([]any)
+	allow, _ := permissions.Get("allow").([]any)
 	if !containsRule(allow, rule) {
 		allow = append(allow[:len(allow):len(allow)], rule)
 	}
 	if allow == nil {
 		allow = []any{}
 	}
-	permissions.set("allow", allow)
-	root.set("permissions", permissions)
+	permissions.Set("allow", allow)
+	root.Set("permissions", permissions)
 	return string(appendIndented(nil, root, "")) + "\n", nil
 }
 
@@ -377,121 +374,7 @@ func containsRule(allow []any, rule string) bool {
 	return false
 }
 
-// orderedObject is a JSON object that keeps its keys in order, as a JavaScript object does. A key given
-// twice keeps its first place and its last value, as JSON.parse does.
-type orderedObject struct {
-	keys []string
-	vals map[string]any
-}
-
-func (o *orderedObject) get(k string) any { return o.vals[k] }
-
-func (o *orderedObject) set(k string, v any) {
-	if o.vals == nil {
-		o.vals = map[string]any{}
-	}
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.vals[k] = v
-}
-
-// decodeOrdered decodes one JSON value with objects as *orderedObject and numbers as json.Number.
-func decodeOrdered(text string) (any, error) {
-	if at, deep := jsondepth.CheckString(text, jsondepth.Max); deep {
-		return nil, fmt.Errorf("nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
-	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	v, err := orderedValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
-func orderedValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := &orderedObject{}
-			for dec.More() {
-				tok, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := tok.(string)
-				if !ok {
-					return nil, fmt.Errorf("object key %v is not a string", tok)
-				}
-				v, err := orderedValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj.set(k, v)
-			}
-			_, err := dec.Token()
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := orderedValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	}
-	return tok, nil
-}
-
-// appendIndented writes v as JSON.stringify(v, null, 2) does.
+// appendIndented writes v as JSON.stringify(v, null, 2) does, its scalars as JavaScript prints them.
 func appendIndented(b []byte, v any, indent string) []byte {
-	inner := indent + "  "
-	switch x := v.(type) {
-	case *orderedObject:
-		if len(x.keys) == 0 {
-			return append(b, "{}"...)
-		}
-		b = append(b, "{\n"...)
-		for i, k := range x.keys {
-			if i > 0 {
-				b = append(b, ",\n"...)
-			}
-			b = append(b, inner...)
-			b = appendJSString(b, k)
-			b = append(b, ": "...)
-			b = appendIndented(b, x.vals[k], inner)
-		}
-		return append(append(append(b, '\n'), indent...), '}')
-	case []any:
-		if len(x) == 0 {
-			return append(b, "[]"...)
-		}
-		b = append(b, "[\n"...)
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ",\n"...)
-			}
-			b = append(b, inner...)
-			b = appendIndented(b, e, inner)
-		}
-		return append(append(append(b, '\n'), indent...), ']')
-	}
-	return appendJS(b, v, nil, false)
+	return jsonobj.AppendIndented(b, v, indent, func(b []byte, v any) []byte { return appendJS(b, v, nil, false) })
 }
