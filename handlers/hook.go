@@ -161,7 +161,6 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 // session over, a compaction is recorded. Called under the lock.
 func (sess *Session) restart(pl bridge.Payload) {
 	b := sess.bridge
-	b.ended = false
 	if pl.TranscriptPath != "" {
 		b.transcript = pl.TranscriptPath
 	}
@@ -213,10 +212,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
 		var harness, transcript string
-		sess.event(func() {
-			sess.bridge.ended = true
-			harness, transcript = sess.bridge.harness, sess.bridge.transcript
-		})
+		sess.event(func() { harness, transcript = sess.bridge.harness, sess.bridge.transcript })
 		s.background(func() {
 			sess.flush()
 			s.recordSession(harness, transcript)

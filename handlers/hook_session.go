@@ -30,8 +30,6 @@ type bridged struct {
 	calls map[string]int64
 	// compacting: PreCompact recorded the compaction; PostCompact and SessionStart(compact) must not again.
 	compacting bool
-	// ended: SessionEnd was seen; the session is kept for a resume.
-	ended bool
 }
 
 func newBridged(harness string, p bridge.Payload) *bridged {
