@@ -1,0 +1,201 @@
+package handlers
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/textview"
+)
+
+// typedPrompt is a prompt that is no `/saver` command: a turn starts, and the prompt carries the notes
+// and the standing fixes.
+func (sess *Session) typedPrompt(pl bridge.Payload, now int64) []string {
+	kind := "composer"
+	if bridge.IsTaskNotification(pl.Prompt) {
+		kind = "task"
+	}
+	var out []string
+	sess.event(func() {
+		b := sess.bridge
+		b.turnAt = now
+		if b.transcript != "" {
+			b.turnFrom = bridge.Size(b.transcript)
+		}
+		sess.dispatch(turnStartAction(now))
+		out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now)
+	})
+	return out
+}
+
+// saverTyped runs `/saver …` typed in the prompt box; its reply is what the person reads. `/saver`
+// alone shows the pane as text; `/saver check` waits for its run and shows the cards it found.
+func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now int64) string {
+	switch firstField(args) {
+	case "", "rules":
+		var text string
+		sess.event(func() { text = sess.paneText() })
+		return joinText(joinText(sess.takeMail()...), text)
+	case "check":
+		var reply string
+		var wait chan struct{}
+		sess.event(func() {
+			reply = sess.saver(args, now)
+			if sess.flags.forking || sess.st.Judge.Running {
+				wait = make(chan struct{})
+				sess.runWaiters = append(sess.runWaiters, wait)
+			}
+		})
+		if wait == nil {
+			return joinText(joinText(sess.takeMail()...), reply)
+		}
+		limit := s.opt.CheckWait
+		if limit == 0 {
+			limit = DefaultCheckWait
+		}
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		select {
+		case <-wait:
+		case <-timer.C:
+			return reply + "\nContextSaver: still checking — the cards will show on `/saver` and in the next answers"
+		case <-ctx.Done():
+			return reply
+		}
+		var pane string
+		sess.event(func() { pane = sess.paneText() })
+		return joinText(joinText(sess.takeMail()...), pane)
+	}
+	var reply string
+	sess.event(func() { reply = sess.saver(args, now) })
+	return joinText(joinText(sess.takeMail()...), reply)
+}
+
+// paneText is the pane drawn as text. Called under the lock.
+func (sess *Session) paneText() string {
+	return textview.Pane(state.BuildPane(sess.st, sess.proposals()), paneWidth)
+}
+
+// preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
+// back, since the harness replaces the input with what the hook answers.
+func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
+	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
+	if !bridge.IsAgentTool(pl.ToolName) {
+		return nil
+	}
+	prompt, ok := bridge.AgentPrompt(pl.ToolInput)
+	if !ok {
+		return nil
+	}
+	var rewritten string
+	sess.event(func() {
+		standing := sess.st.Standing
+		if len(standing) == 0 {
+			return
+		}
+		sess.dispatch(state.DeliveryPending{Delta: 1})
+		sess.spawnSeq++
+		id := "spawn-" + strconv.Itoa(sess.spawnSeq)
+		sess.openSpawn(id)
+		sess.bridge.spawns[pl.ToolUseID] = id
+		rewritten = prompt + "\n\n" + strings.Join(standing, "\n")
+	})
+	if rewritten == "" {
+		return nil
+	}
+	input, err := bridge.WithPrompt(pl.ToolInput, rewritten)
+	if err != nil {
+		return nil
+	}
+	return bridge.SpawnInput(input)
+}
+
+// postToolUse records one finished call (a failure as an error row) and answers the texts owed to it;
+// an Agent call's result closes the spawn its PreToolUse opened.
+func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
+	var out []string
+	sess.event(func() {
+		if sess.recorded(pl.ToolUseID) {
+			return // already a row: adopted from the transcript when the daemon joined this session
+		}
+		pl.DurationMs = sess.bridge.callMs(pl, now)
+		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
+		if err != nil {
+			s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")
+			return
+		}
+		out = sess.toolCall(tc.Event, tc.Result, tc.Ms, now)
+		if id, ok := sess.bridge.spawns[pl.ToolUseID]; ok {
+			delete(sess.bridge.spawns, pl.ToolUseID)
+			sess.spawned(id, bridge.AgentIDOf(pl.ToolResponse), now)
+		}
+	})
+	return bridge.Context(pl.Event, out)
+}
+
+// subagentStop is a subagent's turn: its cost (from its own transcript) and how it ended go on its loop.
+func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
+	var u bridge.Usage
+	if pl.AgentTranscriptPath != "" {
+		u, _, _ = bridge.ReadSubagentUsage(pl.AgentTranscriptPath)
+	}
+	sess.event(func() {
+		started, ok := sess.bridge.agents[pl.AgentID]
+		delete(sess.bridge.agents, pl.AgentID)
+		var ms int64
+		if ok {
+			ms = max(0, now-started)
+		}
+		answer := ""
+		if pl.LastAssistantMessage != nil {
+			answer = *pl.LastAssistantMessage
+		}
+		sess.turnComplete(TurnCompleteParams{AgentID: &pl.AgentID, Usage: turnUsage(u), DurationMs: ms, Answer: answer, Reason: state.EndAnswer}, now)
+	})
+}
+
+// stop is the main loop's turn ending: its usage and the window read from the transcript.
+func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
+	var from int64
+	var path string
+	sess.event(func() { from, path = sess.bridge.turnFrom, sess.bridge.transcript })
+	var u bridge.Usage
+	end := from
+	if path != "" {
+		var err error
+		if u, end, err = bridge.ReadUsage(path, from); err != nil {
+			s.log.Debug().Err(err).Str("transcript", path).Msg("hook: turn usage unread")
+		}
+	}
+	sess.event(func() {
+		b := sess.bridge
+		b.turnFrom = end
+		if u.Model != "" {
+			b.model = u.Model
+		}
+		ms := int64(0)
+		if b.turnAt > 0 {
+			ms = max(0, now-b.turnAt)
+		}
+		answer := ""
+		if pl.LastAssistantMessage != nil {
+			answer = *pl.LastAssistantMessage
+		}
+		sess.turnComplete(TurnCompleteParams{Usage: turnUsage(u), DurationMs: ms, Answer: answer, Reason: state.EndAnswer,
+			Context: contextOf(windowOf(b), u.Context)}, now)
+	})
+}
+
+func turnUsage(u bridge.Usage) *TurnUsage {
+	if u.Calls == 0 {
+		return nil
+	}
+	t := &TurnUsage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheCreate}
+	if u.Model != "" {
+		t.Model = state.Ptr(u.Model)
+	}
+	return t
+}

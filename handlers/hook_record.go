@@ -1,0 +1,104 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/prices"
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/textview"
+)
+
+// StatuslineParams is the statusline method's params: Claude Code's status line input, as it wrote it.
+type StatuslineParams struct {
+	Payload json.RawMessage `json:"payload"`
+	Width   int             `json:"width,omitempty"`
+}
+
+// statusline draws a bridged session's band as one line for the harness's status line, and takes the
+// window size the status line input reports (hooks do not). An unknown session draws nothing.
+func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[StatuslineParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		SessionID     string `json:"session_id"`
+		ContextWindow *struct {
+			Size *int64 `json:"context_window_size"`
+		} `json:"context_window"`
+		Model *struct {
+			ID string `json:"id"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(p.Payload, &in); err != nil {
+		return nil, rpc.InvalidParams("params.payload: %v", err)
+	}
+	s.mu.Lock()
+	sess := s.sessions[in.SessionID]
+	s.mu.Unlock()
+	text := ""
+	if sess == nil || sess.bridge == nil {
+		return TextResult{Text: &text}, nil
+	}
+	width := p.Width
+	if width < textview.MinWidth || width > maxWidth {
+		width = defaultWidth
+	}
+	now := s.now(nil)
+	sess.event(func() {
+		b := sess.bridge
+		if in.Model != nil && in.Model.ID != "" {
+			b.model = in.Model.ID
+		}
+		if in.ContextWindow != nil && in.ContextWindow.Size != nil && *in.ContextWindow.Size > 0 && *in.ContextWindow.Size != b.window {
+			b.window = *in.ContextWindow.Size
+			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: b.window}, Now: now})
+		}
+		text, _, _ = strings.Cut(textview.Band(state.BuildBandAt(sess.st, now), width), "\n")
+	})
+	return TextResult{Text: &text}, nil
+}
+
+// recordSession appends the session's record, read from its transcript, to the sessions log. A session
+// resumed and ended again is appended again: its last record covers all of it.
+func (s *Server) recordSession(harness, transcript string) {
+	if s.opt.SessionsLog == "" || transcript == "" {
+		return
+	}
+	var rec agentlog.Record
+	opt := agentlog.Options{Prices: priceTable(s)}
+	var err error
+	if harness == bridge.Codex {
+		rec, err = agentlog.ReadCodexRollout(transcript, opt)
+	} else {
+		rec, err = agentlog.ReadClaudeSession(transcript, opt)
+	}
+	if err == nil {
+		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
+	}
+	if err != nil {
+		s.log.Warn().Err(err).Str("transcript", transcript).Msg("session record not written")
+	}
+}
+
+// priceTable is the embedded prices with the person's overrides (<config dir>/prices.json), as
+// `saverd sessions` prices them; a file that does not parse is logged and the embedded table used.
+func priceTable(s *Server) *prices.Table {
+	dir, err := paths.ConfigDir()
+	if err != nil {
+		return nil
+	}
+	tab, err := prices.LoadFile(filepath.Join(dir, "prices.json"))
+	if err != nil {
+		s.log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
+		return nil
+	}
+	return tab
+}
