@@ -142,6 +142,10 @@ func TestRealClaudeCode(t *testing.T) {
 	if !strings.Contains(fix.Result, "· fixed") {
 		t.Fatalf("/saver fix 1 showed %q", fix.Result)
 	}
+	// `/saver` alone shows the pane: the fix is among the decided.
+	if pane := c.Print(t, "/saver", "--resume", id); !strings.Contains(pane.Result, "DECIDED (1)") {
+		t.Fatalf("/saver showed %q", pane.Result)
+	}
 
 	// A normal prompt carries the instruction; so does the subagent the turn spawns.
 	before = len(srv.Requests())

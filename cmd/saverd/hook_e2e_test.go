@@ -494,3 +494,50 @@ func TestUninstallLeavesNothingBehind(t *testing.T) {
 		}
 	}
 }
+
+// TestSocketDaemonIdleExit: a daemon nobody talks to exits after --idle-exit, its sessions flushed, and
+// the next hook starts another.
+func TestSocketDaemonIdleExit(t *testing.T) {
+	e := newHookEnv(t)
+	cmd := exec.Command(binPath, "serve", "--listen", e.sock, "--idle-exit", "300ms", "--log-file", filepath.Join(e.dir, "d.log"))
+	cmd.Env = e.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if out := e.hook("SessionStart", map[string]any{"source": "startup"}); out != "" {
+		t.Fatalf("SessionStart printed %q", out)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the idle daemon exited with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the daemon did not exit after --idle-exit")
+	}
+	log, _ := os.ReadFile(filepath.Join(e.dir, "d.log"))
+	if !strings.Contains(string(log), "idle; exiting") {
+		t.Fatalf("d.log:\n%s", log)
+	}
+	if _, err := os.Stat(e.sock); !os.IsNotExist(err) {
+		t.Fatalf("the socket is left behind: %v", err)
+	}
+	// A second daemon on a socket a live one holds exits at once, leaving the first alone.
+	first := exec.Command(binPath, "serve", "--listen", e.sock, "--idle-exit", "0")
+	first.Env = e.env
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = first.Process.Kill(); _ = first.Wait() }()
+	if _, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	second := exec.Command(binPath, "serve", "--listen", e.sock)
+	second.Env = e.env
+	if out, err := second.CombinedOutput(); err != nil || !strings.Contains(string(out), "a daemon already serves this socket") {
+		t.Fatalf("second daemon: %v\n%s", err, out)
+	}
+}
