@@ -23,10 +23,13 @@ var claudeEvents = []Handler{
 }
 
 // ClaudeHandlers are the hooks saverd declares for Claude Code, running the binary at bin.
-func ClaudeHandlers(bin string) []Handler {
-	out := make([]Handler, len(claudeEvents))
-	for i, h := range claudeEvents {
-		h.Command = shellQuote(bin) + " hook " + h.Event
+func ClaudeHandlers(bin string) []Handler { return handlersFor(claudeEvents, shellQuote(bin)+" hook ") }
+
+// handlersFor is each event's handler running prefix followed by the event's name.
+func handlersFor(events []Handler, prefix string) []Handler {
+	out := make([]Handler, len(events))
+	for i, h := range events {
+		h.Command = prefix + h.Event
 		out[i] = h
 	}
 	return out

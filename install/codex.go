@@ -24,12 +24,7 @@ var codexEvents = []Handler{
 
 // CodexHandlers are the hooks saverd declares for Codex, running the binary at bin.
 func CodexHandlers(bin string) []Handler {
-	out := make([]Handler, len(codexEvents))
-	for i, h := range codexEvents {
-		h.Command = shellQuote(bin) + " hook --harness codex " + h.Event
-		out[i] = h
-	}
-	return out
+	return handlersFor(codexEvents, shellQuote(bin)+" hook --harness codex ")
 }
 
 // MergeCodexHooks returns a Codex hooks.json with saverd's hooks merged in.

@@ -105,10 +105,15 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func auditUsageError(stderr io.Writer, msg string) int {
+	return usageError(stderr, "audit", auditUsage, msg)
+}
+
+// usageError says what was wrong with a subcommand's arguments, then its usage, and is exit code 2.
+func usageError(stderr io.Writer, cmd, usage, msg string) int {
 	if msg != "" {
-		fmt.Fprintf(stderr, "saverd audit: %s\n", msg)
+		fmt.Fprintf(stderr, "saverd %s: %s\n", cmd, msg)
 	}
-	fmt.Fprint(stderr, auditUsage)
+	fmt.Fprint(stderr, usage)
 	return 2
 }
 

@@ -81,10 +81,10 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 0
 	}
 	if err != nil {
-		return usageError(stderr, "") // flag already said what was wrong
+		return impactUsageError(stderr, "") // flag already said what was wrong
 	}
 	if err := c.check(sub, pos, stdout); err != nil {
-		return usageError(stderr, err.Error())
+		return impactUsageError(stderr, err.Error())
 	}
 	if sub == "decide" {
 		return c.decide(pos[0], stdout, stderr)
@@ -217,7 +217,7 @@ func (c *impactCmd) decide(subject string, stdout, stderr io.Writer) int {
 	}
 	err := impact.Decide(c.opt.Decisions, subject, p, now)
 	if errors.Is(err, impact.ErrInvalidDecision) {
-		return usageError(stderr, err.Error())
+		return impactUsageError(stderr, err.Error())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "saverd impact: %v\n", err)
@@ -249,12 +249,8 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func usageError(stderr io.Writer, msg string) int {
-	if msg != "" {
-		fmt.Fprintf(stderr, "saverd impact: %s\n", msg)
-	}
-	fmt.Fprint(stderr, impactUsage)
-	return 2
+func impactUsageError(stderr io.Writer, msg string) int {
+	return usageError(stderr, "impact", impactUsage, msg)
 }
 
 // isTerminal reports whether w is a terminal: a character device that is

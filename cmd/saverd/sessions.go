@@ -85,11 +85,7 @@ func runSessions(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 func sessionsUsageError(stderr io.Writer, msg string) int {
-	if msg != "" {
-		fmt.Fprintf(stderr, "saverd sessions: %s\n", msg)
-	}
-	fmt.Fprint(stderr, sessionsUsage)
-	return 2
+	return usageError(stderr, "sessions", sessionsUsage, msg)
 }
 
 func (c *sessionsCmd) check(now time.Time, stdout io.Writer) error {
