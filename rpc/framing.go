@@ -272,12 +272,55 @@ func headerAt(line []byte) int {
 	}
 }
 
-// lost tells the reader that the frame it returned last did not parse. In header framing that means
-// the body was not where its header said, so the next frame starts at the next header.
-func (fr *frameReader) lost() {
-	if fr.framing() == FramingHeader {
-		fr.resync = true
+// lost tells the reader that the frame it returned last, data, did not parse. In header framing that
+// means the body was not where its header said, so the next frame starts at the next header — and when
+// a Content-Length longer than its body took the next frame's header into this body, that header and
+// what follows it are read again, so the next frame is not lost with this one.
+func (fr *frameReader) lost(data []byte) {
+	if fr.framing() != FramingHeader {
+		return
 	}
+	fr.resync = true
+	if at := firstHeaderAt(data); at > 0 {
+		rest := append([]byte(nil), data[at:]...)
+		fr.br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(rest), fr.br), readBufferSize)
+	}
+}
+
+// firstHeaderAt is where the first Content-Length header in b starts, or -1.
+func firstHeaderAt(b []byte) int {
+	for from := 0; from < len(b); {
+		i := indexFold(b[from:], "content-length")
+		if i < 0 {
+			return -1
+		}
+		at := from + i
+		if rest := bytes.TrimLeft(b[at+len("content-length"):], " \t"); len(rest) > 0 && rest[0] == ':' {
+			return at
+		}
+		from = at + 1
+	}
+	return -1
+}
+
+// indexFold is the first index of the lower-case ASCII word in b, matched without case.
+func indexFold(b []byte, word string) int {
+	for i := 0; i+len(word) <= len(b); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return i
+		}
+	}
+	return -1
 }
 
 // headerEOF reports the end of input inside a header block as truncation,

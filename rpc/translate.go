@@ -24,7 +24,7 @@ func (s *stream) accept(f frame) jsonrpc2.Message {
 	w, perr := parseFrame(f.data)
 	if perr != nil && perr.Code == CodeParseError {
 		s.rec.raw(f.data, false)
-		s.frames.lost()
+		s.frames.lost(f.data)
 	} else {
 		s.rec.in(f.data)
 	}
