@@ -1,8 +1,11 @@
 package bridge
 
 import (
+	"time"
+
 	"bytes"
 	"encoding/json"
+	"github.com/saverd/saverd/internal/safefile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,4 +201,24 @@ func ModelWindow(model string) int64 {
 		return 272_000
 	}
 	return 200_000
+}
+
+// StartedAt is when a transcript's session began (Unix ms): the first timestamp in its opening lines.
+func StartedAt(path string) (int64, bool) {
+	head, err := safefile.Head(path, 64<<10)
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range bytes.Split(head, []byte("\n")) {
+		var line struct {
+			Timestamp string `json:"timestamp"`
+		}
+		if json.Unmarshal(l, &line) != nil || line.Timestamp == "" {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, line.Timestamp); err == nil {
+			return t.UnixMilli(), true
+		}
+	}
+	return 0, false
 }

@@ -145,6 +145,9 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), max(1, *pl.ContextTokens)), Now: now})
 		}
 		sess.adopt(history, now)
+		if len(history) > 0 {
+			sess.restoreFixes(stored, pl.TranscriptPath)
+		}
 		if pl.Event == bridge.SessionStart && pl.Source == "compact" {
 			sess.dispatch(state.Compact{})
 		}

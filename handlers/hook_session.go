@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/saverd/saverd/bridge"
@@ -188,4 +189,28 @@ func contextOf(window, tokens int64) *state.Usage {
 	}
 	pct := state.Round(float64(tokens)*1000/float64(window)) / 10
 	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
+}
+
+// restoreFixes puts back the standing instructions this session's Fixes sent before the daemon that
+// held it went away: a pattern the registry has as fixed (its card's own fix, a habit) since the
+// session's transcript began was decided in this session, and its instruction keeps riding every prompt
+// and subagent. A Fix with the person's own words (steer) is not in the registry, so it cannot come back.
+// Called under the lock.
+func (sess *Session) restoreFixes(stored map[string]storedCopy, transcript string) {
+	since, ok := bridge.StartedAt(transcript)
+	if !ok {
+		return
+	}
+	ids := make([]string, 0, len(stored))
+	for id := range stored {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // one order every time: the instructions read the same after every restart
+	for _, id := range ids {
+		c := stored[id]
+		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Kill || c.sp.Lean != nil {
+			continue
+		}
+		sess.dispatch(state.StandingAdd{Text: state.InstructionOf(state.KillPrompt(&c.sp))})
+	}
 }

@@ -414,3 +414,42 @@ func payloads(t *testing.T) []map[string]any {
 	}
 	return out
 }
+
+// TestHookRejoinKeepsTheSessionsFixes: a daemon that died mid-session is replaced, and the Fix the
+// person made in this session still rides the next prompt (it is in the registry, dated after the
+// session's transcript began); a Fix from an earlier session does not.
+func TestHookRejoinKeepsTheSessionsFixes(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
+	if a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"}); a == nil || !strings.Contains(a.Reason, "· fixed") {
+		t.Fatalf("/saver fix 1 answered %+v", a)
+	}
+	transcript := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl") // begins 2026-12-01T19:33
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(transcript, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon is gone; a new one, on the same registry, meets the session's next prompt first.
+	restarted := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
+	restarted.srv = New(Options{Synchronous: true, ForkAlways: true, Store: h.srv.opt.Store})
+	restarted.srv.SetHost(restarted.host)
+	a := restarted.send(bridge.UserPromptSubmit, map[string]any{"prompt": "go on", "transcript_path": transcript})
+	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, suiteAlt) {
+		t.Fatalf("after the restart the prompt carried %+v, want the session's fix", a)
+	}
+	// A later session of the same project starts clean: the fix was that session's.
+	later := filepath.Join(t.TempDir(), "cc-2.jsonl")
+	if err := os.WriteFile(later, []byte(`{"type":"user","timestamp":"2099-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a = restarted.send(bridge.UserPromptSubmit, map[string]any{"session_id": "cc-2", "prompt": "go on", "transcript_path": later})
+	if a != nil && a.HookSpecificOutput != nil && strings.Contains(a.HookSpecificOutput.AdditionalContext, suiteAlt) {
+		t.Fatalf("a later session carried an earlier session's fix: %+v", a)
+	}
+}
