@@ -53,6 +53,17 @@ type pipeHost struct {
 	in  io.WriteCloser
 	out *bufio.Reader
 	id  int
+
+	stopOnce sync.Once
+}
+
+// stop ends the daemon (EOF on its stdin) and waits for it; a benchmark calls it at the end of each
+// iteration so daemons never pile up, and the cleanup calls it again for one that failed midway.
+func (h *pipeHost) stop() {
+	h.stopOnce.Do(func() {
+		h.in.Close()
+		_ = h.cmd.Wait()
+	})
 }
 
 func startPipeHost(b *testing.B, storeDir string) *pipeHost {
@@ -63,7 +74,7 @@ func startPipeHost(b *testing.B, storeDir string) *pipeHost {
 		b.Fatal(err)
 	}
 	h := &pipeHost{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	b.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+	b.Cleanup(h.stop)
 	return h
 }
 
@@ -174,10 +185,14 @@ func BenchmarkDaemonThroughput(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "events/s")
 }
 
+// BenchmarkDaemonMemory10Sessions is fixed at one daemon, whatever -benchtime says: its figure is one
+// daemon's resident memory, and a second daemon would only measure the same again.
+//
+//	go test -run '^$' -bench DaemonMemory -benchtime 1x ./cmd/saverd
 func BenchmarkDaemonMemory10Sessions(b *testing.B) {
 	storeDir, cwd := b.TempDir(), "/bench/project"
 	seedStore(b, storeDir, cwd)
-	for i := 0; i < b.N; i++ {
+	for range min(b.N, 1) {
 		h := startPipeHost(b, storeDir)
 		h.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
 		for s := 0; s < 10; s++ {
@@ -186,6 +201,7 @@ func BenchmarkDaemonMemory10Sessions(b *testing.B) {
 		h.roundTrip(b, "view.pane", []byte(`{"sessionId":"s9"}`))
 		rss := residentKB(b, h.cmd.Process.Pid)
 		b.ReportMetric(float64(rss)/1024, "RSS-MB")
+		h.stop()
 	}
 }
 
