@@ -37,7 +37,7 @@ func (c *auditCmd) write(w io.Writer, audits []audit) error {
 func auditText(a *audit, width int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s · %s · %s\n", a.SessionID, orDash(a.Model), orDash(a.Cwd))
-	fmt.Fprintf(&b, "%d turns, %d API calls, %d tool calls rebuilt from %s\n\n", a.Turns, a.Calls, a.Rows, a.Transcript)
+	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", plural(a.Turns, "turn"), plural(a.Calls, "API call"), plural(a.Rows, "tool call"), a.Transcript)
 	b.WriteString(textview.Pane(state.BuildPane(a.st, nil), width))
 
 	b.WriteString("\nREPEATED CALLS\n")
@@ -95,4 +95,12 @@ func cutText(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// plural is n and its noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

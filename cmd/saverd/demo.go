@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/saverd/saverd/textview"
 	"io"
 	"strings"
 )
@@ -217,6 +218,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	views, err := parseShow(*show)
+	if err == nil {
+		err = checkWidth(*width)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd demo:", err)
 		return 2
@@ -228,4 +232,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkWidth refuses a width the views are not drawn for (view.text's range).
+func checkWidth(w int) error {
+	if w < textview.MinWidth || w > 1000 {
+		return fmt.Errorf("--width: want %d to 1000 columns, got %d", textview.MinWidth, w)
+	}
+	return nil
 }

@@ -326,6 +326,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	views, err := parseShow(*show)
+	if err == nil {
+		err = checkWidth(*width)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 2

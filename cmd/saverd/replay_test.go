@@ -148,3 +148,12 @@ func TestReplayTakesAStringForkID(t *testing.T) {
 		t.Fatalf("forks %+v: the reply with id \"3\" answers call 3, and \"x3\" answers nothing", sc.forks)
 	}
 }
+
+func TestViewWidthIsChecked(t *testing.T) {
+	for _, args := range [][]string{{"demo", "--width", "5"}, {"replay", "x.ndjson", "--width", "5000"}} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(""), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--width: want 40 to 1000 columns") {
+			t.Errorf("saverd %v: exit %d, %q", args, code, errOut.String())
+		}
+	}
+}
