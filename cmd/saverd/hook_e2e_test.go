@@ -541,3 +541,29 @@ func TestSocketDaemonIdleExit(t *testing.T) {
 		t.Fatalf("second daemon: %v\n%s", err, out)
 	}
 }
+
+// TestCodexHookNeverFailsATurn: Codex runs `saverd hook --harness codex EVENT`; a bad payload, or no
+// daemon to be had, prints nothing and exits 0, as for Claude Code.
+func TestCodexHookNeverFailsATurn(t *testing.T) {
+	e := newHookEnv(t)
+	run := func(env []string, event string, payload string) {
+		t.Helper()
+		cmd := exec.Command(binPath, "hook", "--harness", "codex", event)
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(payload)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stdout.Len() > 0 || stderr.Len() > 0 {
+			t.Fatalf("codex %s: err %v, stdout %q, stderr %q", event, err, stdout.String(), stderr.String())
+		}
+	}
+	ok := `{"session_id":"cx","cwd":"` + e.cwd + `","hook_event_name":"PostToolUse","model":"gpt-5.5","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c1","tool_response":"a\n"}`
+	run(e.env, "PostToolUse", ok)
+	run(e.env, "PostToolUse", `{"session_id":`)
+	run(e.env, "Stop", `{"cwd":"/"}`)
+	run(append(append([]string(nil), e.env...), "SAVERD_SOCKET=/proc/none/saverd.sock"), "PostToolUse", ok)
+	a := e.answer(e.hook("UserPromptSubmit", map[string]any{"session_id": "cx", "prompt": "/saver debug"}))
+	if r, _ := a["reason"].(string); !strings.Contains(r, "rows 1 ") {
+		t.Fatalf("the codex call was not recorded: %q", r)
+	}
+}
