@@ -50,24 +50,37 @@ type Edit struct {
 // line of someone else's is kept (and said so in a note). name is the file's path, for the error when it
 // does not parse.
 func MergeClaude(name, text, bin string) (Edit, error) {
+	return editFile(name, text, func(root *object) ([]string, []string, error) {
+		changes, err := mergeHooks(root, ClaudeHandlers(bin))
+		if err != nil {
+			return nil, nil, err
+		}
+		line, note := mergeStatusLine(root, ClaudeStatusLine(bin))
+		var notes []string
+		if line != "" {
+			changes = append(changes, line)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		return changes, notes, nil
+	})
+}
+
+// editFile applies edit to a settings file's object: a file that does not parse, or an edit that fails,
+// changes nothing and names the file. The text is rewritten only when something of saverd's changed,
+// so a second run leaves the user's layout as it is.
+func editFile(name, text string, edit func(root *object) (changes, notes []string, err error)) (Edit, error) {
 	root, err := parseObject(text)
 	if err != nil {
 		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
 	}
-	changes, err := mergeHooks(root, ClaudeHandlers(bin))
+	changes, notes, err := edit(root)
 	if err != nil {
 		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
 	}
-	e := Edit{Text: text, Changes: changes}
-	line, note := mergeStatusLine(root, ClaudeStatusLine(bin))
-	if line != "" {
-		e.Changes = append(e.Changes, line)
-	}
-	if note != "" {
-		e.Notes = append(e.Notes, note)
-	}
-	if len(e.Changes) > 0 {
-		// Rewritten only when something of saverd's changed, so a second run leaves the user's layout.
+	e := Edit{Text: text, Changes: changes, Notes: notes}
+	if len(changes) > 0 {
 		e.Text = format(root)
 	}
 	return e, nil
@@ -105,20 +118,15 @@ func describe(v any) string {
 
 // RemoveClaude returns a Claude Code settings file without saverd's hooks and status line.
 func RemoveClaude(name, text string) (Edit, error) {
-	root, err := parseObject(text)
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
-	}
-	changes, err := removeHooks(root)
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
-	}
-	if cmd, ok := commandOf(root.Get("statusLine")); ok && Ours(cmd) {
-		root.Del("statusLine")
-		changes = append(changes, "removed statusLine: "+cmd)
-	}
-	if len(changes) == 0 {
-		return Edit{Text: text}, nil
-	}
-	return Edit{Text: format(root), Changes: changes}, nil
+	return editFile(name, text, func(root *object) ([]string, []string, error) {
+		changes, err := removeHooks(root)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cmd, ok := commandOf(root.Get("statusLine")); ok && Ours(cmd) {
+			root.Del("statusLine")
+			changes = append(changes, "removed statusLine: "+cmd)
+		}
+		return changes, nil, nil
+	})
 }

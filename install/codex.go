@@ -29,35 +29,18 @@ func CodexHandlers(bin string) []Handler {
 
 // MergeCodexHooks returns a Codex hooks.json with saverd's hooks merged in.
 func MergeCodexHooks(name, text, bin string) (Edit, error) {
-	root, err := parseObject(text)
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
-	}
-	changes, err := mergeHooks(root, CodexHandlers(bin))
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
-	}
-	e := Edit{Text: text, Changes: changes}
-	if len(changes) > 0 {
-		e.Text = format(root)
-	}
-	return e, nil
+	return editFile(name, text, func(root *object) ([]string, []string, error) {
+		changes, err := mergeHooks(root, CodexHandlers(bin))
+		return changes, nil, err
+	})
 }
 
 // RemoveCodexHooks returns a Codex hooks.json without saverd's hooks.
 func RemoveCodexHooks(name, text string) (Edit, error) {
-	root, err := parseObject(text)
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
-	}
-	changes, err := removeHooks(root)
-	if err != nil {
-		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
-	}
-	if len(changes) == 0 {
-		return Edit{Text: text}, nil
-	}
-	return Edit{Text: format(root), Changes: changes}, nil
+	return editFile(name, text, func(root *object) ([]string, []string, error) {
+		changes, err := removeHooks(root)
+		return changes, nil, err
+	})
 }
 
 // Declared is one handler as a Codex hooks.json declares it, with where it sits and the trust Codex
