@@ -56,7 +56,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
 	now := s.now(nil)
-	sess, ans, err := s.hookSession(p, pl, now)
+	sess, err := s.hookSession(p, pl, now)
 	if err != nil {
 		return nil, err
 	}
@@ -66,9 +66,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
 		sess.event(func() { sess.bridge.model = pl.Model })
 	}
-	if ans == nil {
-		ans = s.hookEvent(ctx, sess, pl, now)
-	}
+	ans := s.hookEvent(ctx, sess, pl, now)
 	if out := bridge.WithToasts(ans, sess.takeMail()); !out.Empty() {
 		return HookResult{Output: out}, nil
 	}
@@ -76,42 +74,44 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 }
 
 // hookSession finds the session a hook is for, starting it (with its transcript adopted) when the
-// daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. A
-// SessionStart is answered here.
-func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, *bridge.Answer, error) {
-	// One join at a time: the parallel hooks of a session the daemon does not hold yet (a restart
-	// meets a burst of tool calls) must start it once, not each its own copy.
-	s.joinMu.Lock()
-	s.mu.Lock()
-	sess := s.sessions[pl.SessionID]
-	s.mu.Unlock()
-	if sess != nil && sess.bridge == nil {
-		s.joinMu.Unlock()
-		return nil, nil, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.payload: session_id " + strconv.Quote(pl.SessionID) + " is a host's session, not a hook's"}
-	}
-	switch {
-	case sess == nil && pl.Event == bridge.SessionEnd:
-		s.joinMu.Unlock()
-		return nil, nil, nil // nothing held, nothing to end
-	case sess == nil:
-		sess = s.startBridged(p, pl, now)
-		s.joinMu.Unlock()
-	default:
-		s.joinMu.Unlock()
-		if pl.Event == bridge.SessionStart {
-			sess.event(func() { sess.restart(pl) })
-		}
+// daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. nil for a
+// SessionEnd of a session it does not hold.
+func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, error) {
+	sess, started, err := s.joinOrStart(p, pl, now)
+	if sess == nil || err != nil {
+		return nil, err
 	}
 	s.seen(sess)
-	if pl.Event != bridge.SessionStart {
-		return sess, nil, nil
+	if pl.Event == bridge.SessionStart && !started {
+		sess.event(func() { sess.restart(pl) })
 	}
-	var texts []string
-	sess.event(func() { texts = sess.standingTexts() })
-	if a := bridge.Context(bridge.SessionStart, texts); a != nil {
-		return sess, a, nil
+	return sess, nil
+}
+
+// joinOrStart is the held session, or a new one. Only a join takes joinMu, so a session being started
+// (its transcript read) never holds up the hooks of the sessions already held; and the parallel hooks of
+// one session the daemon does not hold yet (a restart meets a burst of tool calls) start it once.
+func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *Session, started bool, err error) {
+	held := func() *Session {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.sessions[pl.SessionID]
 	}
-	return sess, &bridge.Answer{}, nil
+	sess = held()
+	if sess == nil {
+		if pl.Event == bridge.SessionEnd {
+			return nil, false, nil // nothing held, nothing to end
+		}
+		s.joinMu.Lock()
+		defer s.joinMu.Unlock()
+		if sess = held(); sess == nil {
+			return s.startBridged(p, pl, now), true, nil
+		}
+	}
+	if sess.bridge == nil {
+		return nil, false, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.payload: session_id " + strconv.Quote(pl.SessionID) + " is a host's session, not a hook's"}
+	}
+	return sess, false, nil
 }
 
 // startBridged starts a session for a harness's hooks, as session.start does for a host.
@@ -155,8 +155,8 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 	return sess
 }
 
-// restart is a SessionStart for a session the daemon holds: a resume carries on, a clear starts the
-// session over, a compaction is recorded. Called under the lock.
+// restart is a SessionStart for a session the daemon held before it: a resume carries on, a clear
+// starts the session over, a compaction is recorded (once, with PreCompact). Called under the lock.
 func (sess *Session) restart(pl bridge.Payload) {
 	b := sess.bridge
 	if pl.TranscriptPath != "" {
@@ -173,9 +173,14 @@ func (sess *Session) restart(pl bridge.Payload) {
 	}
 }
 
-// hookEvent answers every hook but SessionStart.
+// hookEvent applies one hook to its session and answers it.
 func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
 	switch pl.Event {
+	case bridge.SessionStart:
+		// What the session carries from the start: the standing instructions (a resume, a rejoin).
+		var texts []string
+		sess.event(func() { texts = sess.standingTexts() })
+		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
 			return bridge.Block(s.saverTyped(ctx, sess, args, now))
