@@ -116,16 +116,27 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 // postToolUse records one finished call (a failure as an error row) and answers the texts owed to it;
 // an Agent call's result closes the spawn its PreToolUse opened.
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
+	// The payload is decoded and a subagent's transcript read before the session's lock is taken: a
+	// tool output can be megabytes, and nothing of the session is needed to read it.
+	var agents []string
+	var transcript string
+	sess.event(func() { agents, transcript = sess.bridge.runningAgents(), sess.bridge.transcript })
+	agent := pl.AgentID
+	if agent == "" {
+		agent = subagentOf(transcript, sess.id, agents, pl.ToolUseID)
+	}
+	tc, err := bridge.ToolCallOf(pl, agent)
+	if err != nil {
+		s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")
+		return nil
+	}
 	var out []string
 	sess.event(func() {
 		if sess.recorded(pl.ToolUseID) {
 			return // already a row: adopted from the transcript when the daemon joined this session
 		}
-		pl.DurationMs = sess.bridge.callMs(pl, now)
-		tc, err := bridge.ToolCallOf(pl, sess.agentOfCall(pl))
-		if err != nil {
-			s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")
-			return
+		if ms, ok := sess.bridge.sinceStart(pl.ToolUseID, now); ok && pl.DurationMs == nil {
+			tc.Ms = ms
 		}
 		out = sess.toolCall(tc.Event, tc.Result, tc.Ms, now)
 		if id, ok := sess.bridge.spawns[pl.ToolUseID]; ok {

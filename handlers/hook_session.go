@@ -52,16 +52,12 @@ func (b *bridged) callStarted(id string, now int64) {
 	b.calls[id] = now
 }
 
-// callMs is how long a finished call took: the payload's duration, else since its PreToolUse. Called
-// under the lock.
-func (b *bridged) callMs(p bridge.Payload, now int64) *float64 {
-	started, ok := b.calls[p.ToolUseID]
-	delete(b.calls, p.ToolUseID)
-	if p.DurationMs != nil || !ok {
-		return p.DurationMs
-	}
-	ms := float64(max(0, now-started))
-	return &ms
+// sinceStart is how long ago a call's PreToolUse came, for a PostToolUse that carries no duration
+// (Codex's); the call is forgotten either way. Called under the lock.
+func (b *bridged) sinceStart(id string, now int64) (int64, bool) {
+	started, ok := b.calls[id]
+	delete(b.calls, id)
+	return max(0, now-started), ok
 }
 
 // recentRows is how far back recorded looks: a call adopted from the transcript at a join is among the
@@ -144,18 +140,27 @@ func (sess *Session) standingTexts() []string {
 	return append([]string(nil), sess.st.Standing...)
 }
 
-// agentOfCall is the subagent that made a tool call whose hook did not say: the one running subagent
-// whose transcript records the call. Claude Code's PostToolUse carries no agent id. Called under the lock.
-func (sess *Session) agentOfCall(p bridge.Payload) string {
-	if p.AgentID != "" {
-		return p.AgentID
+// runningAgents are the subagents running now, in a fixed order. Called under the lock.
+func (b *bridged) runningAgents() []string {
+	if len(b.agents) == 0 {
+		return nil
 	}
-	b := sess.bridge
-	if len(b.agents) == 0 || b.transcript == "" {
+	ids := make([]string, 0, len(b.agents))
+	for id := range b.agents {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// subagentOf is the running subagent that made a tool call whose hook did not say (Claude Code's
+// PostToolUse carries no agent id): the one whose transcript records the call; "" for the main loop.
+func subagentOf(transcript, sessionID string, agents []string, toolUseID string) string {
+	if transcript == "" {
 		return ""
 	}
-	for id := range b.agents {
-		if bridge.HasToolUse(bridge.SubagentTranscript(b.transcript, sess.id, id), p.ToolUseID) {
+	for _, id := range agents {
+		if bridge.HasToolUse(bridge.SubagentTranscript(transcript, sessionID, id), toolUseID) {
 			return id
 		}
 	}
