@@ -293,16 +293,7 @@ func TestCheckReplies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, nil)
-			h.twelve()
-			h.host.reset()
-			h.host.queue(c.answer)
-			if got := h.saver("check"); got != checkingText {
-				t.Fatalf("/saver check = %q", got)
-			}
-			if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != c.toast {
-				t.Fatalf("toasts = %q, want %q", got, c.toast)
-			}
+			h := checkAnswered(t, c.answer, c.toast)
 			if got := h.host.count(NotifyOpen) == 1; got != c.opened {
 				t.Fatalf("pane opened = %v, want %v", got, c.opened)
 			}

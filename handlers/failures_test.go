@@ -53,16 +53,7 @@ func TestCheckFailuresSayWhy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, nil)
-			h.twelve()
-			h.host.reset()
-			h.host.queue(c.answer)
-			if got := h.saver("check"); got != checkingText {
-				t.Fatalf("/saver check = %q", got)
-			}
-			if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != c.toast {
-				t.Fatalf("toasts = %q, want %q", got, c.toast)
-			}
+			h := checkAnswered(t, c.answer, c.toast)
 			st := h.st()
 			if st.Judge.Running || state.Str(st.Judge.Error) != c.failed || st.Judge.Spent != c.spent {
 				t.Fatalf("judge = running %v, error %q, spent %d; want error %q, spent %d", st.Judge.Running, state.Str(st.Judge.Error), st.Judge.Spent, c.failed, c.spent)

@@ -351,3 +351,20 @@ func (h *harness) cards(r *ForkResult) []string {
 func contains(list []string, s string) bool { return state.Contains(list, s) }
 
 var errForkBroke = errors.New("fork broke")
+
+// checkAnswered runs the twelve calls and a /saver check the fake host answers with answer, and asserts
+// the check's one toast is toast.
+func checkAnswered(t *testing.T, answer any, toast string) *harness {
+	t.Helper()
+	h := newHarness(t, nil)
+	h.twelve()
+	h.host.reset()
+	h.host.queue(answer)
+	if got := h.saver("check"); got != checkingText {
+		t.Fatalf("/saver check = %q", got)
+	}
+	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != toast {
+		t.Fatalf("toasts = %q, want %q", got, toast)
+	}
+	return h
+}

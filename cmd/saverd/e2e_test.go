@@ -304,21 +304,8 @@ func TestEOFDuringForkExitsPromptly(t *testing.T) {
 	runTwelve(c, "s1", cwd)
 	c.ok("command.run", map[string]any{"sessionId": "s1", "command": "saver", "args": "check"}, nil)
 	c.waitFor("the fork", func() bool { return c.forkCount() == 1 })
-	start := time.Now()
 	c.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-		if d := time.Since(start); d > 1500*time.Millisecond {
-			t.Fatalf("exit took %s", d)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("daemon still running 3s after EOF")
-	}
+	waitExitWithin(t, c.cmd, "EOF", 1500*time.Millisecond)
 }
 
 func TestSIGTERMExitsZero(t *testing.T) {
