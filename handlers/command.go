@@ -212,8 +212,7 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 		return
 	}
 	kind, alternative := p.Kind, p.Alternative
-	sess.dispatch(state.Decide{PatternID: patternID, Choice: choice, Text: text})
-	if q := sess.st.PatternByID(patternID); q == nil || !q.Decided(choice) {
+	if sess.dispatch(state.Decide{PatternID: patternID, Choice: choice, Text: text}).Decided == "" {
 		return
 	}
 	switch choice {

@@ -129,7 +129,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
 	usage := judge.UsageOf(res.Usage)
-	sess.dispatch(state.JudgeDone{
+	done := sess.dispatch(state.JudgeDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Focus: reply.Focus,
 		Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage), Returned: reply.Returned,
 		Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
@@ -145,7 +145,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 		sess.log(state.UsageLine(usage, "judge"))
 	}
 	sess.persist()
-	queued := sess.queued(append(append([]string(nil), merged.Fresh...), merged.Recurred...))
+	queued := done.Queued
 	if !(requested(reason) || sess.flags.asked) {
 		sess.autoOpen(queued)
 		sess.bridgedFound(queued)
@@ -169,17 +169,6 @@ func evictedReasons(ids []string) []string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, id+": evicted, over MAX_PATTERNS ("+strconv.Itoa(state.MaxPatterns)+")")
-	}
-	return out
-}
-
-// queued keeps the ids that are cards now.
-func (sess *Session) queued(ids []string) []string {
-	var out []string
-	for _, id := range ids {
-		if state.Contains(sess.st.Cards, id) {
-			out = append(out, id)
-		}
 	}
 	return out
 }

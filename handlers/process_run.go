@@ -81,13 +81,13 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	usage := judge.UsageOf(res.Usage)
 	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
 	kept := len(reply.Findings) - len(merged.Evicted)
-	sess.dispatch(state.ProcessDone{
+	done := sess.dispatch(state.ProcessDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
 	})
 	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
 	sess.persist()
-	sess.autoOpen(sess.queued(merged.Fresh))
+	sess.autoOpen(done.Queued)
 }
 
 // processUnreadable is a process fork that answered nothing to weigh: a failure, said, whose bill is

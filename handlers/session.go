@@ -138,11 +138,13 @@ func (s *Session) rollback(mark int, before flags) {
 	s.flags = before
 }
 
-// apply folds one action into the state and journals it. Actions that hand the reducer a slice it keeps
-// are journaled with their own copy, so a later in-place edit cannot change what a replay applies.
-func (s *Session) apply(a state.Action) {
-	state.Reduce(s.st, a)
+// apply folds one action into the state and journals it, and answers what the reducer says it did.
+// Actions that hand the reducer a slice it keeps are journaled with their own copy, so a later in-place
+// edit cannot change what a replay applies.
+func (s *Session) apply(a state.Action) state.Effects {
+	e := state.Reduce(s.st, a)
 	s.journal = append(s.journal, journaled(a))
+	return e
 }
 
 // journaled is a copy of a that later in-place edits of the state cannot reach: the reducer keeps the
@@ -165,39 +167,26 @@ func clonePatterns(ps []state.Pattern) []state.Pattern {
 	return out
 }
 
-// dispatch is the plugin's dispatch: fold the action in, redraw, and credit an instruction that settled in it.
-func (s *Session) dispatch(a state.Action) {
-	before := s.st.Saved
-	open := s.openIDs()
-	settled := s.settled()
-	s.apply(a)
+// dispatch is the plugin's dispatch: fold the action in, redraw, and say what a settled instruction
+// saved and which came back. It answers what the reducer did, for the caller's own toasts.
+func (s *Session) dispatch(a state.Action) state.Effects {
+	e := s.apply(a)
 	s.invalidate()
-	s.relapseToast(settled)
-	for _, id := range open {
-		if p := s.st.PatternByID(id); p != nil && p.OpenedAtTurn == nil {
-			s.savedToast(before)
-			return
-		}
+	s.relapseToast(e.Requeued)
+	if len(e.Settled) > 0 {
+		s.savedToast(e.Saved)
 	}
+	return e
 }
 
 // observe folds an action in without a redraw (the plugin's render-hook path).
 func (s *Session) observe(a state.Action) { s.apply(a) }
 
-func (s *Session) openIDs() []string {
-	var ids []string
-	for i := range s.st.Patterns {
-		if s.st.Patterns[i].OpenedAtTurn != nil {
-			ids = append(ids, s.st.Patterns[i].ID)
-		}
-	}
-	return ids
-}
-
-// savedToast says what a settled instruction saved; the per-turn accrual behind it stays quiet.
-func (s *Session) savedToast(before state.Saved) {
-	ms := s.st.Saved.Ms - before.Ms
-	pct := state.PctOf(s.st.Saved.Chars-before.Chars, s.st.Usage.Window)
+// savedToast says what a settled instruction saved (the action's whole delta); the per-turn accrual
+// behind it stays quiet on its own.
+func (s *Session) savedToast(delta state.Saved) {
+	ms := delta.Ms
+	pct := state.PctOf(delta.Chars, s.st.Usage.Window)
 	var grew []string
 	if ms > 0 {
 		grew = append(grew, "+"+state.Duration(ms))

@@ -336,41 +336,19 @@ func (s *Server) uiColumns(_ context.Context, raw json.RawMessage) (any, error) 
 	return nil, nil
 }
 
-// settled is the sent instructions that have settled (closed, not queued) and what each was credited:
-// the ones a relapse in the next action can bring back.
-func (sess *Session) settled() map[string]state.Saved {
-	var out map[string]state.Saved
-	for i := range sess.st.Patterns {
-		p := &sess.st.Patterns[i]
-		if p.OpenedAtTurn != nil || !(p.Decided(state.Steer) || p.Decided(state.Kill)) || state.Contains(sess.st.Cards, p.ID) {
-			continue
-		}
-		if out == nil {
-			out = map[string]state.Saved{}
-		}
-		var c state.Saved
-		if p.Credit != nil {
-			c = state.Saved{Ms: p.Credit.Ms, Chars: p.Credit.Chars}
-		}
-		out[p.ID] = c
-	}
-	return out
-}
-
 // relapseToast says which settled instruction came back and what credit it took with it, so the saved
 // figure going down is never a mystery.
-func (sess *Session) relapseToast(before map[string]state.Saved) {
-	for i := range sess.st.Patterns {
-		p := &sess.st.Patterns[i]
-		credit, was := before[p.ID]
-		if !was || !state.Contains(sess.st.Cards, p.ID) {
+func (sess *Session) relapseToast(back []state.Requeue) {
+	for _, r := range back {
+		p := sess.st.PatternByID(r.ID)
+		if p == nil {
 			continue
 		}
 		if p.Credit != nil { // the judge reported a behaviour again: what it accrued stands, it accrues no more
 			sess.toast("ContextSaver: back after it was fixed — \"" + p.Kind + "\"; it saves nothing more until it is fixed again")
 			continue
 		}
-		sess.toast(relapseText(p.Kind, credit, sess.st.Usage.Window))
+		sess.toast(relapseText(p.Kind, r.Credit, sess.st.Usage.Window))
 	}
 }
 

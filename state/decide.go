@@ -22,8 +22,8 @@ func replanOf(text string) string {
 // and Fix (kill) sends the kill prompt for a habit, the lean alternative itself for a process finding.
 // An empty instruction decides nothing. Whatever is sent rides the same wrapper (InstructionOf) as a
 // one-shot note; a habit's also stands for every subagent spawned after, a re-plan is the
-// orchestrator's, once.
-func decide(s *State, id string, choice Choice, text *string) {
+// orchestrator's, once. A choice the pattern carries afterwards is told in e.
+func decide(s *State, id string, choice Choice, text *string, e *Effects) {
 	p := s.PatternByID(id)
 	if p == nil {
 		return
@@ -40,8 +40,12 @@ func decide(s *State, id string, choice Choice, text *string) {
 	}
 	sending := choice != Keep
 	if sending && strings.TrimSpace(instruction) == "" {
+		if p.Decided(choice) {
+			e.Decided = id
+		}
 		return
 	}
+	e.Decided = id
 	p.Decision = Ptr(choice)
 	p.DecidedAtTurn = Ptr(s.Turn)
 	p.LastDecision = Ptr(choice)
@@ -131,8 +135,9 @@ func alreadyIgnored(s *State, id string) bool {
 // more (unless already counted) and comes back; a session decision is never lost, even when the
 // registry omits it; fresh undecided findings are queued first. Over its budget share the judge backs
 // off, doubling up to JudgeMaxBackoff. Only a run that answered spends the load check's arming: a cold
-// snapshot or a refusal leaves it for the next opportunity.
-func judgeDone(s *State, a JudgeDone) {
+// snapshot or a refusal leaves it for the next opportunity. The cards it queued and brought back are
+// told in e.
+func judgeDone(s *State, a JudgeDone, e *Effects) {
 	patterns := ownPatterns(a.Patterns, len(s.Patterns))
 	var marked []string
 	for i := range patterns {
@@ -172,6 +177,8 @@ func judgeDone(s *State, a JudgeDone) {
 			kept = append(kept, id)
 		}
 	}
+	e.Requeued = requeuedBy(s, patterns, kept)
+	e.Queued = queuedOf(append(append([]string(nil), a.Fresh...), a.Recurred...), kept)
 	total := TotalTokens(s)
 	spent := s.Judge.Spent + a.Spent
 	backoff := s.Judge.Backoff
@@ -204,8 +211,8 @@ func judgeDone(s *State, a JudgeDone) {
 
 // processDone takes a process run's merged registry: its patterns join beside the habit judge's, fresh
 // undecided ones are queued first, and its cadence and cost are its own (its backoff doubles past the
-// budget share, uncapped, as the seed's).
-func processDone(s *State, a ProcessDone) {
+// budget share, uncapped, as the seed's). The cards it queued are told in e.
+func processDone(s *State, a ProcessDone, e *Effects) {
 	patterns := ownPatterns(a.Patterns, len(s.Patterns))
 	reported := len(patterns)
 	for i := range s.Patterns {
@@ -220,6 +227,8 @@ func processDone(s *State, a ProcessDone) {
 		}
 	}
 	cards = append(cards, s.Cards...)
+	e.Requeued = requeuedBy(s, patterns, cards)
+	e.Queued = queuedOf(a.Fresh, cards)
 	total := TotalTokens(s)
 	spent := s.Process.Spent + a.Spent
 	backoff := s.Process.Backoff

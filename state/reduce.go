@@ -2,13 +2,23 @@ package state
 
 import "strings"
 
-// Reduce applies one action to s, in place, with the seed's meaning for every member of its Action union.
-// It follows the package's mutation rule: the slices Clone shares are only appended to or replaced, so a
-// clone taken before the call never sees it. An unknown action, or a nil pointer to one, changes nothing.
-func Reduce(s *State, a Action) {
+// Reduce applies one action to s, in place, with the seed's meaning for every member of its Action union,
+// and says what it did that a caller answers (see Effects). It follows the package's mutation rule: the
+// slices Clone shares are only appended to or replaced, so a clone taken before the call never sees it.
+// An unknown action, or a nil pointer to one, changes nothing.
+func Reduce(s *State, a Action) Effects {
+	var e Effects
 	if s == nil {
-		return
+		return e
 	}
+	saved := s.Saved
+	reduce(s, a, &e)
+	e.Saved = Saved{Ms: s.Saved.Ms - saved.Ms, Chars: s.Saved.Chars - saved.Chars}
+	return e
+}
+
+// reduce is Reduce's switch over the action union; what an action did is told in e.
+func reduce(s *State, a Action, e *Effects) {
 	switch a := deref(a).(type) {
 	case TurnStart:
 		turnStart(s, a.Now)
@@ -21,11 +31,11 @@ func Reduce(s *State, a Action) {
 	case RunJournal:
 		runJournal(s, a)
 	case AddRow:
-		addRow(s, a.Row)
+		addRow(s, a.Row, e)
 	case Adopt:
 		adoptHistory(s, a.Rows)
 	case TurnComplete:
-		turnComplete(s, a.Stat)
+		turnComplete(s, a.Stat, e)
 	case UsageSample:
 		usageSample(s, a.Usage, a.Now)
 	case SetOverhead:
@@ -54,13 +64,13 @@ func Reduce(s *State, a Action) {
 	case SteerDraft:
 		s.SteerDraft = Ptr(a.Text)
 	case Decide:
-		decide(s, a.PatternID, a.Choice, a.Text)
+		decide(s, a.PatternID, a.Choice, a.Text, e)
 	case JudgeStart:
 		s.Judge.Running = true
 		s.Judge.LastAtMs = a.Now
 		s.Judge.LastAtSeq = a.Seq
 	case JudgeDone:
-		judgeDone(s, a)
+		judgeDone(s, a, e)
 	case AddAsk:
 		s.Asks = append(s.Asks, a.Ask)
 	case RunPhases:
@@ -71,7 +81,7 @@ func Reduce(s *State, a Action) {
 		s.Process.LastAtSeq = a.Seq
 		s.Process.LastAtTurn = s.Turn
 	case ProcessDone:
-		processDone(s, a)
+		processDone(s, a, e)
 	case ProcessCold:
 		// The fork had no warm snapshot: the run never happened, so the cadence it spent is handed back.
 		s.Process.LastAtMs = a.Was.LastAtMs

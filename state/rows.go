@@ -6,10 +6,10 @@ package state
 
 // addRow appends one live call: it is numbered, counted on its loop, settles the open instructions it
 // bears on (against the ledger as it was before it), and the cap is applied.
-func addRow(s *State, row Row) {
+func addRow(s *State, row Row, e *Effects) {
 	seq := s.Seq + 1
 	row.Seq = seq
-	settleRow(s, &row)
+	settleRow(s, &row, e)
 	// A row of a loop nobody has named yet names it here, so the aliases stay in the ledger's order; every
 	// row of a loop is counted on it here, so its line reads whole after RowCap has dropped the row.
 	if row.Agent != MainAgent {

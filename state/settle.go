@@ -12,15 +12,20 @@ package state
 // of Saved, counts the instruction ignored and brings the card back (see protocol.md, "Differences from
 // the plugin"). A behaviour the judge reports again keeps what it accrued and accrues no more.
 
-// settlement is what one pattern's settling adds: saved time and context, and whether its card returns.
+// settlement is what one pattern's settling adds: saved time and context, whether its card returns,
+// whether its open instruction settled, and, for a relapse, the credit it took back.
 type settlement struct {
 	ms, chars float64
 	requeue   bool
+	settled   bool
+	relapse   bool
+	withdrawn Saved
 }
 
 // settleRow settles every pattern against one row about to be appended (numbered, not yet in the
-// ledger), then applies the settlements in pattern order, as the seed's applySettlements does.
-func settleRow(s *State, row *Row) {
+// ledger), then applies the settlements in pattern order, as the seed's applySettlements does. What it
+// settled and brought back is told in e.
+func settleRow(s *State, row *Row, e *Effects) {
 	var requeue []string
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
@@ -28,6 +33,12 @@ func settleRow(s *State, row *Row) {
 		s.Saved.Ms += st.ms
 		s.Saved.Chars += st.chars
 		credit(s, p, st.ms, st.chars)
+		if st.settled {
+			e.Settled = append(e.Settled, p.ID)
+		}
+		if st.relapse {
+			e.Requeued = append(e.Requeued, Requeue{ID: p.ID, Credit: st.withdrawn})
+		}
 		if st.requeue {
 			requeue = append(requeue, p.ID)
 		}
@@ -40,9 +51,12 @@ func settleRow(s *State, row *Row) {
 func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 	var st settlement
 	if relapsed(s, p, row) {
+		was, _ := settledCredit(s, p)
 		st = withdraw(s, p)
 		p.Ignored++
 		st.requeue = true
+		st.relapse = true
+		st.withdrawn = was
 	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
 		// A row in the decision's own turn was already in flight before Claude could read the instruction.
 		row.Turn > *p.OpenedAtTurn {
@@ -52,10 +66,12 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 			p.Ignored++
 			p.OpenedAtTurn = nil
 			st.requeue = true
+			st.settled = true
 		default:
 			if first := firstCited(s, at, p); first != nil && first.Cls == row.Cls {
 				base := Baseline(s, p.Hits)
 				p.OpenedAtTurn = nil
+				st.settled = true
 				st.ms = max(0, base.Ms-float64(row.Ms))
 				st.chars = max(0, base.Chars-float64(row.Chars))
 			}
@@ -118,14 +134,18 @@ func requeueCards(s *State, ids []string) {
 }
 
 // turnComplete settles every pattern at the end of a turn, then records the turn with its number and the
-// calls the ledger holds for it.
-func turnComplete(s *State, stat TurnStat) {
+// calls the ledger holds for it. The instructions it settled are told in e.
+func turnComplete(s *State, stat TurnStat, e *Effects) {
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
+		open := p.OpenedAtTurn != nil
 		ms, chars := settleAtTurn(s, p)
 		s.Saved.Ms += ms
 		s.Saved.Chars += chars
 		credit(s, p, ms, chars)
+		if open && p.OpenedAtTurn == nil {
+			e.Settled = append(e.Settled, p.ID)
+		}
 	}
 	stat.Turn = s.Turn
 	stat.Calls = 0
