@@ -270,7 +270,7 @@ func (sess *Session) demo() {
 	usage := state.DemoWarmForkUsage()
 	fork := ForkResult{Usage: judge.ForkUsage{InputTokens: usage.Input, OutputTokens: usage.Output, CacheReadInputTokens: usage.CacheRead}}
 	sess.dispatch(state.JudgeDone{
-		Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),
+		Kind: state.HabitJudge, Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),
 		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &usage, CostUSD: sess.costOf(&fork, 0),
 	})
 	sess.openPane(false)

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -31,15 +30,15 @@ func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before f
 func (sess *Session) processOnce(host Host, trigger state.ProcessTrigger, now int64) {
 	var prompt string
 	var aliases map[string]string
-	var was state.ProcessMark
+	var was state.JudgeMark
 	started := false
 	if err := safely(func() {
 		sess.event(func() {
-			was = state.ProcessMark{LastAtMs: sess.st.Process.LastAtMs, LastAtSeq: sess.st.Process.LastAtSeq, LastAtTurn: sess.st.Process.LastAtTurn}
-			sess.dispatch(state.ProcessStart{Now: now, Seq: sess.st.Seq, Trigger: trigger})
+			was = state.MarkOf(sess.st, state.ProcessJudge)
+			sess.dispatch(state.JudgeStart{Kind: state.ProcessJudge, Now: now, Seq: sess.st.Seq, Trigger: trigger})
 			started = true
 			aliases = judge.Aliases(sess.st)
-			prompt = judge.BuildProcessPrompt(sess.st, aliases)
+			prompt = processSpec.prompt(sess.st, aliases)
 		})
 	}); err != nil {
 		if started {
@@ -47,63 +46,36 @@ func (sess *Session) processOnce(host Host, trigger state.ProcessTrigger, now in
 		}
 		return
 	}
-	res, err := sess.srv.fork(host, sess.forkRequest("process", prompt))
+	res, err := sess.srv.fork(host, sess.forkRequest(processSpec.purpose, prompt))
 	sess.event(func() { sess.processed(trigger, res, err, aliases, was) })
 }
 
-// processed applies what the process fork answered. Called under the lock.
-func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, forkErr error, aliases map[string]string, was state.ProcessMark) {
+// processed applies what the process fork answered; a failure is said, since a process judge that went
+// quiet looks fine. Called under the lock.
+func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, forkErr error, aliases map[string]string, was state.JudgeMark) {
 	if res == nil {
 		if forkErr == nil {
-			sess.dispatch(state.ProcessCold{Was: was})
+			sess.dispatch(state.JudgeCold{Kind: state.ProcessJudge, Was: was})
 			return
 		}
 		sess.processFailed(forkErr.Error())
 		return
 	}
-	if strings.TrimSpace(res.Text) == "" {
-		sess.processUnreadable(emptyFailure, res, nil)
+	done, failure := sess.answer(processSpec, res, aliases)
+	e := sess.dispatch(done)
+	if failure != "" {
+		sess.toast(processFailedText + failure)
 		return
 	}
-	var reply judge.ProcessReply
-	var merged judge.MergeResult
-	if err := safely(func() {
-		reply = judge.ParseProcessReply(res.Text, sess.st, aliases)
-		merged = judge.MergeProcess(sess.st, reply.Findings)
-	}); err != nil {
-		sess.processFailed(err.Error())
-		return
-	}
-	if failure := judge.Unreadable(reply.Dropped); failure != "" {
-		sess.processUnreadable(failure, res, reply.Dropped)
-		return
-	}
-	usage := judge.UsageOf(res.Usage)
-	reasons := append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...)
-	kept := len(reply.Findings) - len(merged.Evicted)
-	done := sess.dispatch(state.ProcessDone{
-		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
-		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
-	})
-	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
+	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", done.Returned, done.Kept, len(done.Dropped), trigger))
 	sess.persist()
-	sess.autoOpen(done.Queued)
+	sess.autoOpen(e.Queued)
 }
 
-// processUnreadable is a process fork that answered nothing to weigh: a failure, said, whose bill is
-// still spent. Called under the lock.
-func (sess *Session) processUnreadable(failure string, res *ForkResult, dropped []string) {
-	usage := judge.UsageOf(res.Usage)
-	if dropped == nil {
-		dropped = []string{}
-	}
-	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: dropped,
-		Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st))})
-	sess.toast("ContextSaver: process check failed — " + failure)
-}
+const processFailedText = "ContextSaver: process check failed — "
 
-// processFailed: a process judge that went quiet looks fine, so the failure is said.
+// processFailed is a process run that failed before its fork answered anything.
 func (sess *Session) processFailed(failure string) {
-	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: []string{}})
-	sess.toast("ContextSaver: process check failed — " + failure)
+	sess.dispatch(sess.judgedNothing(state.ProcessJudge, failure))
+	sess.toast(processFailedText + failure)
 }

@@ -154,9 +154,6 @@ func journaled(a state.Action) state.Action {
 	case state.JudgeDone:
 		v.Patterns = clonePatterns(v.Patterns)
 		return v
-	case state.ProcessDone:
-		v.Patterns = clonePatterns(v.Patterns)
-		return v
 	}
 	return a
 }

@@ -74,14 +74,19 @@ type Decide struct {
 	Text      *string
 }
 
-// JudgeStart: a judge run began, at Now and at ledger row Seq, for the mid-turn cadence.
+// JudgeStart: a run of Kind's judge began, at Now and at ledger row Seq, for its cadence; Trigger is
+// what asked for a process run.
 type JudgeStart struct {
-	Now int64
-	Seq int
+	Kind    JudgeKind
+	Now     int64
+	Seq     int
+	Trigger ProcessTrigger
 }
 
-// JudgeDone: a judge run ended with its merged registry (or with an error).
+// JudgeDone: a run of Kind's judge ended with its merged registry (or with an error). Focus, Time and
+// Context are the habit judge's alone.
 type JudgeDone struct {
+	Kind     JudgeKind
 	Patterns []Pattern
 	Fresh    []string
 	Recurred []string
@@ -99,6 +104,12 @@ type JudgeDone struct {
 	CostUSD *float64
 }
 
+// JudgeCold: the fork of Kind's run had no warm snapshot; the cadence it spent is handed back.
+type JudgeCold struct {
+	Kind JudgeKind
+	Was  JudgeMark
+}
+
 // AddAsk: the person typed a prompt.
 type AddAsk struct{ Ask Ask }
 
@@ -106,30 +117,6 @@ type AddAsk struct{ Ask Ask }
 type RunPhases struct {
 	RunID  string
 	Phases []string
-}
-
-// ProcessStart: a process run began.
-type ProcessStart struct {
-	Now     int64
-	Seq     int
-	Trigger ProcessTrigger
-}
-
-// ProcessCold: the fork had no warm snapshot; the cadence it spent is handed back.
-type ProcessCold struct{ Was ProcessMark }
-
-// ProcessDone: a process run ended with its merged registry (or with an error).
-type ProcessDone struct {
-	Patterns []Pattern
-	Fresh    []string
-	Recurred []string
-	Spent    int64
-	Error    *string
-	Returned int
-	Kept     int
-	Dropped  []string
-	Usage    *JudgeUsage
-	CostUSD  *float64 // as JudgeDone's
 }
 
 // DeliveryPending: an agent.spawn rewrite began (+1) or finished (-1).
@@ -202,11 +189,9 @@ func (SteerDraft) action()      {}
 func (Decide) action()          {}
 func (JudgeStart) action()      {}
 func (JudgeDone) action()       {}
+func (JudgeCold) action()       {}
 func (AddAsk) action()          {}
 func (RunPhases) action()       {}
-func (ProcessStart) action()    {}
-func (ProcessCold) action()     {}
-func (ProcessDone) action()     {}
 func (DeliveryPending) action() {}
 func (DeliverySent) action()    {}
 func (DeliveryToasted) action() {}

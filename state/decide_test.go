@@ -206,11 +206,11 @@ func TestProcessRuns(t *testing.T) {
 	s := judged(t)
 	Reduce(s, TurnComplete{Stat: TurnStat{Input: 100_000}})
 	Reduce(s, TurnStart{Now: 7})
-	Reduce(s, ProcessStart{Now: 1_000, Seq: 2, Trigger: TriggerClock})
+	Reduce(s, JudgeStart{Kind: ProcessJudge, Now: 1_000, Seq: 2, Trigger: TriggerClock})
 	if !s.Process.Running || s.Process.LastAtTurn != 2 || s.Process.LastAtMs != 1_000 || s.Process.LastAtSeq != 2 {
 		t.Fatalf("process %+v", s.Process)
 	}
-	Reduce(s, ProcessCold{Was: ProcessMark{LastAtMs: 10, LastAtSeq: 1, LastAtTurn: 0}})
+	Reduce(s, JudgeCold{Kind: ProcessJudge, Was: JudgeMark{LastAtMs: 10, LastAtSeq: 1, LastAtTurn: 0}})
 	if s.Process.Running || s.Process.LastAtMs != 10 || s.Process.LastAtSeq != 1 || s.Process.LastAtTurn != 0 || s.Process.Runs != 0 {
 		t.Fatalf("a cold run hands the cadence back: %+v", s.Process)
 	}
@@ -218,7 +218,7 @@ func TestProcessRuns(t *testing.T) {
 	again := suitePattern() // a habit the process run also reports: its version wins, in front
 	again.Why = "newer"
 	for i, want := range []int64{2, 4, 8} { // over 3% of 100000 each time, and uncapped
-		Reduce(s, ProcessDone{Patterns: []Pattern{proc, again}, Fresh: []string{proc.ID, again.ID}, Spent: 3_001, Dropped: []string{}})
+		Reduce(s, JudgeDone{Kind: ProcessJudge, Patterns: []Pattern{proc, again}, Fresh: []string{proc.ID, again.ID}, Spent: 3_001, Dropped: []string{}})
 		if s.Process.Backoff != want || s.Process.Runs != i+1 || s.Process.Spent != int64(3_001*(i+1)) {
 			t.Fatalf("process %+v, want backoff %d", s.Process, want)
 		}

@@ -66,28 +66,27 @@ func reduce(s *State, a Action, e *Effects) {
 	case Decide:
 		decide(s, a.PatternID, a.Choice, a.Text, e)
 	case JudgeStart:
-		s.Judge.Running = true
-		s.Judge.LastAtMs = a.Now
-		s.Judge.LastAtSeq = a.Seq
+		if a.Kind == ProcessJudge {
+			judgeStart(s, &s.Process, a)
+		} else {
+			judgeStart(s, &s.Judge, a)
+		}
 	case JudgeDone:
-		judgeDone(s, a, e)
+		if a.Kind == ProcessJudge {
+			judgeDone(s, &s.Process, a, e)
+		} else {
+			judgeDone(s, &s.Judge, a, e)
+		}
+	case JudgeCold:
+		if a.Kind == ProcessJudge {
+			judgeCold(&s.Process, a.Was)
+		} else {
+			judgeCold(&s.Judge, a.Was)
+		}
 	case AddAsk:
 		s.Asks = append(s.Asks, a.Ask)
 	case RunPhases:
 		runPhases(s, a.RunID, a.Phases)
-	case ProcessStart:
-		s.Process.Running = true
-		s.Process.LastAtMs = a.Now
-		s.Process.LastAtSeq = a.Seq
-		s.Process.LastAtTurn = s.Turn
-	case ProcessDone:
-		processDone(s, a, e)
-	case ProcessCold:
-		// The fork had no warm snapshot: the run never happened, so the cadence it spent is handed back.
-		s.Process.LastAtMs = a.Was.LastAtMs
-		s.Process.LastAtSeq = a.Was.LastAtSeq
-		s.Process.LastAtTurn = a.Was.LastAtTurn
-		s.Process.Running = false
 	case DeliveryPending:
 		s.Delivery.Pending = max(0, s.Delivery.Pending+a.Delta)
 	case DeliverySent:
@@ -156,15 +155,11 @@ func deref(a Action) Action {
 		return derefOf(p)
 	case *JudgeDone:
 		return derefOf(p)
+	case *JudgeCold:
+		return derefOf(p)
 	case *AddAsk:
 		return derefOf(p)
 	case *RunPhases:
-		return derefOf(p)
-	case *ProcessStart:
-		return derefOf(p)
-	case *ProcessCold:
-		return derefOf(p)
-	case *ProcessDone:
 		return derefOf(p)
 	case *DeliveryPending:
 		return derefOf(p)

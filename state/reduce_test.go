@@ -201,7 +201,7 @@ func tsAction(t *testing.T, raw json.RawMessage) Action {
 		Ask         Ask             `json:"ask"`
 		Phases      []string        `json:"phases"`
 		Trigger     ProcessTrigger  `json:"trigger"`
-		Was         ProcessMark     `json:"was"`
+		Was         JudgeMark       `json:"was"`
 		Delta       int             `json:"delta"`
 		Kind        ArtifactKind    `json:"kind"`
 		Written     bool            `json:"written"`
@@ -266,11 +266,11 @@ func tsAction(t *testing.T, raw json.RawMessage) Action {
 	case "run.phases":
 		return RunPhases{RunID: a.RunID, Phases: a.Phases}
 	case "process.start":
-		return ProcessStart{Now: a.Now, Seq: a.Seq, Trigger: a.Trigger}
+		return JudgeStart{Kind: ProcessJudge, Now: a.Now, Seq: a.Seq, Trigger: a.Trigger}
 	case "process.cold":
-		return ProcessCold{Was: a.Was}
+		return JudgeCold{Kind: ProcessJudge, Was: a.Was}
 	case "process.done":
-		return ProcessDone{Patterns: a.Patterns, Fresh: a.Fresh, Recurred: a.Recurred, Spent: a.Spent, Error: a.Error,
+		return JudgeDone{Kind: ProcessJudge, Patterns: a.Patterns, Fresh: a.Fresh, Recurred: a.Recurred, Spent: a.Spent, Error: a.Error,
 			Returned: a.Returned, Kept: a.Kept, Dropped: a.Dropped, Usage: judgeUsage()}
 	case "delivery.pending":
 		return DeliveryPending{Delta: a.Delta}

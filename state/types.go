@@ -361,43 +361,6 @@ type Overhead struct {
 	Agents int64 `json:"agents"`
 }
 
-// JudgeState is the habit judge's cadence, cost and last answer.
-type JudgeState struct {
-	LastAtTokens int64     `json:"lastAtTokens"`
-	LastAtTurn   int       `json:"lastAtTurn"`
-	LastAtSeq    int       `json:"lastAtSeq"`
-	LastAtMs     int64     `json:"lastAtMs"`
-	Running      bool      `json:"running"`
-	Runs         int       `json:"runs"`
-	Spent        int64     `json:"spent"`
-	Backoff      int64     `json:"backoff"`
-	Error        *string   `json:"error"`
-	Focus        *string   `json:"focus"`
-	Time         *string   `json:"time"`
-	Context      *string   `json:"context"`
-	Last         *JudgeRun `json:"last"`
-}
-
-// ProcessState is the process judge's own cadence and cost, beside the habit judge's.
-type ProcessState struct {
-	LastAtMs   int64     `json:"lastAtMs"`
-	LastAtSeq  int       `json:"lastAtSeq"`
-	LastAtTurn int       `json:"lastAtTurn"`
-	Running    bool      `json:"running"`
-	Runs       int       `json:"runs"`
-	Spent      int64     `json:"spent"`
-	Backoff    int64     `json:"backoff"`
-	Error      *string   `json:"error"`
-	Last       *JudgeRun `json:"last"`
-}
-
-// ProcessMark is the process cadence a cold run hands back.
-type ProcessMark struct {
-	LastAtMs   int64 `json:"lastAtMs"`
-	LastAtSeq  int   `json:"lastAtSeq"`
-	LastAtTurn int   `json:"lastAtTurn"`
-}
-
 // Delivery is where the standing instructions went: agent ids reached, spawns in flight, last toast.
 type Delivery struct {
 	Agents      []string `json:"agents"`
@@ -413,34 +376,34 @@ type Saved struct {
 
 // State is one session.
 type State struct {
-	Cwd          string            `json:"cwd"`
-	Turn         int               `json:"turn"`
-	Seq          int               `json:"seq"`
-	Rows         []Row             `json:"rows"`
-	Folded       map[string]Folded `json:"folded"`
-	Turns        []TurnStat        `json:"turns"`
-	Loops        []Loop            `json:"loops"`
-	Runs         []Run             `json:"runs"`
-	Usage        Usage             `json:"usage"`
-	Overhead     *Overhead         `json:"overhead"`
-	Compactions  []int             `json:"compactions"`
-	Patterns     []Pattern         `json:"patterns"`
-	Cards        []string          `json:"cards"`
-	Expanded     *string           `json:"expanded"`
-	Steering     *string           `json:"steering"`
-	SteerDraft   *string           `json:"steerDraft"`
-	Notes        []string          `json:"notes"`
-	Standing     []string          `json:"standing"`
-	Written      []string          `json:"written"`
-	Judge        JudgeState        `json:"judge"`
-	Asks         []Ask             `json:"asks"`
-	Process      ProcessState      `json:"process"`
-	Delivery     Delivery          `json:"delivery"`
-	PendingCheck bool              `json:"pendingCheck"`
-	PaneOpen     bool              `json:"paneOpen"`
-	AutoOpened   bool              `json:"autoOpened"`
-	Columns      *int              `json:"columns"`
-	Saved        Saved             `json:"saved"`
+	Cwd          string              `json:"cwd"`
+	Turn         int                 `json:"turn"`
+	Seq          int                 `json:"seq"`
+	Rows         []Row               `json:"rows"`
+	Folded       map[string]Folded   `json:"folded"`
+	Turns        []TurnStat          `json:"turns"`
+	Loops        []Loop              `json:"loops"`
+	Runs         []Run               `json:"runs"`
+	Usage        Usage               `json:"usage"`
+	Overhead     *Overhead           `json:"overhead"`
+	Compactions  []int               `json:"compactions"`
+	Patterns     []Pattern           `json:"patterns"`
+	Cards        []string            `json:"cards"`
+	Expanded     *string             `json:"expanded"`
+	Steering     *string             `json:"steering"`
+	SteerDraft   *string             `json:"steerDraft"`
+	Notes        []string            `json:"notes"`
+	Standing     []string            `json:"standing"`
+	Written      []string            `json:"written"`
+	Judge        JudgeState[Habit]   `json:"judge"`
+	Asks         []Ask               `json:"asks"`
+	Process      JudgeState[Process] `json:"process"`
+	Delivery     Delivery            `json:"delivery"`
+	PendingCheck bool                `json:"pendingCheck"`
+	PaneOpen     bool                `json:"paneOpen"`
+	AutoOpened   bool                `json:"autoOpened"`
+	Columns      *int                `json:"columns"`
+	Saved        Saved               `json:"saved"`
 	// Budget is the share of the session's own tokens the two judges together may spend on automatic
 	// runs (see budget.go); the host and the project set it, so it is configuration, not session state,
 	// and debug.state keeps the plugin's shape without it.
@@ -470,9 +433,9 @@ func New(cwd string, window int64) *State {
 		Notes:       []string{},
 		Standing:    []string{},
 		Written:     []string{},
-		Judge:       JudgeState{Backoff: 1},
+		Judge:       JudgeState[Habit]{Backoff: 1},
 		Asks:        []Ask{},
-		Process:     ProcessState{Backoff: 1},
+		Process:     JudgeState[Process]{Backoff: 1},
 		Delivery:    Delivery{Agents: []string{}},
 		Budget:      JudgeBudgetDefault,
 	}

@@ -31,14 +31,14 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	}
 	aliases := judge.Aliases(st)
 	prompt := judge.BuildPrompt(st, aliases)
-	state.Reduce(st, state.JudgeStart{Seq: st.Seq})
+	state.Reduce(st, state.JudgeStart{Kind: state.HabitJudge, Seq: st.Seq})
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: forkcmd.HarnessClaude, SessionID: tr.SessionID,
 		Cwd: tr.Cwd, Model: tr.Model, Purpose: "judge", Prompt: prompt})
 	if err != nil {
 		// The run ended without an answer: the pane says it failed, not that it is still checking.
-		state.Reduce(st, state.JudgeDone{Patterns: st.Patterns, Error: state.Ptr(err.Error()), Dropped: []string{}})
+		state.Reduce(st, state.JudgeDone{Kind: state.HabitJudge, Patterns: st.Patterns, Error: state.Ptr(err.Error()), Dropped: []string{}})
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	reply := judge.ParseReply(res.Text, st, aliases)
@@ -49,7 +49,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	}
 	usage := judge.UsageOf(res.Usage)
 	kept := len(reply.Findings) - len(merged.Evicted)
-	state.Reduce(st, state.JudgeDone{Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred,
+	state.Reduce(st, state.JudgeDone{Kind: state.HabitJudge, Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred,
 		Focus: reply.Focus, Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: &usage})
 	return &auditJudge{Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: res.Usage, CostUSD: res.CostUSD,

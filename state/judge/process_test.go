@@ -163,7 +163,7 @@ func TestShouldProcess(t *testing.T) {
 	s.Asks = []state.Ask{{Turn: 1, At: 1_000}}
 	cases := []struct {
 		name    string
-		edit    func(p *state.ProcessState)
+		edit    func(p *state.JudgeState[state.Process])
 		now     int64
 		trigger state.ProcessTrigger
 		want    bool
@@ -171,15 +171,15 @@ func TestShouldProcess(t *testing.T) {
 		{"an event trigger runs at once", nil, 2_000, state.TriggerPlan, true},
 		{"the clock waits from the first ask", nil, 1_000 + state.ProcessClockMs - 1, state.TriggerClock, false},
 		{"the clock after thirty minutes", nil, 1_000 + state.ProcessClockMs, state.TriggerClock, true},
-		{"not while running", func(p *state.ProcessState) { p.Running = true }, 1e9, state.TriggerClock, false},
-		{"nothing new", func(p *state.ProcessState) { p.LastAtSeq = 10 }, 1e9, state.TriggerPace, false},
-		{"over budget, an event waits too", func(p *state.ProcessState) { p.Backoff = 2; p.LastAtMs = 5_000 }, 5_000 + 2*state.ProcessClockMs - 1, state.TriggerWorkflow, false},
-		{"over budget, after the doubled clock", func(p *state.ProcessState) { p.Backoff = 2; p.LastAtMs = 5_000 }, 5_000 + 2*state.ProcessClockMs, state.TriggerWorkflow, true},
+		{"not while running", func(p *state.JudgeState[state.Process]) { p.Running = true }, 1e9, state.TriggerClock, false},
+		{"nothing new", func(p *state.JudgeState[state.Process]) { p.LastAtSeq = 10 }, 1e9, state.TriggerPace, false},
+		{"over budget, an event waits too", func(p *state.JudgeState[state.Process]) { p.Backoff = 2; p.LastAtMs = 5_000 }, 5_000 + 2*state.ProcessClockMs - 1, state.TriggerWorkflow, false},
+		{"over budget, after the doubled clock", func(p *state.JudgeState[state.Process]) { p.Backoff = 2; p.LastAtMs = 5_000 }, 5_000 + 2*state.ProcessClockMs, state.TriggerWorkflow, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			x := *s
-			x.Process = state.ProcessState{Backoff: 1}
+			x.Process = state.JudgeState[state.Process]{Backoff: 1}
 			if c.edit != nil {
 				c.edit(&x.Process)
 			}
