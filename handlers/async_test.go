@@ -71,8 +71,8 @@ func TestAskedDuringCadenceRun(t *testing.T) {
 	}
 	sess, _ := h.srv.session("s")
 	sess.event(func() {
-		if sess.flags.forking || sess.flags.asked || sess.st.Judge.Running {
-			t.Errorf("after the run: forking %v, asked %v, running %v", sess.flags.forking, sess.flags.asked, sess.st.Judge.Running)
+		if sess.st.Judge.InFlight || sess.st.Judge.Asked || sess.st.Judge.Running {
+			t.Errorf("after the run: forking %v, asked %v, running %v", sess.st.Judge.InFlight, sess.st.Judge.Asked, sess.st.Judge.Running)
 		}
 	})
 	if n := len(h.host.forksOf("judge")); n != 1 {

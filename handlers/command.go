@@ -46,12 +46,8 @@ func (s *Server) commandRun(_ context.Context, raw json.RawMessage) (any, error)
 	return res, nil
 }
 
-// resetSession starts the session over: the flags that belong to it go with its state.
-func (sess *Session) resetSession() {
-	sess.dispatch(state.Reset{})
-	sess.flags.armedSpoke = false
-	sess.flags.probed = nil
-}
+// resetSession starts the session over (state.Reset says what survives it).
+func (sess *Session) resetSession() { sess.dispatch(state.Reset{}) }
 
 func splitWs(s string) []string { return strings.FieldsFunc(s, unicode.IsSpace) }
 
@@ -87,7 +83,7 @@ func (sess *Session) saver(args string, now int64) string {
 		sess.demo()
 		return demoText
 	case sub == "debug":
-		return state.DebugDump(sess.st, sess.flags.armedSpoke)
+		return state.DebugDump(sess.st, sess.st.LoadCheckSpoke)
 	case sub == "reset":
 		sess.resetSession()
 		return resetText

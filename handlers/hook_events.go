@@ -44,7 +44,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		var wait chan struct{}
 		sess.event(func() {
 			reply = sess.saver(args, now)
-			if sess.flags.forking || sess.st.Judge.Running {
+			if sess.st.Judge.InFlight || sess.st.Judge.Running {
 				wait = make(chan struct{})
 				sess.runWaiters = append(sess.runWaiters, wait)
 			}
@@ -99,7 +99,7 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 		sess.dispatch(state.DeliveryPending{Delta: 1})
 		sess.spawnSeq++
 		id := "spawn-" + strconv.Itoa(sess.spawnSeq)
-		sess.openSpawn(id)
+		sess.observe(state.SpawnOpened{SpawnID: id})
 		sess.bridge.spawns[pl.ToolUseID] = id
 		rewritten = prompt + "\n\n" + strings.Join(standing, "\n")
 	})

@@ -150,8 +150,8 @@ func (sess *Session) owedTo(agentID string, now int64) []string {
 		return nil
 	}
 	// A workflow agent calls before the journal that names it was re-read: read it once more for that id.
-	if !sess.isNamed(agentID) && !sess.flags.probed[agentID] && len(state.ActiveRuns(st, now)) > 0 {
-		sess.probe(agentID)
+	if !sess.isNamed(agentID) && !st.Probed[agentID] && len(state.ActiveRuns(st, now)) > 0 {
+		sess.observe(state.LoopProbed{AgentID: agentID})
 		sess.refreshRunsLocked(true, now)
 	}
 	if !sess.isNamed(agentID) || state.Contains(sess.st.Delivery.Agents, agentID) {

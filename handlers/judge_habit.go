@@ -28,10 +28,10 @@ const (
 // runJudge starts one judge run in the background, if none is in flight. Called under the lock.
 func (sess *Session) runJudge(reason string, now int64) {
 	host, err := sess.forkHost()
-	if err != nil || sess.flags.forking || sess.st.Judge.Running {
+	if err != nil || sess.st.Judge.InFlight || sess.st.Judge.Running {
 		return
 	}
-	sess.flags.forking = true
+	sess.observe(state.JudgeClaim{Kind: state.HabitJudge})
 	sess.dispatch(state.JudgeStart{Kind: state.HabitJudge, Now: now, Seq: sess.st.Seq})
 	sess.spawn(func() { sess.judgeOnce(host, reason, now) })
 }
@@ -79,8 +79,7 @@ func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 
 // judgeEnded clears the run's flags, as the plugin's runJudge did in its finally. Called under the lock.
 func (sess *Session) judgeEnded() {
-	sess.flags.forking = false
-	sess.flags.asked = false
+	sess.observe(state.JudgeRelease{Kind: state.HabitJudge})
 	// Whoever waits for this run (a `/saver check` typed in a harness's prompt box) wakes once the
 	// run's toasts are out.
 	sess.woken = append(sess.woken, sess.runWaiters...)
@@ -115,7 +114,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 		sess.log(state.UsageLine(*done.Usage, "judge"))
 	}
 	sess.persist()
-	if !(requested(reason) || sess.flags.asked) {
+	if !(requested(reason) || sess.st.Judge.Asked) {
 		sess.autoOpen(e.Queued)
 		sess.bridgedFound(e.Queued)
 		return
@@ -143,15 +142,15 @@ func checkedText(queued int, note string) string {
 // failedToast: a run someone asked for answers them, whatever it found; an armed check nobody asked for
 // says its first failure once, since it will be retried.
 func (sess *Session) failedToast(reason, failure string) {
-	if reason == reasonLoad && !sess.flags.asked {
-		if sess.flags.armedSpoke {
+	if reason == reasonLoad && !sess.st.Judge.Asked {
+		if sess.st.LoadCheckSpoke {
 			return
 		}
-		sess.flags.armedSpoke = true
+		sess.observe(state.LoadCheckSpoke{})
 		sess.toast("ContextSaver: could not check yet — " + failure)
 		return
 	}
-	if requested(reason) || sess.flags.asked {
+	if requested(reason) || sess.st.Judge.Asked {
 		sess.toast("ContextSaver: check failed — " + failure)
 	}
 }
@@ -177,8 +176,8 @@ func (sess *Session) checkNow(now int64) string {
 	if _, err := sess.forkHost(); err != nil {
 		return "ContextSaver: check failed — " + err.Error()
 	}
-	if sess.flags.forking || sess.st.Judge.Running {
-		sess.flags.asked = true
+	if sess.st.Judge.InFlight || sess.st.Judge.Running {
+		sess.observe(state.JudgeAsked{Kind: state.HabitJudge})
 		return alreadyText
 	}
 	budget := state.BudgetOf(sess.st)

@@ -231,8 +231,8 @@ func TestJudgePanicEndsTheRun(t *testing.T) {
 	h.twelve()
 	sess, _ := h.srv.session("s")
 	sess.event(func() {
-		sess.flags.forking = true
-		sess.flags.asked = true
+		sess.observe(state.JudgeClaim{})
+		sess.observe(state.JudgeAsked{})
 		sess.dispatch(state.JudgeStart{Now: 30_000, Seq: sess.st.Seq})
 	})
 	h.host.reset()
@@ -241,8 +241,10 @@ func TestJudgePanicEndsTheRun(t *testing.T) {
 		sess.judgeOnce(panicHost{}, reasonCheck, 30_000)
 	}()
 	st := h.st()
-	if st.Judge.Running || sess.flags.forking || sess.flags.asked || st.Judge.Error == nil || !strings.HasPrefix(*st.Judge.Error, "internal error") {
-		t.Fatalf("after a panicking run: running %v, forking %v, asked %v, error %v", st.Judge.Running, sess.flags.forking, sess.flags.asked, st.Judge.Error)
+	var forking, asked bool // beyond debug.state's shape: read under the lock
+	sess.event(func() { forking, asked = sess.st.Judge.InFlight, sess.st.Judge.Asked })
+	if st.Judge.Running || forking || asked || st.Judge.Error == nil || !strings.HasPrefix(*st.Judge.Error, "internal error") {
+		t.Fatalf("after a panicking run: running %v, forking %v, asked %v, error %v", st.Judge.Running, forking, asked, st.Judge.Error)
 	}
 	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != "ContextSaver: check failed — internal error" {
 		t.Fatalf("toasts = %q", got)

@@ -11,12 +11,12 @@ import (
 // what the run waits for before the digest is built (a launch's declared phases). Called under the lock.
 func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before func()) bool {
 	host, err := sess.forkHost()
-	if err != nil || sess.flags.processing || !judge.ShouldProcess(sess.st, now, trigger) {
+	if err != nil || sess.st.Process.InFlight || !judge.ShouldProcess(sess.st, now, trigger) {
 		return false
 	}
-	sess.flags.processing = true
+	sess.observe(state.JudgeClaim{Kind: state.ProcessJudge})
 	sess.spawn(func() {
-		defer sess.event(func() { sess.flags.processing = false })
+		defer sess.event(func() { sess.observe(state.JudgeRelease{Kind: state.ProcessJudge}) })
 		if before != nil {
 			before()
 		}

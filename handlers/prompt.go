@@ -89,7 +89,7 @@ func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error)
 		sess.dispatch(state.DeliveryPending{Delta: 1})
 		sess.spawnSeq++
 		res.SpawnID = "spawn-" + strconv.Itoa(sess.spawnSeq)
-		sess.openSpawn(res.SpawnID)
+		sess.observe(state.SpawnOpened{SpawnID: res.SpawnID})
 		res.Prompt = p.Prompt + "\n\n" + strings.Join(standing, "\n")
 	})
 	return res, nil
@@ -116,10 +116,10 @@ func (s *Server) agentSpawned(_ context.Context, raw json.RawMessage) (any, erro
 // spawned closes an open spawn: agentID is the agent it started ("" when the spawn failed). Called under
 // the lock.
 func (sess *Session) spawned(spawnID, agentID string, now int64) {
-	if !sess.flags.spawns[spawnID] {
+	if !sess.st.Spawns[spawnID] {
 		return
 	}
-	sess.closeSpawn(spawnID)
+	sess.observe(state.SpawnClosed{SpawnID: spawnID})
 	if agentID != "" {
 		sess.dispatch(state.DeliverySent{AgentID: agentID, Now: now})
 		sess.log("ContextSaver delivery: spawn rewrite → " + agentID)

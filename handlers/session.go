@@ -12,24 +12,10 @@ import (
 // rollback a panic needs replays at most this many actions, and Clone is paid once per this many.
 const snapshotEvery = 256
 
-// flags are the plugin's closure flags that belong to one session (index.ts kept them beside the state).
-type flags struct {
-	// forking stops a second fork of the same session between deciding to run and judge.start landing.
-	forking bool
-	// asked: a check asked for while a run is in flight is answered by that run.
-	asked bool
-	// armedSpoke: the load lane's one failure toast has been said.
-	armedSpoke bool
-	// processing is the process judge's own lock.
-	processing bool
-	// probed: the loops a journal was re-read for once already. Copy-on-write, so flags copy cheaply.
-	probed map[string]bool
-	// spawns: agent.spawn rewrites still open, closed by agent.spawned. Copy-on-write like probed.
-	spawns map[string]bool
-}
-
-// Session is one host session: its reducer state, the plugin's closure flags, and the journal that lets
-// a failed event be rolled back.
+// Session is one host session: its reducer state, and the journal that lets a failed event be rolled
+// back. Everything the session knows of itself lives in st, so the one rollback covers it; the fields
+// beside it are the daemon's runtime (locks, timers, channels, the registry file's copies, counters that
+// must never repeat), which a rolled-back event has nothing to undo in.
 type Session struct {
 	srv *Server
 	id  string
@@ -39,18 +25,18 @@ type Session struct {
 	// writes counts the registry writes in flight, so session.end can wait for them.
 	writes sync.WaitGroup
 	debug  bool
-	flags  flags
 	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
 	ended bool
 	// priceNoted: the session's model has been priced (noteModel), so a model with no price is not
-	// looked up again on every turn.
+	// looked up again on every turn. A memo of the price table, not session state: losing it to a
+	// rollback costs one more lookup.
 	priceNoted bool
 	// lastSeen is when a hook last named the session (ms, the daemon's clock; see evict.go).
 	lastSeen atomic.Int64
 	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
 	// registry.go); guarded by mu.
 	stored map[string]storedCopy
-	// invalidating: a ui.invalidate is already scheduled.
+	// invalidating: a ui.invalidate is already scheduled (its timer clears it).
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
 	spawnSeq int
@@ -98,10 +84,9 @@ func (s *Session) event(fn func()) {
 		s.journal = s.journal[:0]
 	}
 	mark := len(s.journal)
-	before := s.flags
 	defer func() {
 		if r := recover(); r != nil {
-			s.rollback(mark, before)
+			s.rollback(mark)
 			s.outbox = nil
 			s.later = nil
 			s.mu.Unlock()
@@ -128,14 +113,13 @@ func (s *Session) event(fn func()) {
 }
 
 // rollback rebuilds the state from the snapshot and the journal up to mark.
-func (s *Session) rollback(mark int, before flags) {
+func (s *Session) rollback(mark int) {
 	st := s.snap.Clone()
 	for _, a := range s.journal[:mark] {
 		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
 	}
 	s.st = st
 	s.journal = s.journal[:mark]
-	s.flags = before
 }
 
 // apply folds one action into the state and journals it, and answers what the reducer says it did.
@@ -248,25 +232,4 @@ func (s *Session) invalidate() {
 			s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
 		}
 	})
-}
-
-// probe marks a loop as probed.
-func (s *Session) probe(id string) { s.flags.probed = withKey(s.flags.probed, id, true) }
-
-func (s *Session) openSpawn(id string) { s.flags.spawns = withKey(s.flags.spawns, id, true) }
-
-func (s *Session) closeSpawn(id string) { s.flags.spawns = withKey(s.flags.spawns, id, false) }
-
-// withKey is a copy of m with id set (or removed), so a rolled-back event cannot keep the change.
-func withKey(m map[string]bool, id string, on bool) map[string]bool {
-	next := make(map[string]bool, len(m)+1)
-	for k := range m {
-		next[k] = true
-	}
-	if on {
-		next[id] = true
-	} else {
-		delete(next, id)
-	}
-	return next
 }

@@ -76,7 +76,7 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 	case "pane":
 		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, sess.proposals()), width) })
 	case "debug":
-		sess.event(func() { text = state.DebugDump(sess.st, sess.flags.armedSpoke) })
+		sess.event(func() { text = state.DebugDump(sess.st, sess.st.LoadCheckSpoke) })
 	default:
 		return nil, rpc.InvalidParams("params.view: want band, pane or debug, got %q", p.View)
 	}

@@ -110,6 +110,27 @@ type JudgeCold struct {
 	Was  JudgeMark
 }
 
+// JudgeClaim: a run of Kind's judge was decided on; no second one starts until JudgeRelease.
+type JudgeClaim struct{ Kind JudgeKind }
+
+// JudgeRelease: the run of Kind's judge is over, answered or not, and so is any ask of it.
+type JudgeRelease struct{ Kind JudgeKind }
+
+// JudgeAsked: someone asked for an answer while Kind's run was in flight; that run answers them.
+type JudgeAsked struct{ Kind JudgeKind }
+
+// LoadCheckSpoke: the load check's one failure toast was said; it is retried quietly from now on.
+type LoadCheckSpoke struct{}
+
+// LoopProbed: the journal was re-read once for this agent, which called before any journal named it.
+type LoopProbed struct{ AgentID string }
+
+// SpawnOpened: an agent.spawn rewrite is open until agent.spawned closes it.
+type SpawnOpened struct{ SpawnID string }
+
+// SpawnClosed: agent.spawned closed the rewrite.
+type SpawnClosed struct{ SpawnID string }
+
 // AddAsk: the person typed a prompt.
 type AddAsk struct{ Ask Ask }
 
@@ -190,6 +211,13 @@ func (Decide) action()          {}
 func (JudgeStart) action()      {}
 func (JudgeDone) action()       {}
 func (JudgeCold) action()       {}
+func (JudgeClaim) action()      {}
+func (JudgeRelease) action()    {}
+func (JudgeAsked) action()      {}
+func (LoadCheckSpoke) action()  {}
+func (LoopProbed) action()      {}
+func (SpawnOpened) action()     {}
+func (SpawnClosed) action()     {}
 func (AddAsk) action()          {}
 func (RunPhases) action()       {}
 func (DeliveryPending) action() {}

@@ -60,6 +60,13 @@ type JudgeState[K judgeKind] struct {
 	Time         *string   `json:"time"`
 	Context      *string   `json:"context"`
 	Last         *JudgeRun `json:"last"`
+
+	// InFlight: a run was claimed (JudgeClaim) and not yet released (JudgeRelease), so no second run of
+	// this judge starts. It outlives Running, which a Reset clears while the fork is still out.
+	InFlight bool `json:"-"`
+	// Asked: someone asked for the answer of the run in flight (a `/saver check` typed while it ran),
+	// so that run answers them too; released with the run.
+	Asked bool `json:"-"`
 }
 
 // habitJSON and processJSON are the two judges' shapes in debug.state, field for field and in order.
@@ -99,7 +106,9 @@ func (j JudgeState[K]) MarshalJSON() ([]byte, error) {
 		v = processJSON{LastAtMs: j.LastAtMs, LastAtSeq: j.LastAtSeq, LastAtTurn: j.LastAtTurn, Running: j.Running,
 			Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Last: j.Last}
 	} else {
-		v = habitJSON(j)
+		v = habitJSON{LastAtTokens: j.LastAtTokens, LastAtTurn: j.LastAtTurn, LastAtSeq: j.LastAtSeq, LastAtMs: j.LastAtMs,
+			Running: j.Running, Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Focus: j.Focus,
+			Time: j.Time, Context: j.Context, Last: j.Last}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -127,6 +136,23 @@ func MarkOf(s *State, kind JudgeKind) JudgeMark {
 
 func markOf[K judgeKind](j *JudgeState[K]) JudgeMark {
 	return JudgeMark{LastAtMs: j.LastAtMs, LastAtSeq: j.LastAtSeq, LastAtTurn: j.LastAtTurn}
+}
+
+// judgeClaim claims (or releases) the run of kind's judge.
+func judgeClaim(s *State, kind JudgeKind, claimed bool) {
+	if kind == ProcessJudge {
+		claim(&s.Process, claimed)
+	} else {
+		claim(&s.Judge, claimed)
+	}
+}
+
+// claim takes (or releases) a judge's one run; a release also answers whoever asked of it.
+func claim[K judgeKind](j *JudgeState[K], claimed bool) {
+	j.InFlight = claimed
+	if !claimed {
+		j.Asked = false
+	}
 }
 
 // judgeStart dates a run's start for its judge's cadence. The process judge counts its turns from the

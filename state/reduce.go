@@ -83,6 +83,24 @@ func reduce(s *State, a Action, e *Effects) {
 		} else {
 			judgeCold(&s.Judge, a.Was)
 		}
+	case JudgeClaim:
+		judgeClaim(s, a.Kind, true)
+	case JudgeRelease:
+		judgeClaim(s, a.Kind, false)
+	case JudgeAsked:
+		if a.Kind == ProcessJudge {
+			s.Process.Asked = true
+		} else {
+			s.Judge.Asked = true
+		}
+	case LoadCheckSpoke:
+		s.LoadCheckSpoke = true
+	case LoopProbed:
+		s.Probed = withKey(s.Probed, a.AgentID, true)
+	case SpawnOpened:
+		s.Spawns = withKey(s.Spawns, a.SpawnID, true)
+	case SpawnClosed:
+		s.Spawns = withKey(s.Spawns, a.SpawnID, false)
 	case AddAsk:
 		s.Asks = append(s.Asks, a.Ask)
 	case RunPhases:
@@ -115,6 +133,21 @@ func reduce(s *State, a Action, e *Effects) {
 	case Reset:
 		resetState(s)
 	}
+}
+
+// withKey is a copy of m with key set (or removed): the maps State holds are copy-on-write, so a clone
+// taken before the change never sees it.
+func withKey(m map[string]bool, key string, on bool) map[string]bool {
+	next := make(map[string]bool, len(m)+1)
+	for k := range m {
+		next[k] = true
+	}
+	if on {
+		next[key] = true
+	} else {
+		delete(next, key)
+	}
+	return next
 }
 
 // deref turns a pointer to an action into the action, so a caller passing &AddRow{…} is not silently
@@ -156,6 +189,20 @@ func deref(a Action) Action {
 	case *JudgeDone:
 		return derefOf(p)
 	case *JudgeCold:
+		return derefOf(p)
+	case *JudgeClaim:
+		return derefOf(p)
+	case *JudgeRelease:
+		return derefOf(p)
+	case *JudgeAsked:
+		return derefOf(p)
+	case *LoadCheckSpoke:
+		return derefOf(p)
+	case *LoopProbed:
+		return derefOf(p)
+	case *SpawnOpened:
+		return derefOf(p)
+	case *SpawnClosed:
 		return derefOf(p)
 	case *AddAsk:
 		return derefOf(p)
@@ -276,9 +323,13 @@ func artifactDone(s *State, a ArtifactDone) {
 }
 
 // resetState starts the session over: patterns survive as stored, the overhead, the band width and the pane's
-// open state are kept.
+// open state are kept. So is what is still out in the world: a claimed judge run (and whoever asked of
+// it) and the open spawn rewrites, which will answer into this session whatever it holds by then.
 func resetState(s *State) {
 	fresh := New(s.Cwd, s.Usage.Window)
+	fresh.Judge.InFlight, fresh.Judge.Asked = s.Judge.InFlight, s.Judge.Asked
+	fresh.Process.InFlight, fresh.Process.Asked = s.Process.InFlight, s.Process.Asked
+	fresh.Spawns = s.Spawns
 	fresh.Overhead = s.Overhead
 	fresh.Columns = s.Columns
 	fresh.PaneOpen = s.PaneOpen

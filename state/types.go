@@ -412,6 +412,17 @@ type State struct {
 	// debug.state keeps the plugin's shape without it.
 	Money Money `json:"-"`
 
+	// What the daemon remembers of the session besides the plugin's state, reduced like the rest so one
+	// rollback covers it; debug.state keeps the plugin's shape without it. The maps are copy-on-write
+	// (withKey), so Clone shares them.
+	//
+	// LoadCheckSpoke: the load check's one failure toast has been said.
+	LoadCheckSpoke bool `json:"-"`
+	// Probed: the agents a journal was re-read for once already.
+	Probed map[string]bool `json:"-"`
+	// Spawns: the agent.spawn rewrites still open, closed by agent.spawned.
+	Spawns map[string]bool `json:"-"`
+
 	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
 	// so Clone drops it and the clone rebuilds its own on first use.
 	idx *lookup
