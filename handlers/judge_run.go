@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // What set one judge run going, as the debug log names it.
@@ -132,7 +133,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	sess.dispatch(state.JudgeDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Focus: reply.Focus,
 		Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage), Returned: reply.Returned,
-		Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
+		Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, view.ClockOf(sess.st)),
 	})
 	if sess.debug {
 		sess.log(fmt.Sprintf("ContextSaver judge: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), reason))
@@ -142,7 +143,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 			}
 			sess.log(line)
 		}
-		sess.log(state.UsageLine(usage, "judge"))
+		sess.log(view.UsageLine(usage, "judge"))
 	}
 	sess.persist()
 	queued := sess.queued(append(append([]string(nil), merged.Fresh...), merged.Recurred...))
@@ -160,7 +161,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 func (sess *Session) judgedUnreadable(reason, failure string, res *ForkResult) {
 	usage := judge.UsageOf(res.Usage)
 	done := sess.judgedNothing(failure)
-	done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, state.ClockOf(sess.st))
+	done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, view.ClockOf(sess.st))
 	sess.dispatch(done)
 	sess.failedToast(reason, failure)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // processAt starts one detached process run when its gate lets it, answering whether it did. before is
@@ -83,7 +84,7 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 	kept := len(reply.Findings) - len(merged.Evicted)
 	sess.dispatch(state.ProcessDone{
 		Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred, Spent: judge.SpentOf(usage),
-		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
+		Returned: reply.Returned, Kept: kept, Dropped: reasons, Usage: &usage, CostUSD: sess.costOf(res, view.ClockOf(sess.st)),
 	})
 	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", reply.Returned, kept, len(reasons), trigger))
 	sess.persist()
@@ -98,7 +99,7 @@ func (sess *Session) processUnreadable(failure string, res *ForkResult, dropped 
 		dropped = []string{}
 	}
 	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: dropped,
-		Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, state.ClockOf(sess.st))})
+		Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, view.ClockOf(sess.st))})
 	sess.toast("ContextSaver: process check failed — " + failure)
 }
 

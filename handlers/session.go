@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -200,10 +201,10 @@ func (s *Session) savedToast(before state.Saved) {
 	pct := state.PctOf(s.st.Saved.Chars-before.Chars, s.st.Usage.Window)
 	var grew []string
 	if ms > 0 {
-		grew = append(grew, "+"+state.Duration(ms))
+		grew = append(grew, "+"+jstext.Duration(ms))
 	}
 	if pct > 0 {
-		grew = append(grew, "+~"+state.JSNumber(pct)+"%")
+		grew = append(grew, "+~"+jstext.JSNumber(pct)+"%")
 	}
 	if len(grew) == 0 {
 		return

@@ -124,7 +124,7 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 // one after the person decided again.
 func alreadyIgnored(s *State, id string) bool {
 	p := s.PatternByID(id)
-	return p != nil && isSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
+	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
 }
 
 // judgeDone takes a judge run's merged registry: a sent pattern it reports as recurred is ignored once
@@ -137,7 +137,7 @@ func judgeDone(s *State, a JudgeDone) {
 	var marked []string
 	for i := range patterns {
 		p := &patterns[i]
-		if !Contains(a.Recurred, p.ID) || !isSent(p.Decision) {
+		if !Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
 			continue
 		}
 		marked = append(marked, p.ID)
@@ -191,10 +191,10 @@ func judgeDone(s *State, a JudgeDone) {
 		Runs:         s.Judge.Runs + 1,
 		Spent:        spent,
 		Backoff:      backoff,
-		Error:        copyStr(a.Error),
-		Focus:        copyStr(a.Focus),
-		Time:         copyStr(a.Time),
-		Context:      copyStr(a.Context),
+		Error:        CopyStr(a.Error),
+		Focus:        CopyStr(a.Focus),
+		Time:         CopyStr(a.Time),
+		Context:      CopyStr(a.Context),
 		Last:         judgeRunOf(a.Returned, a.Kept, a.Dropped, a.Usage),
 	}
 	if a.Error == nil {
@@ -233,7 +233,7 @@ func processDone(s *State, a ProcessDone) {
 	s.Process.Runs++
 	s.Process.Spent = spent
 	s.Process.Backoff = backoff
-	s.Process.Error = copyStr(a.Error)
+	s.Process.Error = CopyStr(a.Error)
 	s.Process.Last = judgeRunOf(a.Returned, a.Kept, a.Dropped, a.Usage)
 }
 
@@ -247,7 +247,7 @@ func judgeRunOf(returned, kept int, dropped []string, usage *JudgeUsage) *JudgeR
 	return r
 }
 
-func copyStr(p *string) *string {
+func CopyStr(p *string) *string {
 	if p == nil {
 		return nil
 	}
