@@ -58,11 +58,11 @@ func rowFinder(s *state.State, patterns []*state.Pattern) citedRows {
 // indexedRows is a citedRows over the reducer's own row index (State.RowPositions), when s holds a
 // valid one: no scan of the ledger at all.
 func indexedRows(s *state.State) (citedRows, bool) {
-	position, ok := s.RowPositions()
+	positions, ok := s.RowPositions()
 	if !ok {
 		return nil, false
 	}
-	return func(hits []string) []*state.Row { return rowsAt(s, hits, position) }, true
+	return func(hits []string) []*state.Row { return rowsAt(s, hits, positions.Of) }, true
 }
 
 // rowsAt is the rows at the positions hits name (-1: not in the ledger), each once, in ledger order.
