@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // Transcript is a Claude Code session read back for an offline audit: its messages in the shape a host
@@ -17,7 +17,7 @@ type Transcript struct {
 	SessionID string
 	Cwd       string
 	Model     string // the model of the last call
-	Messages  []state.SessionMessage
+	Messages  []intake.SessionMessage
 	// Durations is tool_use_id → milliseconds from the tool_use line to its tool_result line.
 	Durations map[string]int64
 	Turns     []TurnUsage

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // payloads reads a fixture of hook payloads written by the real Claude Code.
@@ -105,8 +106,8 @@ func TestToolCallsOfRealPayloads(t *testing.T) {
 		if w.ms >= 0 && tc.Ms != w.ms {
 			t.Errorf("%s: ms %d, want %d", p.ToolUseID, tc.Ms, w.ms)
 		}
-		row := state.RowOf(tc.Event, tc.Result, tc.Ms, 1)
-		if row.Key == "" || row.Chars != int64(state.Len16(*tc.Result.Text)) {
+		row := intake.RowOf(tc.Event, tc.Result, tc.Ms, 1)
+		if row.Key == "" || row.Chars != int64(jstext.Len16(*tc.Result.Text)) {
 			t.Errorf("%s: row %+v", p.ToolUseID, row)
 		}
 	}
@@ -147,7 +148,7 @@ func TestAgentCallOfRealPayloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, ok := state.AgentOf(tc.Result.Result)
+	a, ok := intake.AgentOf(tc.Result.Result)
 	if !ok || a.AgentID != "abf4dbf9293122565" {
 		t.Fatalf("AgentOf = %+v, %v: the async launch must name its loop", a, ok)
 	}
@@ -213,7 +214,7 @@ func TestHistoryAdoptsEveryFinishedCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := state.AdoptRows(msgs)
+	rows := intake.AdoptRows(msgs)
 	// Turn one ran 8 tools (one failed), turn two 3: the same 11 calls the hooks saw.
 	if len(rows) != 11 {
 		t.Fatalf("adopted %d rows, want 11", len(rows))
@@ -225,7 +226,7 @@ func TestHistoryAdoptsEveryFinishedCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(state.AdoptRows(cx)); n != 4 {
+	if n := len(intake.AdoptRows(cx)); n != 4 {
 		t.Fatalf("codex: adopted %d rows, want 4 (three commands and a patch)", n)
 	}
 }

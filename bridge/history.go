@@ -6,15 +6,14 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/safefile"
-
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // History reads a Claude Code transcript (or a Codex rollout) as the messages session.start adopts:
 // the person's prompts, and each assistant message's tool calls with what they returned. A daemon that
 // joins a session late (a resume, a restart) rebuilds its ledger from them. A Claude Code transcript is
 // read by the same reader `saverd audit` uses.
-func History(path string) ([]state.SessionMessage, error) {
+func History(path string) ([]intake.SessionMessage, error) {
 	head, err := safefile.Head(path, 4096)
 	if err != nil {
 		return nil, err
@@ -23,7 +22,7 @@ func History(path string) ([]state.SessionMessage, error) {
 		tr, err := agentlog.ReadClaudeTranscript(path, agentlog.Options{})
 		return tr.Messages, err
 	}
-	var msgs []state.SessionMessage
+	var msgs []intake.SessionMessage
 	codex := codexHistory{where: map[string][2]int{}}
 	_, err = eachLine(path, 0, func(b []byte) {
 		var l line
@@ -66,7 +65,7 @@ type codexHistory struct {
 	where map[string][2]int
 }
 
-func (c codexHistory) add(msgs []state.SessionMessage, l line) []state.SessionMessage {
+func (c codexHistory) add(msgs []intake.SessionMessage, l line) []intake.SessionMessage {
 	if l.Type != "response_item" {
 		return msgs
 	}
@@ -92,11 +91,11 @@ func (c codexHistory) add(msgs []state.SessionMessage, l line) []state.SessionMe
 		for _, b := range p.Content {
 			text += b.Text
 		}
-		return append(msgs, state.SessionMessage{Role: "user", Text: text})
+		return append(msgs, intake.SessionMessage{Role: "user", Text: text})
 	case "function_call", "custom_tool_call":
 		tool, in := CodexTool(p.Name, p.Arguments, p.Input)
 		c.where[p.CallID] = [2]int{len(msgs), 0}
-		return append(msgs, state.SessionMessage{Role: "assistant", ToolUses: []state.ToolUseSummary{{Tool: tool, ToolUseID: p.CallID, Input: in}}})
+		return append(msgs, intake.SessionMessage{Role: "assistant", ToolUses: []intake.ToolUseSummary{{Tool: tool, ToolUseID: p.CallID, Input: in}}})
 	case "function_call_output", "custom_tool_call_output":
 		at, ok := c.where[p.CallID]
 		if !ok {
@@ -105,7 +104,7 @@ func (c codexHistory) add(msgs []state.SessionMessage, l line) []state.SessionMe
 		u := &msgs[at[0]].ToolUses[at[1]]
 		t := resultText(p.Output)
 		u.Text, u.HasResult = &t, true
-		return append(msgs, state.SessionMessage{Role: "user", ToolResults: []any{p.CallID}})
+		return append(msgs, intake.SessionMessage{Role: "user", ToolResults: []any{p.CallID}})
 	}
 	return msgs
 }
@@ -116,7 +115,7 @@ func CodexTool(name, arguments, input string) (string, map[string]any) {
 	switch name {
 	case "exec_command", "shell", "local_shell", "container.exec", "shell_command":
 		var args map[string]any
-		if e, err := state.ToolEventFromJSON([]byte(arguments)); err == nil {
+		if e, err := intake.ToolEventFromJSON([]byte(arguments)); err == nil {
 			args = e
 		}
 		in := map[string]any{}
@@ -137,7 +136,7 @@ func CodexTool(name, arguments, input string) (string, map[string]any) {
 		return "apply_patch", map[string]any{"patch": input}
 	}
 	var in map[string]any
-	if e, err := state.ToolEventFromJSON([]byte(arguments)); err == nil {
+	if e, err := intake.ToolEventFromJSON([]byte(arguments)); err == nil {
 		in = e
 	} else if input != "" {
 		in = map[string]any{"input": input}

@@ -10,7 +10,7 @@ import (
 
 	fastjson "github.com/segmentio/encoding/json"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // Harness names, as hook commands and session records spell them.
@@ -77,7 +77,7 @@ type Payload struct {
 // another is refused, so a misconfigured hook never records a tool call as a prompt.
 func Parse(event string, raw []byte) (Payload, error) {
 	var p Payload
-	if kind := state.JSONKind(raw); kind != "object" {
+	if kind := intake.JSONKind(raw); kind != "object" {
 		return p, fmt.Errorf("hook payload: want a JSON object, got %s", kind)
 	}
 	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass.
@@ -140,7 +140,7 @@ func fieldError(err error) string {
 		if u, err := strconv.Unquote(v); err == nil {
 			v = u
 		}
-		return te.Field + ": want " + jsonName(te.Type.Kind().String()) + ", got " + state.JSONKind([]byte(v))
+		return te.Field + ": want " + jsonName(te.Type.Kind().String()) + ", got " + intake.JSONKind([]byte(v))
 	}
 	return "not JSON (malformed or cut short)"
 }

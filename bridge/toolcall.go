@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // ToolCall is a PostToolUse / PostToolUseFailure payload as tool.call takes it.
 type ToolCall struct {
-	Event  state.ToolEvent
-	Result state.ToolResult
+	Event  intake.ToolEvent
+	Result intake.ToolResult
 	Ms     int64
 }
 
@@ -20,9 +20,9 @@ type ToolCall struct {
 // subagent's call, `agentId`) and the result: the structured tool_response, and the text the model
 // saw, rebuilt from it. A failure is an error row whose text is the error.
 func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
-	e := state.ToolEvent{}
+	e := intake.ToolEvent{}
 	if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
-		in, err := state.ToolEventFromJSON(p.ToolInput)
+		in, err := intake.ToolEventFromJSON(p.ToolInput)
 		if err != nil {
 			return ToolCall{}, fmt.Errorf("%s payload: tool_input: %w", p.Event, err)
 		}
@@ -42,11 +42,11 @@ func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
 		if p.Error != nil {
 			text = *p.Error
 		}
-		return ToolCall{Event: e, Result: state.ToolResult{Text: &text, IsError: true}, Ms: ms}, nil
+		return ToolCall{Event: e, Result: intake.ToolResult{Text: &text, IsError: true}, Ms: ms}, nil
 	}
 	var res any
 	if len(p.ToolResponse) > 0 {
-		v, err := state.ToolEventFromJSON(p.ToolResponse)
+		v, err := intake.ToolEventFromJSON(p.ToolResponse)
 		switch {
 		case err == nil:
 			res = map[string]any(v)
@@ -60,7 +60,7 @@ func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
 		}
 	}
 	text := TextOf(p.ToolName, res)
-	return ToolCall{Event: e, Result: state.ToolResult{Result: res, Text: &text}, Ms: ms}, nil
+	return ToolCall{Event: e, Result: intake.ToolResult{Result: res, Text: &text}, Ms: ms}, nil
 }
 
 // TextOf is the text a tool's result put in the model's context, as near as the structured result

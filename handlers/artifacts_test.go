@@ -11,23 +11,25 @@ import (
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
+	"github.com/saverd/saverd/state/view"
 )
 
-func (h *harness) pane() state.PaneModel {
+func (h *harness) pane() view.PaneModel {
 	h.t.Helper()
-	var p state.PaneModel
+	var p view.PaneModel
 	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &p)
 	return p
 }
 
 // rule is the artifact the pane offers for a pattern and kind.
-func (h *harness) rule(patternID string, kind state.ArtifactKind) (state.Artifact, bool) {
+func (h *harness) rule(patternID string, kind state.ArtifactKind) (rules.Artifact, bool) {
 	for _, a := range h.pane().Artifacts {
 		if a.PatternID == patternID && a.Kind == kind {
 			return a, true
 		}
 	}
-	return state.Artifact{}, false
+	return rules.Artifact{}, false
 }
 
 func (h *harness) act(action string, artifact any) (string, error) {
@@ -137,7 +139,7 @@ func TestWriteSettingsAllow(t *testing.T) {
 			}
 			h.saver("fix 1")
 			a, ok := h.rule("execution:full-suite", state.ArtifactSettingsAllow)
-			if !ok || a.Path != path || a.Mode != state.ModeMergeSettings {
+			if !ok || a.Path != path || a.Mode != rules.ModeMergeSettings {
 				t.Fatalf("rule = %+v (offered %v)", a, ok)
 			}
 			h.host.reset()

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -74,7 +75,7 @@ func projectBudget(cwd string) (*float64, error) {
 // budgetNote is what a `/saver check` past the cap adds to its answer: the run goes ahead, because the
 // person asked, and the automatic ones stay stopped.
 func budgetNote(b state.Budget) string {
-	return " (the judge budget is spent: " + state.Kilo(float64(b.Spent)) + " of " + state.Kilo(float64(b.Allowed)) +
+	return " (the judge budget is spent: " + jstext.Kilo(float64(b.Spent)) + " of " + jstext.Kilo(float64(b.Allowed)) +
 		" tokens, " + pctText(b.Share) + " of the session; automatic checks wait until the session spends more)"
 }
 

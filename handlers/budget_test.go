@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/rpc"
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // spendTurns completes n main-loop turns of tokens each, starting the next one after each.
@@ -130,7 +130,7 @@ func TestBudgetSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var pane state.PaneModel
+			var pane view.PaneModel
 			h.callInto("view.pane", map[string]any{"sessionId": "s2"}, &pane)
 			if pane.Header.Budget.Share != c.want {
 				t.Fatalf("budget share = %v, want %v", pane.Header.Budget.Share, c.want)
@@ -151,7 +151,7 @@ func TestBudgetOfABridgedSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(raw)
-	var pane state.PaneModel
+	var pane view.PaneModel
 	if err := json.Unmarshal(b, &pane); err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,12 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/demo"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // The seed's exact replies.
@@ -69,7 +72,7 @@ func (sess *Session) saver(args string, now int64) string {
 		if sess.st.PaneOpen {
 			shown = "ContextSaver pane shown"
 		}
-		if line := state.ProcessLine(sess.st); line != nil {
+		if line := view.ProcessLine(sess.st); line != nil {
 			return shown + " · " + *line
 		}
 		return shown
@@ -83,7 +86,7 @@ func (sess *Session) saver(args string, now int64) string {
 		sess.demo()
 		return demoText
 	case sub == "debug":
-		return state.DebugDump(sess.st, sess.st.LoadCheckSpoke)
+		return view.DebugDump(sess.st, sess.st.LoadCheckSpoke)
 	case sub == "reset":
 		sess.resetSession()
 		return resetText
@@ -108,7 +111,7 @@ func numberOf(token string) (float64, bool) {
 
 // noCardText: a number no card wears is a numbering mistake, whichever verb typed it — refused, never obeyed.
 func (sess *Session) noCardText(n float64) string {
-	num := state.JSNumber(n)
+	num := jstext.JSNumber(n)
 	if math.IsInf(n, 1) {
 		num = "Infinity" // as JavaScript prints it
 	}
@@ -138,7 +141,7 @@ func (sess *Session) cardReply(patternID string, seat int, tail string) string {
 	if p := sess.st.PatternByID(patternID); p != nil {
 		kind = p.Kind
 	}
-	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + state.Fit(kind, cardKind) + "\" · " + tail
+	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + jstext.Fit(kind, cardKind) + "\" · " + tail
 }
 
 // decideByNumber: `/saver ignore 2` and `/saver fix 2` decide the card the pane numbers 2, and say which.
@@ -244,17 +247,17 @@ var demoContext = []int64{120_000, 190_000, 250_000, 320_000}
 
 // demo loads the pane's own look without waiting for a real finding (debug sessions only).
 func (sess *Session) demo() {
-	sess.dispatch(state.UsageSample{Usage: state.DemoUsage(), Now: 0})
-	samples := state.DemoTurns()
+	sess.dispatch(state.UsageSample{Usage: demo.DemoUsage(), Now: 0})
+	samples := demo.DemoTurns()
 	for at, context := range demoContext {
 		stat := samples[at%len(samples)]
 		stat.Context = state.Ptr(context)
 		sess.dispatch(state.TurnComplete{Stat: stat})
 	}
-	for _, row := range state.DemoRows(sess.st.Turn) {
+	for _, row := range demo.DemoRows(sess.st.Turn) {
 		sess.dispatch(state.AddRow{Row: row})
 	}
-	patterns := state.DemoPatterns(sess.st.Turn)
+	patterns := demo.DemoPatterns(sess.st.Turn)
 	var fresh []string
 	for _, p := range patterns {
 		if p.Decision == nil {
@@ -262,8 +265,8 @@ func (sess *Session) demo() {
 		}
 	}
 	// The sample's judge run is billed as a fork is, mostly cache reads, and priced at its model's price.
-	sess.noteModel(state.DemoModel, 0)
-	usage := state.DemoWarmForkUsage()
+	sess.noteModel(demo.DemoModel, 0)
+	usage := demo.DemoWarmForkUsage()
 	fork := ForkResult{Usage: judge.ForkUsage{InputTokens: usage.Input, OutputTokens: usage.Output, CacheReadInputTokens: usage.CacheRead}}
 	sess.dispatch(state.JudgeDone{
 		Kind: state.HabitJudge, Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),

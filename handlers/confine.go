@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // A rule is written inside the session's directory, and nowhere else: every symlink on the way is
@@ -96,8 +97,8 @@ const maxNames = 100
 // freeName is a with a name whose file holds no other rule: a skill or a brief whose file exists with
 // other content (another rule whose title slugs alike, from this session or an earlier one) is renamed
 // -2, -3, … rather than written over.
-func (sess *Session) freeName(a state.Artifact) state.Artifact {
-	if a.Mode != state.ModeWrite {
+func (sess *Session) freeName(a rules.Artifact) rules.Artifact {
+	if a.Mode != rules.ModeWrite {
 		return a
 	}
 	for n := 2; n <= maxNames; n++ {
@@ -107,14 +108,14 @@ func (sess *Session) freeName(a state.Artifact) state.Artifact {
 		if b, err := os.ReadFile(a.Path); err == nil && string(b) == a.Content {
 			return a
 		}
-		a = state.Renamed(sess.st, a, n)
+		a = rules.Renamed(sess.st, a, n)
 	}
 	return a
 }
 
 // writeUnder lands a rule under root instead of at its path (Options.WriteRoot), and answers as the
 // write at its path would have.
-func (sess *Session) writeUnder(root string, a state.Artifact) string {
+func (sess *Session) writeUnder(root string, a rules.Artifact) string {
 	shown := a.Path
 	a.Path = filepath.Join(root, a.Path)
 	if err := landArtifact(a); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // DefaultCheckWait is how long a `/saver check` typed in a harness waits for its run: under the 130 s
@@ -117,7 +118,7 @@ func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *
 // startBridged starts a session for a harness's hooks, as session.start does for a host.
 func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Session {
 	b := newBridged(p.Harness, pl)
-	var history []state.SessionMessage
+	var history []intake.SessionMessage
 	if pl.TranscriptPath != "" {
 		h, err := bridge.History(pl.TranscriptPath)
 		if err != nil && len(h) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 
 // paneText is the pane drawn as text. Called under the lock.
 func (sess *Session) paneText() string {
-	return textview.Pane(state.BuildPane(sess.st, sess.proposals()), paneWidth)
+	return textview.Pane(view.BuildPane(sess.st, sess.proposals()), paneWidth)
 }
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes

@@ -12,6 +12,7 @@ import (
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 			b.window = *in.ContextWindow.Size
 			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: b.window}, Now: now})
 		}
-		text, _, _ = strings.Cut(textview.Band(state.BuildBandAt(sess.st, now), width), "\n")
+		text, _, _ = strings.Cut(textview.Band(view.BuildBandAt(sess.st, now), width), "\n")
 	})
 	return TextResult{Text: &text}, nil
 }

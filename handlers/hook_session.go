@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -192,7 +193,7 @@ func contextOf(window, tokens int64) *state.Usage {
 	if window <= 0 || tokens <= 0 {
 		return nil
 	}
-	pct := state.Round(float64(tokens)*1000/float64(window)) / 10
+	pct := jstext.Round(float64(tokens)*1000/float64(window)) / 10
 	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // The files the plugin read through its host — workflow journals and scripts — the daemon reads itself.
@@ -68,7 +69,7 @@ func (sess *Session) readJournals(ids, paths []string) []journalRead {
 		text, ok := readText(sess.resolve(paths[i]))
 		var entries []state.JournalEntry
 		if ok {
-			entries = state.ParseJournal(text)
+			entries = intake.ParseJournal(text)
 		}
 		out = append(out, journalRead{runID: id, entries: entries})
 	}
@@ -132,7 +133,7 @@ func (sess *Session) readPhases(runID string, value any) {
 	if !ok {
 		return
 	}
-	phases := state.PhasesOf(script)
+	phases := intake.PhasesOf(script)
 	sess.event(func() { sess.dispatch(state.RunPhases{RunID: runID, Phases: phases}) })
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // What set one judge run going, as the debug log names it.
@@ -111,7 +112,7 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 			}
 			sess.log(line)
 		}
-		sess.log(state.UsageLine(*done.Usage, "judge"))
+		sess.log(view.UsageLine(*done.Usage, "judge"))
 	}
 	sess.persist()
 	if !(requested(reason) || sess.st.Judge.Asked) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // One lifecycle for the two judges' runs. A run is claimed under the lock, so no second run of the same
@@ -58,7 +59,7 @@ func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]str
 		if dropped != nil {
 			done.Dropped = dropped
 		}
-		done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, state.ClockOf(sess.st))
+		done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, view.ClockOf(sess.st))
 		return done, failure
 	}
 	if strings.TrimSpace(res.Text) == "" {
@@ -85,7 +86,7 @@ func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]str
 		Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage), Returned: reply.Returned,
 		Kept: len(reply.Findings) - len(merged.Evicted), Usage: &usage,
 		Dropped: append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...),
-		CostUSD: sess.costOf(res, state.ClockOf(sess.st)),
+		CostUSD: sess.costOf(res, view.ClockOf(sess.st)),
 	}, ""
 }
 

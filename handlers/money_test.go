@@ -9,6 +9,7 @@ import (
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // fakePrices prices one model, "claude-test": $3 input, $15 output, $3.75 cache writes, $0.30 cache reads.
@@ -56,7 +57,7 @@ func TestJudgeRunsPriced(t *testing.T) {
 			h.host.queue(c.res)
 			h.saver("check")
 			h.srv.Quiesce()
-			var pane state.PaneModel
+			var pane view.PaneModel
 			h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
 			if m := pane.Header.Money; m == nil || (c.judge != 0) != m.Priced || m.JudgeUSD != c.judge {
 				t.Fatalf("money = %+v, want judge $%v", m, c.judge)
@@ -89,7 +90,7 @@ func TestNetAfterASavingSettles(t *testing.T) {
 	h.turnComplete(map[string]any{"at": 17_000})
 	h.turnStart(18_000)
 	h.tool(19_000, ev("Bash", "command", "bun test auth"), map[string]any{"text": "3 pass"})
-	var band state.BandModel
+	var band view.BandModel
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
 	// 4500 chars × 1 read / 4 = 1125 cache-read tokens = $0.0003; the run was 100×3 + 100×15 + 10k×0.30 = $0.0048.
 	if m := band.Money; m == nil || m.Text != "saved $0.0003 · judge $0.0048 · net −$0.0045" || !m.Losing {
@@ -145,7 +146,7 @@ func TestTablePrices(t *testing.T) {
 func TestDemoPriced(t *testing.T) {
 	h := newHarness(t, map[string]any{"debug": true})
 	h.saver("demo")
-	var pane state.PaneModel
+	var pane view.PaneModel
 	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
 	m := pane.Header.Money
 	if m == nil || !m.Priced || m.JudgeUSD != 0.267 || m.Text != "saved $0 · judge $0.27 · net −$0.27" || !m.Losing {

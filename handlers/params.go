@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // The params and results of every method, with the seed's field names. Optional fields are pointers.
@@ -60,7 +62,7 @@ func (t *tokenCount) UnmarshalJSON(b []byte) error {
 	}
 	if err := json.Unmarshal(b, &items); err != nil {
 		// A type error, so the decoder names the member: `params.usage.breakdown.memoryFiles: want number, …`.
-		return &json.UnmarshalTypeError{Value: state.JSONKind(b), Type: reflect.TypeOf(int64(0))}
+		return &json.UnmarshalTypeError{Value: intake.JSONKind(b), Type: reflect.TypeOf(int64(0))}
 	}
 	var sum float64
 	for _, it := range items {
@@ -86,10 +88,10 @@ type UsageParams struct {
 // SessionStartParams is session.start's params.
 type SessionStartParams struct {
 	Hook
-	Cwd      string                 `json:"cwd"`
-	Usage    *UsageParams           `json:"usage,omitempty"`
-	Messages []state.SessionMessage `json:"messages,omitempty"`
-	Debug    bool                   `json:"debug,omitempty"`
+	Cwd      string                  `json:"cwd"`
+	Usage    *UsageParams            `json:"usage,omitempty"`
+	Messages []intake.SessionMessage `json:"messages,omitempty"`
+	Debug    bool                    `json:"debug,omitempty"`
 	// JudgeBudget is this session's cap (see InitializeParams.JudgeBudget); it wins over the project's.
 	JudgeBudget *float64 `json:"judgeBudget,omitempty"`
 }
@@ -118,9 +120,9 @@ type SessionParams struct {
 // ToolCallParams is tool.call's params.
 type ToolCallParams struct {
 	Hook
-	Ms     float64          `json:"ms"`
-	Event  json.RawMessage  `json:"event"`
-	Result state.ToolResult `json:"result"`
+	Ms     float64           `json:"ms"`
+	Event  json.RawMessage   `json:"event"`
+	Result intake.ToolResult `json:"result"`
 }
 
 // ContextResult is the texts to append to a tool result or a prompt.
@@ -200,7 +202,7 @@ type UIActionParams struct {
 	Action    string          `json:"action"`
 	PatternID string          `json:"patternId,omitempty"`
 	Text      *string         `json:"text,omitempty"`
-	Artifact  *state.Artifact `json:"artifact,omitempty"`
+	Artifact  *rules.Artifact `json:"artifact,omitempty"`
 }
 
 // ColumnsParams is ui.columns' params.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -70,7 +71,7 @@ func askHead(text string) string {
 		}
 		return r
 	}, text)
-	return state.Cut16(state.CollapseWs(clean), state.AskHeadMax)
+	return jstext.Cut16(jstext.CollapseWs(clean), state.AskHeadMax)
 }
 
 // agentSpawn: the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/demo"
 )
 
 // The per-project registry is shared by every session on the project, in this daemon and in others.
@@ -39,7 +40,7 @@ func (sess *Session) changedStored(now int64) []state.StoredPattern {
 	}
 	var out []state.StoredPattern
 	for _, sp := range state.StorableOf(sess.st) {
-		if state.IsDemoSample(sp) {
+		if demo.IsDemoSample(sp) {
 			continue
 		}
 		c, seen := sess.stored[sp.ID]

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // TestRelapseWithdrawsTheCredit is the whole story through the daemon: a steer, a narrower run that
@@ -40,7 +41,7 @@ func TestRelapseWithdrawsTheCredit(t *testing.T) {
 	if st.Saved != (state.Saved{}) || p.Ignored != 1 || len(st.Cards) == 0 || st.Cards[0] != p.ID {
 		t.Fatalf("after the relapse: saved %+v, ignored %d, cards %v", st.Saved, p.Ignored, st.Cards)
 	}
-	var pane state.PaneModel
+	var pane view.PaneModel
 	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
 	if pane.Wasters[0].Kind != "ignored · "+suiteKind || pane.Header.SavedPct != 0 {
 		t.Fatalf("pane: first card %q, saved %v%%", pane.Wasters[0].Kind, pane.Header.SavedPct)

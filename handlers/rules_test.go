@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // TestRuleAlreadyInTheFile: a CLAUDE.md rule the file held before the session (written by an earlier
@@ -35,7 +36,7 @@ func TestRuleAlreadyInTheFile(t *testing.T) {
 			h.cards(threeFindings())
 			h.saver("fix 1")
 			a, ok := h.rule("execution:full-suite", state.ArtifactClaudeMD)
-			if !ok || (a.Already != "") != c.already || a.Basis != state.SavingBasis {
+			if !ok || (a.Already != "") != c.already || a.Basis != rules.SavingBasis {
 				t.Fatalf("rule = %+v (offered %v), want already %v", a, ok, c.already)
 			}
 			var text struct{ Text string }

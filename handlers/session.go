@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -170,10 +171,10 @@ func (s *Session) savedToast(delta state.Saved) {
 	pct := state.PctOf(delta.Chars, s.st.Usage.Window)
 	var grew []string
 	if ms > 0 {
-		grew = append(grew, "+"+state.Duration(ms))
+		grew = append(grew, "+"+jstext.Duration(ms))
 	}
 	if pct > 0 {
-		grew = append(grew, "+~"+state.JSNumber(pct)+"%")
+		grew = append(grew, "+~"+jstext.JSNumber(pct)+"%")
 	}
 	if len(grew) == 0 {
 		return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // sessionStart is the plugin's session.start hook: the registry loaded, the window sampled, the
@@ -69,8 +70,8 @@ func overheadOf(b *Breakdown) state.Overhead {
 
 // adopt rebuilds the ledger from a late-joined transcript; past the row floor it arms a check and fires
 // it at once (a cold answer leaves it armed for the next warm opportunity).
-func (sess *Session) adopt(messages []state.SessionMessage, now int64) (adopted int, armed bool) {
-	rows := state.AdoptRows(messages)
+func (sess *Session) adopt(messages []intake.SessionMessage, now int64) (adopted int, armed bool) {
+	rows := intake.AdoptRows(messages)
 	if len(rows) == 0 {
 		return 0, false
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // workflow is a launched run's files: its transcript dir with a journal, and its script.
@@ -92,7 +93,7 @@ func TestWorkflowRun(t *testing.T) {
 		t.Fatalf("process forks = %d", len(forks))
 	}
 	// The pane's band names the run while a loop is going.
-	var band state.BandModel
+	var band view.BandModel
 	h.callInto("view.band", map[string]any{"sessionId": "s", "at": 4_000}, &band)
 	if band.Running == nil || band.Running.Name != "review" {
 		t.Fatalf("band.running = %+v", band.Running)

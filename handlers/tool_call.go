@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // planTool is the tool whose accepted result is a plan the process judge can weigh.
@@ -24,7 +26,7 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 	if len(p.Event) == 0 {
 		return nil, rpc.InvalidParams("params.event: required")
 	}
-	e, err := state.ToolEventFromJSON(p.Event)
+	e, err := intake.ToolEventFromJSON(p.Event)
 	if err != nil {
 		return nil, rpc.InvalidParams("params.event: %v", err)
 	}
@@ -39,23 +41,23 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 	}
 	now := s.now(p.At)
 	out := []string{}
-	sess.event(func() { out = append(out, sess.toolCall(e, p.Result, int64(state.Round(p.Ms)), now)...) })
+	sess.event(func() { out = append(out, sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now)...) })
 	return ContextResult{Context: out}, nil
 }
 
-func (sess *Session) toolCall(e state.ToolEvent, result state.ToolResult, ms int64, now int64) []string {
-	sess.dispatch(state.AddRow{Row: state.RowOf(e, result, ms, sess.st.Turn)})
+func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) []string {
+	sess.dispatch(state.AddRow{Row: intake.RowOf(e, result, ms, sess.st.Turn)})
 	if sess.debug && len(sess.st.Rows) > 0 {
 		r := &sess.st.Rows[len(sess.st.Rows)-1]
 		sess.log(fmt.Sprintf("ContextSaver row r%d %s %s %dms %dch", r.Seq, r.Tool, r.Key, r.Ms, r.Chars))
 	}
 	// A Workflow result is a run launched, an Agent result a loop named; a launch reads its journal at
 	// once, and any run still going is re-read on the plugin's own cadence — in the background.
-	run := state.RunOf(result.Result)
+	run := intake.RunOf(result.Result)
 	if run != nil {
 		sess.dispatch(state.RunStart{Run: *run, Now: now})
 	}
-	if a, ok := state.AgentOf(spawnValue(e, result.Result)); ok {
+	if a, ok := intake.AgentOf(spawnValue(e, result.Result)); ok {
 		sess.dispatch(state.AgentStart{AgentID: a.AgentID, Description: a.Description, Model: a.Model})
 	}
 	sess.refreshRunsLater(run != nil, now)
@@ -94,7 +96,7 @@ func (sess *Session) toolCall(e state.ToolEvent, result state.ToolResult, ms int
 
 // spawnValue: an Agent result names its loop, but the description it was given is the call's own
 // argument, so the value is handed over with it.
-func spawnValue(e state.ToolEvent, value any) any {
+func spawnValue(e intake.ToolEvent, value any) any {
 	desc, ok := e["description"].(string)
 	obj, isObj := value.(map[string]any)
 	if e["tool"] != "Agent" || !ok || !isObj {

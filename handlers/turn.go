@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -75,7 +76,7 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 	}
 	sess.dispatch(state.TurnComplete{Stat: state.TurnStat{
 		Input: tokens.Input, Output: tokens.Output, CacheRead: tokens.CacheRead, CacheCreate: tokens.CacheCreate,
-		Ms: p.DurationMs, AnswerChars: state.Len16(p.Answer), AnswerHead: state.Cut16(p.Answer, answerHead),
+		Ms: p.DurationMs, AnswerChars: jstext.Len16(p.Answer), AnswerHead: jstext.Cut16(p.Answer, answerHead),
 		Aborted: p.IsAborted, Ended: p.Reason, At: now, Context: seen,
 	}})
 	if c := p.Context; c != nil {

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // The pane's actions, as the plugin's Actions table names them.
@@ -75,7 +77,7 @@ func (sess *Session) uiAction(p UIActionParams, now int64) (*string, error) {
 	return nil, nil
 }
 
-func (sess *Session) artifactAction(action string, a state.Artifact) (*string, error) {
+func (sess *Session) artifactAction(action string, a rules.Artifact) (*string, error) {
 	switch action {
 	case "write":
 		text := sess.writeArtifact(a)
@@ -91,21 +93,21 @@ func (sess *Session) artifactAction(action string, a state.Artifact) (*string, e
 
 // artifactFor is the rule an artifact action names: the one the pane offers for that pattern (and kind),
 // so the host cannot make the daemon write a path or a text the rules did not render.
-func (sess *Session) artifactFor(p UIActionParams) (state.Artifact, error) {
+func (sess *Session) artifactFor(p UIActionParams) (rules.Artifact, error) {
 	id := p.PatternID
 	var kind state.ArtifactKind
 	if p.Artifact != nil {
 		id, kind = p.Artifact.PatternID, p.Artifact.Kind
 	}
 	if id == "" {
-		return state.Artifact{}, rpc.InvalidParams("params.artifact: required for %s (or params.patternId)", p.Action)
+		return rules.Artifact{}, rpc.InvalidParams("params.artifact: required for %s (or params.patternId)", p.Action)
 	}
 	for _, a := range sess.proposals() {
 		if a.PatternID == id && (kind == "" || a.Kind == kind) {
 			return a, nil
 		}
 	}
-	return state.Artifact{}, &rpc.Error{Code: rpc.CodeRequestFailed, Message: fmt.Sprintf("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)}
+	return rules.Artifact{}, &rpc.Error{Code: rpc.CodeRequestFailed, Message: fmt.Sprintf("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)}
 }
 
 // ruleFileMax is the most of a rule's file read to see whether the rule is there already.
@@ -114,9 +116,9 @@ const ruleFileMax = 1 << 20
 // proposals is the rules the pane offers, each marked with the file that already holds it (Already), so
 // a rule written in an earlier session or by hand is never offered or appended again. A file that cannot
 // be read marks nothing: writing it will say why.
-func (sess *Session) proposals() []state.Artifact {
-	arts := state.Propose(sess.st)
-	read := map[string]*state.RuleFile{} // several rules land in one CLAUDE.md: it is read once
+func (sess *Session) proposals() []rules.Artifact {
+	arts := rules.Propose(sess.st)
+	read := map[string]*rules.RuleFile{} // several rules land in one CLAUDE.md: it is read once
 	for i := range arts {
 		a := &arts[i]
 		f, seen := read[a.Path]
@@ -136,7 +138,7 @@ func (sess *Session) proposals() []state.Artifact {
 }
 
 // readRuleFile is the first ruleFileMax bytes of a rule's file, or nil when it cannot be read.
-func readRuleFile(path string) *state.RuleFile {
+func readRuleFile(path string) *rules.RuleFile {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -146,7 +148,7 @@ func readRuleFile(path string) *state.RuleFile {
 	if err != nil {
 		return nil
 	}
-	return state.NewRuleFile(string(b))
+	return rules.NewRuleFile(string(b))
 }
 
 // within reports whether path stays inside dir once both are cleaned.
@@ -157,14 +159,14 @@ func within(dir, path string) bool {
 
 // writeArtifact lands a rule in its file: an append, a whole-file write or a settings merge. The reply
 // (and the toast) says where it went, or why it did not.
-func (sess *Session) writeArtifact(a state.Artifact) string {
+func (sess *Session) writeArtifact(a rules.Artifact) string {
 	cwd := sess.st.Cwd
 	if !filepath.IsAbs(a.Path) || !within(cwd, a.Path) {
 		text := fmt.Sprintf("ContextSaver: refused to write %s: it is outside the session's directory %s", a.Path, cwd)
 		sess.toast(text)
 		return text
 	}
-	if a.Already != "" && a.Mode != state.ModeMergeSettings {
+	if a.Already != "" && a.Mode != rules.ModeMergeSettings {
 		// The file holds the rule already (this session, an earlier one, or by hand): nothing is appended.
 		// A settings merge is idempotent on its own, so it goes ahead and only lays the file out again.
 		sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
@@ -194,9 +196,9 @@ func (sess *Session) writeArtifact(a state.Artifact) string {
 	return text
 }
 
-func landArtifact(a state.Artifact) error {
+func landArtifact(a rules.Artifact) error {
 	var existing *string
-	if a.Mode != state.ModeWrite {
+	if a.Mode != rules.ModeWrite {
 		if b, err := os.ReadFile(a.Path); err == nil {
 			existing = state.Ptr(string(b))
 		} else if !os.IsNotExist(err) {
@@ -205,10 +207,10 @@ func landArtifact(a state.Artifact) error {
 	}
 	content := a.Content
 	switch a.Mode {
-	case state.ModeAppend:
-		content = state.AppendedTo(existing, a.Content)
-	case state.ModeMergeSettings:
-		merged, err := state.MergeSettings(existing, a.Content)
+	case rules.ModeAppend:
+		content = rules.AppendedTo(existing, a.Content)
+	case rules.ModeMergeSettings:
+		merged, err := rules.MergeSettings(existing, a.Content)
 		if err != nil {
 			return err
 		}
@@ -247,8 +249,8 @@ func writeAtomic(path, content string) error {
 }
 
 // tryArtifact makes a rule a standing instruction for this session only.
-func (sess *Session) tryArtifact(a state.Artifact) string {
-	body := state.CollapseWs(bodyOf(a.Content))
+func (sess *Session) tryArtifact(a rules.Artifact) string {
+	body := jstext.CollapseWs(bodyOf(a.Content))
 	if body == "" {
 		body = a.Title
 	}
@@ -262,7 +264,7 @@ func (sess *Session) tryArtifact(a state.Artifact) string {
 // bodyOf is the artifact's own words without the file's furniture: a bullet, or the prose under a frontmatter.
 func bodyOf(content string) string {
 	if strings.Contains(content, state.ClaudeMDHeading) {
-		return strings.TrimPrefix(state.BulletOnly(content), "- ")
+		return strings.TrimPrefix(rules.BulletOnly(content), "- ")
 	}
 	parts := strings.Split(content, "---\n")
 	return parts[len(parts)-1]
@@ -357,10 +359,10 @@ func relapseText(kind string, credit state.Saved, window int64) string {
 	text := "ContextSaver: back after it was fixed — \"" + kind + "\""
 	var took []string
 	if credit.Ms > 0 {
-		took = append(took, "−"+state.Duration(credit.Ms))
+		took = append(took, "−"+jstext.Duration(credit.Ms))
 	}
 	if pct := state.PctOf(credit.Chars, window); pct > 0 {
-		took = append(took, "−~"+state.JSNumber(pct)+"% context")
+		took = append(took, "−~"+jstext.JSNumber(pct)+"% context")
 	}
 	if len(took) == 0 {
 		return text + "; it had saved nothing yet"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) viewPane(_ context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sess.marshal(func() any { return state.BuildPane(sess.st, sess.proposals()) })
+	return sess.marshal(func() any { return view.BuildPane(sess.st, sess.proposals()) })
 }
 
 func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error) {
@@ -74,9 +75,9 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 	case "band":
 		sess.event(func() { text = textview.Band(bandOf(sess.st, p.At), width) })
 	case "pane":
-		sess.event(func() { text = textview.Pane(state.BuildPane(sess.st, sess.proposals()), width) })
+		sess.event(func() { text = textview.Pane(view.BuildPane(sess.st, sess.proposals()), width) })
 	case "debug":
-		sess.event(func() { text = state.DebugDump(sess.st, sess.st.LoadCheckSpoke) })
+		sess.event(func() { text = view.DebugDump(sess.st, sess.st.LoadCheckSpoke) })
 	default:
 		return nil, rpc.InvalidParams("params.view: want band, pane or debug, got %q", p.View)
 	}
@@ -85,11 +86,11 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 
 // bandOf is the band at the host's clock, or — with no `at` — at the newest clock the session holds, as
 // the plugin's bandModel defaults: a view is no hook, and it reads the same on every call.
-func bandOf(st *state.State, at *int64) state.BandModel {
+func bandOf(st *state.State, at *int64) view.BandModel {
 	if at != nil {
-		return state.BuildBandAt(st, *at)
+		return view.BuildBandAt(st, *at)
 	}
-	return state.BuildBand(st)
+	return view.BuildBand(st)
 }
 
 // marshalText is json.Marshal without HTML escaping: a view's texts (`ignore <n>`, `a && b`) reach the

@@ -1,5 +1,7 @@
 package state
 
+import "github.com/saverd/saverd/internal/jstext"
+
 // The judges' budget is a cap, not a pace: past it no automatic run starts (a `/saver check` still
 // runs, and says so). What counts on both sides is what a token bill counts — input, output and cache
 // creation; cache reads are left out of both, as TotalTokens and judge.SpentOf leave them out.
@@ -18,7 +20,7 @@ type Budget struct {
 func BudgetOf(s *State) Budget {
 	spent := s.Judge.Spent + s.Process.Spent
 	total := TotalTokens(s)
-	allowed := int64(Round(s.Budget * float64(total)))
+	allowed := int64(jstext.Round(s.Budget * float64(total)))
 	over := s.Budget == 0 || total > 0 && spent >= allowed
 	return Budget{Share: s.Budget, Allowed: allowed, Spent: spent, Left: max(0, allowed-spent), Over: over}
 }

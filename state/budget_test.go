@@ -1,6 +1,10 @@
-package state
+package state_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/saverd/saverd/state"
+)
 
 func TestBudgetOf(t *testing.T) {
 	cases := []struct {
@@ -19,13 +23,13 @@ func TestBudgetOf(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := New("/w", 200_000)
-			Reduce(s, SetBudget{Share: c.share})
+			s := state.New("/w", 200_000)
+			state.Reduce(s, state.SetBudget{Share: c.share})
 			for _, n := range c.turns {
-				Reduce(s, TurnComplete{Stat: TurnStat{Input: n}})
+				state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{Input: n}})
 			}
 			s.Judge.Spent, s.Process.Spent = c.judge, c.proc
-			b := BudgetOf(s)
+			b := state.BudgetOf(s)
 			if b.Allowed != c.allowed || b.Left != c.left || b.Over != c.over || b.Spent != c.judge+c.proc {
 				t.Fatalf("= %+v, want allowed %d left %d over %v", b, c.allowed, c.left, c.over)
 			}

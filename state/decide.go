@@ -128,5 +128,5 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 // one after the person decided again.
 func alreadyIgnored(s *State, id string) bool {
 	p := s.PatternByID(id)
-	return p != nil && isSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
+	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
 }

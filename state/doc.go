@@ -1,12 +1,16 @@
-// Package state is saverd's pure session core: the types a session is made of, the ledger that turns
-// one tool call into one row, the reducer that applies every event to a session, the settlements that
-// credit or requeue a decision, the per-project pattern registry, the lasting rules, and the views the
-// band and the pane draw.
+// Package state is saverd's pure session core: the types a session is made of, the actions and the
+// reducer that applies every event to a session, the loops and rows it keeps, the settlements that credit
+// or requeue a decision, the decisions themselves, the per-project pattern registry, and the evidence,
+// budget and money arithmetic they share.
 //
-// It is a port of ContextSaver's core/ (the TypeScript seed) and it stays pure: no I/O, no clock, no
-// goroutines, no logging. Time, file contents and the model's text come in as arguments; the daemon
-// (handlers/) sequences events and talks to the world. A test enforces that state imports none of
-// rpc/, handlers/ or impact/.
+// Around it, each in its own package: state/intake turns what the hosts send into rows and actions;
+// state/view draws the band, the pane and the debug dump from a State without changing it; state/rules
+// writes the lasting rules; state/judge builds the judges' prompts and reads their replies; state/demo is
+// the sample session. The core imports none of them (TestLayering checks it).
+//
+// The core stays pure: no I/O, no clock, no goroutines, no logging. Time, file contents and the model's
+// text come in as arguments; the daemon (handlers/) sequences events and talks to the world. A test
+// enforces that state imports none of rpc/, handlers/ or impact/.
 //
 // Mutation rule. Reduce changes a *State in place, because the daemon applies tens of thousands of
 // events a second and a full session holds ROW_CAP rows: copying the ledger per event is not an option.

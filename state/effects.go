@@ -30,7 +30,7 @@ type Requeue struct {
 // settledCredit reports whether p is a settled instruction in s (sent, closed, its card not queued) and
 // what it was credited; a card that comes back from that state is a relapse the person is told about.
 func settledCredit(s *State, p *Pattern) (Saved, bool) {
-	if p == nil || p.OpenedAtTurn != nil || !isSent(p.Decision) || Contains(s.Cards, p.ID) {
+	if p == nil || p.OpenedAtTurn != nil || !IsSent(p.Decision) || Contains(s.Cards, p.ID) {
 		return Saved{}, false
 	}
 	if p.Credit == nil {

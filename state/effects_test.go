@@ -1,106 +1,111 @@
-package state
+package state_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/internal/statetest"
 )
 
-// TestReduceEffects: Reduce says what an action settled, saved, brought back, queued and decided, so a
+// TestReduceEffects: state.Reduce says what an action settled, saved, brought back, queued and decided, so a
 // caller never compares the state before and after it.
 func TestReduceEffects(t *testing.T) {
 	const id = "execution:full-suite"
-	narrow := func(turn int) Row { return call("r3", "test:npm test -- auth", ClassTest, turn, 10_000, 1_000) }
+	narrow := func(turn int) state.Row {
+		return statetest.Call("r3", "test:npm test -- auth", state.ClassTest, turn, 10_000, 1_000)
+	}
 	cases := []struct {
 		name  string
-		setup func(t *testing.T) *State
-		act   Action
-		want  Effects
+		setup func(t *testing.T) *state.State
+		act   state.Action
+		want  state.Effects
 	}{
 		{
 			name:  "an unrelated row says nothing",
-			setup: func(t *testing.T) *State { return steered(t) },
-			act:   AddRow{Row: call("other", "git:git status", ClassGit, 1, 5, 5)},
+			setup: func(t *testing.T) *state.State { return steered(t) },
+			act:   state.AddRow{Row: statetest.Call("other", "git:git status", state.ClassGit, 1, 5, 5)},
 		},
 		{
 			name:  "a narrower run settles the fix and saves the difference",
-			setup: func(t *testing.T) *State { s := steered(t); Reduce(s, TurnStart{Now: 2}); return s },
-			act:   AddRow{Row: narrow(2)},
-			want:  Effects{Settled: []string{id}, Saved: Saved{Ms: 40_000, Chars: 5_000}},
+			setup: func(t *testing.T) *state.State { s := steered(t); state.Reduce(s, state.TurnStart{Now: 2}); return s },
+			act:   state.AddRow{Row: narrow(2)},
+			want:  state.Effects{Settled: []string{id}, Saved: state.Saved{Ms: 40_000, Chars: 5_000}},
 		},
 		{
 			name:  "the whole suite again settles it as ignored",
-			setup: func(t *testing.T) *State { s := steered(t); Reduce(s, TurnStart{Now: 2}); return s },
-			act:   AddRow{Row: call("r3", suiteKey, ClassTest, 2, 55_000, 6_000)},
-			want:  Effects{Settled: []string{id}},
+			setup: func(t *testing.T) *state.State { s := steered(t); state.Reduce(s, state.TurnStart{Now: 2}); return s },
+			act:   state.AddRow{Row: statetest.Call("r3", statetest.SuiteKey, state.ClassTest, 2, 55_000, 6_000)},
+			want:  state.Effects{Settled: []string{id}},
 		},
 		{
 			name: "a relapse brings the card back with the credit it took",
-			setup: func(t *testing.T) *State {
+			setup: func(t *testing.T) *state.State {
 				s := steered(t)
-				Reduce(s, TurnStart{Now: 2})
-				Reduce(s, AddRow{Row: narrow(2)})
-				Reduce(s, TurnStart{Now: 3})
+				state.Reduce(s, state.TurnStart{Now: 2})
+				state.Reduce(s, state.AddRow{Row: narrow(2)})
+				state.Reduce(s, state.TurnStart{Now: 3})
 				return s
 			},
-			act: AddRow{Row: call("r4", suiteKey, ClassTest, 3, 55_000, 6_000)},
-			want: Effects{Requeued: []Requeue{{ID: id, Credit: Saved{Ms: 40_000, Chars: 5_000}}},
-				Saved: Saved{Ms: -40_000, Chars: -5_000}},
+			act: state.AddRow{Row: statetest.Call("r4", statetest.SuiteKey, state.ClassTest, 3, 55_000, 6_000)},
+			want: state.Effects{Requeued: []state.Requeue{{ID: id, Credit: state.Saved{Ms: 40_000, Chars: 5_000}}},
+				Saved: state.Saved{Ms: -40_000, Chars: -5_000}},
 		},
 		{
 			name: "a fix that outlives its turns is credited its baseline",
-			setup: func(t *testing.T) *State {
+			setup: func(t *testing.T) *state.State {
 				s := steered(t)
-				Reduce(s, TurnComplete{Stat: TurnStat{At: 15}})
-				Reduce(s, TurnStart{Now: 20})
-				Reduce(s, TurnComplete{Stat: TurnStat{At: 25}})
-				Reduce(s, TurnStart{Now: 30})
+				state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{At: 15}})
+				state.Reduce(s, state.TurnStart{Now: 20})
+				state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{At: 25}})
+				state.Reduce(s, state.TurnStart{Now: 30})
 				return s
 			},
-			act:  TurnComplete{Stat: TurnStat{At: 35}},
-			want: Effects{Settled: []string{id}, Saved: Saved{Ms: 50_000, Chars: 6_000}},
+			act:  state.TurnComplete{Stat: state.TurnStat{At: 35}},
+			want: state.Effects{Settled: []string{id}, Saved: state.Saved{Ms: 50_000, Chars: 6_000}},
 		},
 		{
 			name:  "a decision that takes",
-			setup: func(t *testing.T) *State { return judged(t) },
-			act:   Decide{PatternID: id, Choice: Keep},
-			want:  Effects{Decided: id},
+			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
+			act:   state.Decide{PatternID: id, Choice: state.Keep},
+			want:  state.Effects{Decided: id},
 		},
 		{
 			name:  "a fix with a blank note decides nothing",
-			setup: func(t *testing.T) *State { return judged(t) },
-			act:   Decide{PatternID: id, Choice: Steer, Text: Ptr("  ")},
+			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
+			act:   state.Decide{PatternID: id, Choice: state.Steer, Text: state.Ptr("  ")},
 		},
 		{
 			name:  "a decision on no pattern",
-			setup: func(t *testing.T) *State { return judged(t) },
-			act:   Decide{PatternID: "execution:none", Choice: Kill},
+			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
+			act:   state.Decide{PatternID: "execution:none", Choice: state.Kill},
 		},
 		{
 			name:  "a judge run queues what it found",
-			setup: func(*testing.T) *State { return New("/w", 200_000) },
-			act:   JudgeDone{Patterns: []Pattern{suitePattern()}, Fresh: []string{id}, Dropped: []string{}},
-			want:  Effects{Queued: []string{id}},
+			setup: func(*testing.T) *state.State { return state.New("/w", 200_000) },
+			act:   state.JudgeDone{Patterns: []state.Pattern{statetest.SuitePattern()}, Fresh: []string{id}, Dropped: []string{}},
+			want:  state.Effects{Queued: []string{id}},
 		},
 		{
 			name: "a judge run reporting a settled habit again brings it back",
-			setup: func(t *testing.T) *State {
+			setup: func(t *testing.T) *state.State {
 				s := steered(t)
-				Reduce(s, TurnStart{Now: 2})
-				Reduce(s, AddRow{Row: narrow(2)})
+				state.Reduce(s, state.TurnStart{Now: 2})
+				state.Reduce(s, state.AddRow{Row: narrow(2)})
 				return s
 			},
-			act: JudgeDone{Patterns: []Pattern{func() Pattern {
-				p := suitePattern()
-				p.Decision = Ptr(Steer)
+			act: state.JudgeDone{Patterns: []state.Pattern{func() state.Pattern {
+				p := statetest.SuitePattern()
+				p.Decision = state.Ptr(state.Steer)
 				return p
 			}()}, Recurred: []string{id}, Dropped: []string{}},
-			want: Effects{Queued: []string{id}, Requeued: []Requeue{{ID: id, Credit: Saved{Ms: 40_000, Chars: 5_000}}}},
+			want: state.Effects{Queued: []string{id}, Requeued: []state.Requeue{{ID: id, Credit: state.Saved{Ms: 40_000, Chars: 5_000}}}},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.setup(t)
-			if got := Reduce(s, c.act); !reflect.DeepEqual(got, c.want) {
+			if got := state.Reduce(s, c.act); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("effects = %+v, want %+v", got, c.want)
 			}
 		})

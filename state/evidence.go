@@ -348,3 +348,17 @@ func AgentHandle(h string) (string, bool) {
 	}
 	return "", false
 }
+
+// Sink is one named consumer (tests, reads, agents, git…); Amount in ms (time) or chars (context).
+type Sink struct {
+	Label  string `json:"label"`
+	Amount int64  `json:"amount"`
+	Count  int    `json:"count"`
+}
+
+// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent spawn rows
+// excluded: they contain their loop's rows), and the SinksShown largest named.
+type Sinks struct {
+	Total int64  `json:"total"`
+	Sinks []Sink `json:"sinks"`
+}

@@ -1,9 +1,11 @@
-package state
+package state_test
 
 import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/saverd/saverd/state"
 )
 
 // TestFoldedRecordsAreCapped: keys folded out of the row window were never capped (200,000 distinct
@@ -15,37 +17,37 @@ func TestFoldedRecordsAreCapped(t *testing.T) {
 		rows int
 		keys int // distinct keys among them
 	}{
-		{"distinct keys", 3*RowCap + FoldedCap, 3*RowCap + FoldedCap},
-		{"repeated keys stay per key", 3 * RowCap, 100},
+		{"distinct keys", 3*state.RowCap + state.FoldedCap, 3*state.RowCap + state.FoldedCap},
+		{"repeated keys stay per key", 3 * state.RowCap, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := New("/w", 200_000)
-			var all []Row
+			s := state.New("/w", 200_000)
+			var all []state.Row
 			for i := range tt.rows {
 				k := i % tt.keys
-				r := Row{ID: fmt.Sprint("r", i), Tool: []string{"Bash", "Read", "AskUserQuestion", "Agent"}[k%4],
-					Key: fmt.Sprint("key ", k), Cls: []CommandClass{ClassTest, ClassRead, ClassOther}[k%3],
-					Agent: []string{MainAgent, "sub-1"}[k%2], Turn: 1 + i/100, Ms: int64(k % 97), Chars: int64(k % 1013),
+				r := state.Row{ID: fmt.Sprint("r", i), Tool: []string{"Bash", "Read", "AskUserQuestion", "Agent"}[k%4],
+					Key: fmt.Sprint("key ", k), Cls: []state.CommandClass{state.ClassTest, state.ClassRead, state.ClassOther}[k%3],
+					Agent: []string{state.MainAgent, "sub-1"}[k%2], Turn: 1 + i/100, Ms: int64(k % 97), Chars: int64(k % 1013),
 					Flags: []string{}, Paths: []string{}}
 				if k%5 == 0 {
 					r.Flags = []string{"ask", "err"}
 				}
-				Reduce(s, AddRow{Row: r})
+				state.Reduce(s, state.AddRow{Row: r})
 				all = append(all, r)
 			}
-			if len(s.Folded) > FoldedCap+12 { // the cap, plus one OtherKeys record per tool, class and loop
-				t.Fatalf("%d folded records, cap %d", len(s.Folded), FoldedCap)
+			if len(s.Folded) > state.FoldedCap+12 { // the cap, plus one OtherKeys record per tool, class and loop
+				t.Fatalf("%d folded records, cap %d", len(s.Folded), state.FoldedCap)
 			}
-			if tt.keys <= FoldedCap {
+			if tt.keys <= state.FoldedCap {
 				for _, f := range s.Folded {
-					if f.Key == OtherKeys {
+					if f.Key == state.OtherKeys {
 						t.Fatalf("keys under the cap were merged: %+v", f)
 					}
 				}
 			}
-			for _, m := range []Measure{MeasureMs, MeasureChars} {
-				if got, want := SinkReportOf(s.Rows, s.Folded, m), SinkReportOf(all, nil, m); !reflect.DeepEqual(got, want) {
+			for _, m := range []state.Measure{state.MeasureMs, state.MeasureChars} {
+				if got, want := state.SinkReportOf(s.Rows, s.Folded, m), state.SinkReportOf(all, nil, m); !reflect.DeepEqual(got, want) {
 					t.Errorf("measure %d: sinks %+v, want %+v", m, got, want)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,13 +23,13 @@ var forbidden = []string{
 }
 
 // pureDirs are the pure packages, relative to state/.
-var pureDirs = []string{".", "judge", "../prices", "../internal/jsondepth", "../internal/jsonobj"}
+var pureDirs = []string{".", "judge", "intake", "view", "rules", "demo", "../prices", "../internal/jsondepth", "../internal/jsonobj", "../internal/jstext"}
 
 // ioAllowed are the files of pure packages that may do I/O: prices reads its override file in one
 // function kept apart from the arithmetic.
 var ioAllowed = map[string]bool{filepath.Join("..", "prices", "override.go"): true}
 
-// TestImportRules: state/, state/judge/ and prices/ are pure; they import none of rpc/, handlers/, impact/.
+// TestImportRules: the packages of state/, internal/jstext and prices/ are pure; they import none of rpc/, handlers/, impact/.
 func TestImportRules(t *testing.T) {
 	for _, dir := range pureDirs {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -72,6 +73,58 @@ func TestNoClockNoGoroutines(t *testing.T) {
 					t.Errorf("%s uses %s: time comes in as an argument, and state starts no goroutine", file, bad)
 				}
 			}
+		}
+	}
+}
+
+const module = "github.com/saverd/saverd/"
+
+// layers are the imports each package of state/ must not make, so the layering is checked, not only
+// described: the core imports none of the packages built on it; the views read the core and never the
+// wire-to-row code (intake); intake and rules are built on the core alone; and no production file
+// imports the test helpers.
+var layers = map[string][]string{
+	".":      {"state/intake", "state/view", "state/rules", "state/demo", "state/judge", "state/internal/statetest"},
+	"intake": {"state/view", "state/rules", "state/demo", "state/judge", "state/internal/statetest"},
+	"view":   {"state/intake", "state/demo", "state/judge", "state/internal/statetest"},
+	"rules":  {"state/intake", "state/view", "state/demo", "state/judge", "state/internal/statetest"},
+	"demo":   {"state/intake", "state/view", "state/rules", "state/judge", "state/internal/statetest"},
+}
+
+// builtOnCore are the packages that exist to read the core, so they import it.
+var builtOnCore = []string{"intake", "view", "rules", "demo"}
+
+// TestLayering: the layers above hold, and each package built on the core imports it.
+func TestLayering(t *testing.T) {
+	for dir, banned := range layers {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Errorf("%s: no Go files", dir)
+		}
+		core := false
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				core = core || path == module+"state"
+				for _, bad := range banned {
+					if path == module+bad {
+						t.Errorf("%s imports %s: the layering of state/ forbids it", file, path)
+					}
+				}
+			}
+		}
+		if slices.Contains(builtOnCore, dir) && !core {
+			t.Errorf("%s: no file imports the core (state)", dir)
 		}
 	}
 }

@@ -202,16 +202,16 @@ func judgeDone[K judgeKind](s *State, j *JudgeState[K], a JudgeDone, e *Effects)
 	j.Runs++
 	j.Spent = spent
 	j.Backoff = backoff
-	j.Error = copyStr(a.Error)
+	j.Error = CopyStr(a.Error)
 	j.Last = judgeRunOf(a.Returned, a.Kept, a.Dropped, a.Usage)
 	if !habit {
 		return
 	}
 	j.LastAtTokens = total
 	j.LastAtTurn = s.Turn
-	j.Focus = copyStr(a.Focus)
-	j.Time = copyStr(a.Time)
-	j.Context = copyStr(a.Context)
+	j.Focus = CopyStr(a.Focus)
+	j.Time = CopyStr(a.Time)
+	j.Context = CopyStr(a.Context)
 	if a.Error == nil {
 		s.PendingCheck = false
 	}
@@ -228,7 +228,7 @@ func answerOf(s *State, habit bool, a JudgeDone) (patterns []Pattern, cards, ask
 	if habit {
 		for i := range patterns {
 			p := &patterns[i]
-			if !Contains(a.Recurred, p.ID) || !isSent(p.Decision) {
+			if !Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
 				continue
 			}
 			marked = append(marked, p.ID)
@@ -286,7 +286,8 @@ func judgeRunOf(returned, kept int, dropped []string, usage *JudgeUsage) *JudgeR
 	return r
 }
 
-func copyStr(p *string) *string {
+// CopyStr is a copy of an optional string, so what an action hands in is never shared with the state.
+func CopyStr(p *string) *string {
 	if p == nil {
 		return nil
 	}

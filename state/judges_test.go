@@ -1,17 +1,19 @@
-package state
+package state_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/saverd/saverd/state"
 )
 
 // TestJudgeStateJSON: the two judges are one Go type, and each still writes its own shape, leaving
 // `& < >` to the encoder that embeds it.
 func TestJudgeStateJSON(t *testing.T) {
-	s := New("/w", 1)
-	s.Judge.Error = Ptr("a<b&c")
-	s.Process.Error = Ptr("a<b&c")
+	s := state.New("/w", 1)
+	s.Judge.Error = state.Ptr("a<b&c")
+	s.Process.Error = state.Ptr("a<b&c")
 	cases := []struct {
 		name   string
 		v      any
@@ -46,36 +48,36 @@ func TestSessionFlags(t *testing.T) {
 		habitInFlight, habitAsked, processInFlight, spoke bool
 		spawns, probed                                    int
 	}
-	of := func(s *State) flags {
+	of := func(s *state.State) flags {
 		return flags{s.Judge.InFlight, s.Judge.Asked, s.Process.InFlight, s.LoadCheckSpoke, len(s.Spawns), len(s.Probed)}
 	}
 	cases := []struct {
 		name string
-		acts []Action
+		acts []state.Action
 		want flags
 	}{
-		{"a claimed habit run", []Action{JudgeClaim{}}, flags{habitInFlight: true}},
-		{"asked of it", []Action{JudgeClaim{}, JudgeAsked{}}, flags{habitInFlight: true, habitAsked: true}},
-		{"released, and the ask with it", []Action{JudgeClaim{}, JudgeAsked{}, JudgeRelease{}}, flags{}},
-		{"a process run is its own", []Action{JudgeClaim{Kind: ProcessJudge}}, flags{processInFlight: true}},
-		{"spawns open and close", []Action{SpawnOpened{SpawnID: "spawn-1"}, SpawnOpened{SpawnID: "spawn-2"}, SpawnClosed{SpawnID: "spawn-1"}}, flags{spawns: 1}},
-		{"a probe and a toast", []Action{LoopProbed{AgentID: "a1"}, LoadCheckSpoke{}}, flags{spoke: true, probed: 1}},
-		{"a reset keeps what is out in the world", []Action{JudgeClaim{}, JudgeAsked{}, JudgeClaim{Kind: ProcessJudge},
-			SpawnOpened{SpawnID: "spawn-1"}, LoopProbed{AgentID: "a1"}, LoadCheckSpoke{}, Reset{}},
+		{"a claimed habit run", []state.Action{state.JudgeClaim{}}, flags{habitInFlight: true}},
+		{"asked of it", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}}, flags{habitInFlight: true, habitAsked: true}},
+		{"released, and the ask with it", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}, state.JudgeRelease{}}, flags{}},
+		{"a process run is its own", []state.Action{state.JudgeClaim{Kind: state.ProcessJudge}}, flags{processInFlight: true}},
+		{"spawns open and close", []state.Action{state.SpawnOpened{SpawnID: "spawn-1"}, state.SpawnOpened{SpawnID: "spawn-2"}, state.SpawnClosed{SpawnID: "spawn-1"}}, flags{spawns: 1}},
+		{"a probe and a toast", []state.Action{state.LoopProbed{AgentID: "a1"}, state.LoadCheckSpoke{}}, flags{spoke: true, probed: 1}},
+		{"a reset keeps what is out in the world", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}, state.JudgeClaim{Kind: state.ProcessJudge},
+			state.SpawnOpened{SpawnID: "spawn-1"}, state.LoopProbed{AgentID: "a1"}, state.LoadCheckSpoke{}, state.Reset{}},
 			flags{habitInFlight: true, habitAsked: true, processInFlight: true, spawns: 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := New("/w", 1)
+			s := state.New("/w", 1)
 			for _, a := range c.acts {
-				Reduce(s, a)
+				state.Reduce(s, a)
 			}
 			if got := of(s); got != c.want {
 				t.Fatalf("flags = %+v, want %+v", got, c.want)
 			}
 			clone := s.Clone()
-			Reduce(s, SpawnOpened{SpawnID: "later"})
-			Reduce(s, LoopProbed{AgentID: "later"})
+			state.Reduce(s, state.SpawnOpened{SpawnID: "later"})
+			state.Reduce(s, state.LoopProbed{AgentID: "later"})
 			if clone.Spawns["later"] || clone.Probed["later"] {
 				t.Fatal("a clone saw a change made after it was taken")
 			}

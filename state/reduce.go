@@ -255,8 +255,8 @@ func pushUnique(xs []string, x string) []string {
 	return append(xs, x)
 }
 
-// isSent: a steer or a kill sends an instruction; a keep sends nothing.
-func isSent(c *Choice) bool { return c != nil && (*c == Steer || *c == Kill) }
+// IsSent: a steer or a kill sends an instruction; a keep sends nothing.
+func IsSent(c *Choice) bool { return c != nil && (*c == Steer || *c == Kill) }
 
 // usageSample applies a context sample: present values win, window and compactAt stick, so a partial
 // sample never blanks the header. The first sample also dates the mid-turn cadence: without it lastAtMs

@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/saverd/saverd/internal/jsondepth"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // The per-project pattern registry: what is persisted across sessions (StoredPattern), how a stored
@@ -137,7 +138,7 @@ func filledText(v any) (string, bool) {
 // boundedText is filledText at most max UTF-16 units long.
 func boundedText(v any, max int) (string, bool) {
 	s, ok := filledText(v)
-	if !ok || Len16(s) > max {
+	if !ok || jstext.Len16(s) > max {
 		return "", false
 	}
 	return s, true
@@ -244,7 +245,7 @@ func StorableOf(s *State) []StoredPattern {
 
 // foldedUnits is text with whitespace collapsed and lower-cased, in UTF-16 units.
 func foldedUnits(text string) []uint16 {
-	return utf16.Encode([]rune(strings.ToLower(CollapseWs(text))))
+	return utf16.Encode([]rune(strings.ToLower(jstext.CollapseWs(text))))
 }
 
 // quotesAsk reports whether text carries quoteMin consecutive units of any head.

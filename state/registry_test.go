@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/internal/statetest"
 )
 
 // validEntry is a stored entry that passes every rule.
@@ -78,7 +81,7 @@ func TestParseRegistryRules(t *testing.T) {
 					delete(e, tc.key)
 				}
 			}
-			got := ParseRegistry([]any{e})
+			got := state.ParseRegistry([]any{e})
 			if (len(got) == 1) != tc.ok {
 				t.Fatalf("parsed %d entries, want ok=%v", len(got), tc.ok)
 			}
@@ -92,56 +95,56 @@ func TestParseRegistry(t *testing.T) {
 	c["kind"] = "newer"
 	c["signature"] = map[string]any{"tool": "Bash", "key": "k", "extra": 1.0}
 	c["lean"] = "lean way"
-	got := ParseRegistry([]any{a, "junk", b, c, nil})
-	want := []StoredPattern{
+	got := state.ParseRegistry([]any{a, "junk", b, c, nil})
+	want := []state.StoredPattern{
 		{ID: "execution:full-suite", Category: "execution", Kind: "newer", Why: "w", Alternative: "a", Confidence: 0.8,
-			Signature: &Signature{Tool: "Bash", Key: "k"}, Lean: Ptr("lean way")},
+			Signature: &state.Signature{Tool: "Bash", Key: "k"}, Lean: state.Ptr("lean way")},
 		{ID: "reading:logs", Category: "execution", Kind: "k", Why: "w", Alternative: "a", Confidence: 0.8},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v: a later duplicate wins in the first one's place", got, want)
 	}
 	for _, v := range []any{nil, map[string]any{"a": 1.0}, "x", 3.0} {
-		if got := ParseRegistry(v); got == nil || len(got) != 0 {
+		if got := state.ParseRegistry(v); got == nil || len(got) != 0 {
 			t.Fatalf("ParseRegistry(%v) = %v, want an empty registry", v, got)
 		}
 	}
-	if _, err := ParseRegistryJSON([]byte("{")); err == nil || !strings.Contains(err.Error(), "pattern registry") {
+	if _, err := state.ParseRegistryJSON([]byte("{")); err == nil || !strings.Contains(err.Error(), "pattern registry") {
 		t.Fatalf("err %v", err)
 	}
 	data, _ := json.Marshal([]any{a})
-	if got, err := ParseRegistryJSON(data); err != nil || len(got) != 1 {
+	if got, err := state.ParseRegistryJSON(data); err != nil || len(got) != 1 {
 		t.Fatalf("got %v err %v", got, err)
 	}
 }
 
 func TestStoredRoundTrip(t *testing.T) {
-	p := suitePattern()
-	p.Decision, p.Ignored, p.Cost = Ptr(Kill), 2, &Cost{Tokens: 1}
-	back := FromStored(ToStored(&p))
+	p := statetest.SuitePattern()
+	p.Decision, p.Ignored, p.Cost = state.Ptr(state.Kill), 2, &state.Cost{Tokens: 1}
+	back := state.FromStored(state.ToStored(&p))
 	if !reflect.DeepEqual(back.StoredPattern, p.StoredPattern) || back.Hits == nil || len(back.Hits) != 0 || back.Decision != nil ||
 		back.Ignored != 0 || back.Cost != nil {
 		t.Fatalf("%+v", back)
 	}
-	data, _ := json.Marshal([]StoredPattern{ToStored(&p)})
-	if got, _ := ParseRegistryJSON(data); len(got) != 1 || !reflect.DeepEqual(got[0], ToStored(&p)) {
+	data, _ := json.Marshal([]state.StoredPattern{state.ToStored(&p)})
+	if got, _ := state.ParseRegistryJSON(data); len(got) != 1 || !reflect.DeepEqual(got[0], state.ToStored(&p)) {
 		t.Fatalf("a stored pattern does not read back: %+v", got)
 	}
 }
 
 func TestStorableOf(t *testing.T) {
 	const ask = "Please fix the failing login test in the auth module now"
-	habit := suitePattern()
+	habit := statetest.SuitePattern()
 	habit.Why = "the user said: PLEASE  fix the failing login test, and it ran"
-	quiet := suitePattern()
+	quiet := statetest.SuitePattern()
 	quiet.ID, quiet.Why = "reading:quiet", "nothing typed here"
-	kindQuote := suitePattern()
+	kindQuote := statetest.SuitePattern()
 	kindQuote.ID, kindQuote.Kind = "reading:quoted", "fix the failing login test in the auth module"
-	short := suitePattern()
+	short := statetest.SuitePattern()
 	short.ID, short.Alternative = "reading:short", "xhe failing login test ix" // 23 characters of it: no quote
 	proc := processPattern()
-	s := judged(t, habit, quiet, kindQuote, short, proc)
-	got := StorableOf(s)
+	s := statetest.Judged(t, habit, quiet, kindQuote, short, proc)
+	got := state.StorableOf(s)
 	var ids []string
 	whys := map[string]string{}
 	for _, p := range got {
@@ -151,8 +154,8 @@ func TestStorableOf(t *testing.T) {
 	if len(ids) != 5 || whys["execution:full-suite"] != habit.Why {
 		t.Fatalf("with no ask everything is stored as it is but a process why: %v %v", ids, whys)
 	}
-	Reduce(s, AddAsk{Ask: Ask{Turn: 1, Head: ask}})
-	got = StorableOf(s)
+	state.Reduce(s, state.AddAsk{Ask: state.Ask{Turn: 1, Head: ask}})
+	got = state.StorableOf(s)
 	ids = ids[:0]
 	for _, p := range got {
 		ids = append(ids, p.ID)
@@ -166,46 +169,46 @@ func TestStorableOf(t *testing.T) {
 	}
 }
 
-func stored(id string, confidence float64, decided bool) StoredPattern {
-	p := StoredPattern{ID: id, Category: "execution", Kind: "k", Alternative: "a", Confidence: confidence}
+func stored(id string, confidence float64, decided bool) state.StoredPattern {
+	p := state.StoredPattern{ID: id, Category: "execution", Kind: "k", Alternative: "a", Confidence: confidence}
 	if decided {
-		p.LastDecision = Ptr(Keep)
+		p.LastDecision = state.Ptr(state.Keep)
 	}
 	return p
 }
 
 func TestMergeStored(t *testing.T) {
-	a := []StoredPattern{stored("e:a", 0.6, false), stored("e:b", 0.6, false)}
-	b := []StoredPattern{stored("e:c", 0.9, false), stored("e:a", 0.7, true)}
-	got := MergeStored(a, b)
+	a := []state.StoredPattern{stored("e:a", 0.6, false), stored("e:b", 0.6, false)}
+	b := []state.StoredPattern{stored("e:c", 0.9, false), stored("e:a", 0.7, true)}
+	got := state.MergeStored(a, b)
 	if len(got) != 3 || got[0].ID != "e:a" || got[0].Confidence != 0.7 || got[1].ID != "e:b" || got[2].ID != "e:c" {
 		t.Fatalf("merged %+v: b wins by id, in a's place", got)
 	}
 	// Past MaxPatterns the weakest undecided go: a decision outranks any confidence, the earlier wins a tie,
 	// and the survivors keep their order.
-	var many []StoredPattern
-	for i := range MaxPatterns + 3 {
+	var many []state.StoredPattern
+	for i := range state.MaxPatterns + 3 {
 		conf := 0.9
 		if i < 4 {
 			conf = 0.5 // the four weakest: the first is decided, so it stays and three go
 		}
 		many = append(many, stored("e:p"+string(rune('a'+i%26))+string(rune('a'+i/26)), conf, i == 0))
 	}
-	got = MergeStored(nil, many)
-	if len(got) != MaxPatterns || got[0].ID != many[0].ID || got[1].ID != many[4].ID || got[MaxPatterns-1].ID != many[len(many)-1].ID {
+	got = state.MergeStored(nil, many)
+	if len(got) != state.MaxPatterns || got[0].ID != many[0].ID || got[1].ID != many[4].ID || got[state.MaxPatterns-1].ID != many[len(many)-1].ID {
 		t.Fatalf("capped to %d from %s, %s … %s", len(got), got[0].ID, got[1].ID, got[len(got)-1].ID)
 	}
-	if got := MergeStored(nil, nil); got == nil || len(got) != 0 {
+	if got := state.MergeStored(nil, nil); got == nil || len(got) != 0 {
 		t.Fatalf("%v", got)
 	}
 }
 
 // TestMergeStoredNewestWins: a session's older copy of a pattern never replaces the registry's newer one.
 func TestMergeStoredNewestWins(t *testing.T) {
-	at := func(p StoredPattern, ms int64) StoredPattern { p.ChangedAt = ms; return p }
+	at := func(p state.StoredPattern, ms int64) state.StoredPattern { p.ChangedAt = ms; return p }
 	tests := []struct {
 		name     string
-		disk, me StoredPattern
+		disk, me state.StoredPattern
 		want     int64
 		decided  bool
 	}{
@@ -216,7 +219,7 @@ func TestMergeStoredNewestWins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := MergeStored([]StoredPattern{tt.disk}, []StoredPattern{tt.me})
+			got := state.MergeStored([]state.StoredPattern{tt.disk}, []state.StoredPattern{tt.me})
 			if len(got) != 1 || got[0].ChangedAt != tt.want || (got[0].LastDecision != nil) != tt.decided {
 				t.Fatalf("merged %+v", got)
 			}
@@ -228,13 +231,13 @@ func TestMergeStoredNewestWins(t *testing.T) {
 func TestChangedAtRoundTrips(t *testing.T) {
 	p := stored("execution:a", 0.6, true)
 	p.ChangedAt = 1_700_000_000_123
-	data, _ := json.Marshal([]StoredPattern{p})
-	if got, err := ParseRegistryJSON(data); err != nil || len(got) != 1 || got[0].ChangedAt != p.ChangedAt {
+	data, _ := json.Marshal([]state.StoredPattern{p})
+	if got, err := state.ParseRegistryJSON(data); err != nil || len(got) != 1 || got[0].ChangedAt != p.ChangedAt {
 		t.Fatalf("round trip = %+v, %v", got, err)
 	}
 	for _, bad := range []string{`-1`, `1.5`, `"7"`, `1e300`} {
 		text := strings.Replace(string(data), "1700000000123", bad, 1)
-		if got, err := ParseRegistryJSON([]byte(text)); err != nil || len(got) != 1 || got[0].ChangedAt != 0 {
+		if got, err := state.ParseRegistryJSON([]byte(text)); err != nil || len(got) != 1 || got[0].ChangedAt != 0 {
 			t.Errorf("changedAt %s: %+v, %v", bad, got, err)
 		}
 	}
@@ -249,7 +252,7 @@ func FuzzParseRegistry(f *testing.F) {
 	f.Add(`{"not":"an array"}`)
 	f.Add(`[{"id":"a:😀"}]`)
 	f.Fuzz(func(t *testing.T, text string) {
-		got, err := ParseRegistryJSON([]byte(text))
+		got, err := state.ParseRegistryJSON([]byte(text))
 		if err != nil {
 			return
 		}
@@ -259,11 +262,11 @@ func FuzzParseRegistry(f *testing.F) {
 				t.Fatalf("id %s twice", p.ID)
 			}
 			seen[p.ID] = true
-			data, err := json.Marshal([]StoredPattern{p})
+			data, err := json.Marshal([]state.StoredPattern{p})
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := ParseRegistryJSON(data)
+			again, err := state.ParseRegistryJSON(data)
 			if err != nil || len(again) != 1 || !reflect.DeepEqual(again[0], p) {
 				t.Fatalf("%+v does not validate again: %+v %v", p, again, err)
 			}

@@ -1,9 +1,11 @@
-package state
+package state_test
 
 import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/saverd/saverd/state/intake"
 )
 
 // shares reports whether part's bytes lie inside whole's.
@@ -22,17 +24,17 @@ func TestRowsOwnOnlyWhatTheyShow(t *testing.T) {
 	path := "/w/" + strings.Repeat("p", 100_000)
 	tests := []struct {
 		name  string
-		event ToolEvent
+		event intake.ToolEvent
 		text  string
 	}{
-		{"ascii output", ToolEvent{"tool": "Bash", "tool_use_id": "a", "command": "go test ./..."}, output},
-		{"short output", ToolEvent{"tool": "Bash", "tool_use_id": "b", "command": "ls"}, "ok"},
-		{"long path", ToolEvent{"tool": "Edit", "tool_use_id": "c", "file_path": path}, "The file has been updated."},
+		{"ascii output", intake.ToolEvent{"tool": "Bash", "tool_use_id": "a", "command": "go test ./..."}, output},
+		{"short output", intake.ToolEvent{"tool": "Bash", "tool_use_id": "b", "command": "ls"}, "ok"},
+		{"long path", intake.ToolEvent{"tool": "Edit", "tool_use_id": "c", "file_path": path}, "The file has been updated."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := tt.text
-			r := RowOf(tt.event, ToolResult{Text: &text}, 0, 1)
+			r := intake.RowOf(tt.event, intake.ToolResult{Text: &text}, 0, 1)
 			if shares(r.Head, text) {
 				t.Errorf("row head shares the output's memory")
 			}

@@ -100,6 +100,34 @@ func signatureHit(p *Pattern, r *Row) bool {
 	return p.Signature != nil && p.Signature.Key == r.Key && p.Signature.Tool == r.Tool
 }
 
+// RowPositions reads the reducer's row index of one State: where in s.Rows each row id is. A view
+// reads it (State.RowPositions) instead of scanning the ledger; it only reads the index.
+type RowPositions struct {
+	s  *State
+	ix *lookup
+}
+
+// RowPositions is s's row index, when s holds a valid one (the live session, not a clone); ok is false
+// when it holds none (a clone, or a ledger holding an id twice): the caller scans s.Rows.
+func (s *State) RowPositions() (positions RowPositions, ok bool) {
+	ix := s.idx
+	if ix == nil || ix.rows == nil || ix.rowDups || ix.rowLen != len(s.Rows) || ix.rowHead != firstAddr(s.Rows) ||
+		!seqsContiguous(s.Rows) {
+		return RowPositions{}, false
+	}
+	return RowPositions{s: s, ix: ix}, true
+}
+
+// Of is the index in s.Rows of the row with id, -1 when the ledger holds none.
+func (p RowPositions) Of(id string) int {
+	if seq, ok := p.ix.rows[id]; ok {
+		if i := seq - p.s.Rows[0].Seq; i >= 0 && i < len(p.s.Rows) && p.s.Rows[i].Seq == seq {
+			return i
+		}
+	}
+	return -1
+}
+
 // rowIndex is s's row index when it is built and still valid; with build, it is built (or rebuilt) when
 // it is not. Unbuilt, it costs the ledger nothing: only a settling pattern needs it.
 func (s *State) rowIndex(build bool) *lookup {

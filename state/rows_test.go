@@ -1,18 +1,21 @@
-package state
+package state_test
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/internal/statetest"
 )
 
 func TestFoldKeepsTotals(t *testing.T) {
-	s := New("/w", 200_000)
+	s := state.New("/w", 200_000)
 	var count int
 	var ms, chars int64
 	var asks, errs int
-	for i := 1; i <= RowCap+100; i++ {
-		r := call(fmt.Sprintf("r%d", i), fmt.Sprintf("test:k%d", i%13), ClassTest, 1+i/100, int64(i), int64(3*i))
+	for i := 1; i <= state.RowCap+100; i++ {
+		r := statetest.Call(fmt.Sprintf("r%d", i), fmt.Sprintf("test:k%d", i%13), state.ClassTest, 1+i/100, int64(i), int64(3*i))
 		if i%7 == 0 {
 			r.Flags = []string{"ask", "err"}
 		}
@@ -20,15 +23,15 @@ func TestFoldKeepsTotals(t *testing.T) {
 			asks++
 			errs++
 		}
-		Reduce(s, AddRow{Row: r})
+		state.Reduce(s, state.AddRow{Row: r})
 		count++
 		ms += r.Ms
 		chars += r.Chars
 	}
-	if len(s.Rows) != RowCap || s.Rows[0].Seq != 101 || s.Rows[RowCap-1].Seq != RowCap+100 || s.Seq != RowCap+100 {
+	if len(s.Rows) != state.RowCap || s.Rows[0].Seq != 101 || s.Rows[state.RowCap-1].Seq != state.RowCap+100 || s.Seq != state.RowCap+100 {
 		t.Fatalf("rows %d from seq %d to %d", len(s.Rows), s.Rows[0].Seq, s.Rows[len(s.Rows)-1].Seq)
 	}
-	var folded Folded
+	var folded state.Folded
 	for _, f := range s.Folded {
 		folded.Count += f.Count
 		folded.Ms += f.Ms
@@ -39,7 +42,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 			t.Fatalf("fold %+v spans the wrong turns", f)
 		}
 	}
-	sum := SumOf(s.Rows)
+	sum := state.SumOf(s.Rows)
 	if folded.Count != 100 || folded.Count+len(s.Rows) != count || folded.Ms+sum.Ms != ms || folded.Chars+sum.Chars != chars {
 		t.Fatalf("folded %+v + rows %+v, want %d calls %d ms %d chars", folded, sum, count, ms, chars)
 	}
@@ -52,18 +55,18 @@ func TestFoldKeepsTotals(t *testing.T) {
 	if folded.Flags.Ask+rowAsks != asks || folded.Flags.Err+rowAsks != errs {
 		t.Fatalf("flags %+v + %d, want %d", folded.Flags, rowAsks, asks)
 	}
-	if time := SinksOf(s.Rows, s.Folded, MeasureMs); time.Total != ms {
+	if time := state.SinksOf(s.Rows, s.Folded, state.MeasureMs); time.Total != ms {
 		t.Fatalf("time total %d, want %d", time.Total, ms)
 	}
 }
 
 func TestAdopt(t *testing.T) {
-	s := judged(t)
-	Reduce(s, Decide{PatternID: "execution:full-suite", Choice: Steer, Text: Ptr("x")})
-	Reduce(s, Adopt{Rows: []Row{
-		call("h1", suiteKey, ClassTest, 3, 0, 10),
-		call("h2", "git:git log", ClassGit, 5, 0, 10),
-		call("h1", suiteKey, ClassTest, 1, 0, 10),
+	s := statetest.Judged(t)
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Steer, Text: state.Ptr("x")})
+	state.Reduce(s, state.Adopt{Rows: []state.Row{
+		statetest.Call("h1", statetest.SuiteKey, state.ClassTest, 3, 0, 10),
+		statetest.Call("h2", "git:git log", state.ClassGit, 5, 0, 10),
+		statetest.Call("h1", statetest.SuiteKey, state.ClassTest, 1, 0, 10),
 	}})
 	if s.Seq != 5 || s.Turn != 5 || s.Judge.LastAtSeq != 5 {
 		t.Fatalf("seq %d turn %d lastAtSeq %d, want 5 5 5", s.Seq, s.Turn, s.Judge.LastAtSeq)
@@ -77,29 +80,29 @@ func TestAdopt(t *testing.T) {
 		t.Fatalf("seqs %v hits %v", seqs, p.Hits)
 	}
 	// History settles nothing, even a repeat after the decision's turn.
-	if p.Ignored != 0 || p.OpenedAtTurn == nil || s.Saved != (Saved{}) || len(s.Cards) != 0 {
+	if p.Ignored != 0 || p.OpenedAtTurn == nil || s.Saved != (state.Saved{}) || len(s.Cards) != 0 {
 		t.Fatalf("adopted rows settled %+v", p)
 	}
-	Reduce(s, Adopt{Rows: nil})
+	state.Reduce(s, state.Adopt{Rows: nil})
 	if s.Seq != 5 || s.Turn != 5 {
 		t.Fatalf("an empty adoption moved seq %d turn %d", s.Seq, s.Turn)
 	}
 }
 
 func TestTurnCompleteCountsCalls(t *testing.T) {
-	s := New("/w", 1_000)
-	Reduce(s, TurnStart{Now: 1_000})
-	Reduce(s, AddRow{Row: call("a", "x", ClassOther, 1, 1, 1)})
-	Reduce(s, AddRow{Row: call("b", "x", ClassOther, 0, 1, 1)}) // a call from an earlier turn is not this turn's
-	Reduce(s, TurnComplete{Stat: TurnStat{Turn: 9, Calls: 9, At: 5_000, Ended: EndAnswer}})
-	Reduce(s, TurnStart{Now: 4_000}) // before the completion: the wait is never negative
-	Reduce(s, TurnComplete{Stat: TurnStat{At: 0}})
-	Reduce(s, TurnStart{Now: 9_000}) // an undated turn gets no wait
+	s := state.New("/w", 1_000)
+	state.Reduce(s, state.TurnStart{Now: 1_000})
+	state.Reduce(s, state.AddRow{Row: statetest.Call("a", "x", state.ClassOther, 1, 1, 1)})
+	state.Reduce(s, state.AddRow{Row: statetest.Call("b", "x", state.ClassOther, 0, 1, 1)}) // a call from an earlier turn is not this turn's
+	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{Turn: 9, Calls: 9, At: 5_000, Ended: state.EndAnswer}})
+	state.Reduce(s, state.TurnStart{Now: 4_000}) // before the completion: the wait is never negative
+	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{At: 0}})
+	state.Reduce(s, state.TurnStart{Now: 9_000}) // an undated turn gets no wait
 	if got := s.Turns; len(got) != 2 || got[0].Turn != 1 || got[0].Calls != 1 || got[0].IdleMs != 0 || got[1].Turn != 2 || got[1].IdleMs != 0 {
 		t.Fatalf("turns %+v", got)
 	}
-	Reduce(s, TurnComplete{Stat: TurnStat{At: 10_000}})
-	Reduce(s, TurnStart{Now: 12_500})
+	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{At: 10_000}})
+	state.Reduce(s, state.TurnStart{Now: 12_500})
 	if idle := s.Turns[2].IdleMs; idle != 2_500 {
 		t.Fatalf("idle %d, want 2500", idle)
 	}
@@ -108,14 +111,14 @@ func TestTurnCompleteCountsCalls(t *testing.T) {
 // The mutation rule: a clone never sees a later Reduce on the original, nor the original one on the clone.
 func TestCloneIsolation(t *testing.T) {
 	s := steered(t)
-	s.Rows = append(make([]Row, 0, 64), s.Rows...) // spare capacity both would append into
+	s.Rows = append(make([]state.Row, 0, 64), s.Rows...) // spare capacity both would append into
 	s.Patterns[0].Hits = append(make([]string, 0, 64), s.Patterns[0].Hits...)
 	c := s.Clone()
-	Reduce(s, AddRow{Row: call("mine", suiteKey, ClassTest, 1, 1, 1)})
-	Reduce(c, AddRow{Row: call("theirs", suiteKey, ClassTest, 1, 1, 1)})
-	Reduce(s, StandingAdd{Text: "s"})
-	Reduce(c, StandingAdd{Text: "c"})
-	Reduce(s, NotesDrained{})
+	state.Reduce(s, state.AddRow{Row: statetest.Call("mine", statetest.SuiteKey, state.ClassTest, 1, 1, 1)})
+	state.Reduce(c, state.AddRow{Row: statetest.Call("theirs", statetest.SuiteKey, state.ClassTest, 1, 1, 1)})
+	state.Reduce(s, state.StandingAdd{Text: "s"})
+	state.Reduce(c, state.StandingAdd{Text: "c"})
+	state.Reduce(s, state.NotesDrained{})
 	if s.Rows[2].ID != "mine" || c.Rows[2].ID != "theirs" {
 		t.Fatalf("rows %s / %s", s.Rows[2].ID, c.Rows[2].ID)
 	}
@@ -129,42 +132,42 @@ func TestCloneIsolation(t *testing.T) {
 		t.Fatalf("standing %v / %v notes %v", s.Standing, c.Standing, c.Notes)
 	}
 	// A full ledger moving forward never disturbs a clone's view of it.
-	full := fullSession(t)
+	full := statetest.FullSession(t)
 	snap := full.Clone()
-	first, last := snap.Rows[0].ID, snap.Rows[RowCap-1].ID
-	for i := range 3 * RowCap {
-		Reduce(full, AddRow{Row: sessionRow(5_000_000+i, 60)})
+	first, last := snap.Rows[0].ID, snap.Rows[state.RowCap-1].ID
+	for i := range 3 * state.RowCap {
+		state.Reduce(full, state.AddRow{Row: statetest.SessionRow(5_000_000+i, 60)})
 	}
-	if snap.Rows[0].ID != first || snap.Rows[RowCap-1].ID != last || len(snap.Rows) != RowCap {
+	if snap.Rows[0].ID != first || snap.Rows[state.RowCap-1].ID != last || len(snap.Rows) != state.RowCap {
 		t.Fatal("the clone's ledger changed")
 	}
 }
 
 func TestReducerIndexSurvivesOutsideChanges(t *testing.T) {
 	s := steered(t)
-	Reduce(s, TurnStart{Now: 2})
-	Reduce(s, AddRow{Row: call("lint", "lint:x", ClassLint, 2, 1, 1)}) // builds the row index
+	state.Reduce(s, state.TurnStart{Now: 2})
+	state.Reduce(s, state.AddRow{Row: statetest.Call("lint", "lint:x", state.ClassLint, 2, 1, 1)}) // builds the row index
 	// A ledger replaced behind the reducer's back (as a JSON decode or a test would) is re-indexed.
-	s.Rows = append([]Row(nil), s.Rows...)
-	s.Rows[0].Cls = ClassBuild // the first cited call now reads as a build
-	Reduce(s, AddRow{Row: call("b", "build:make", ClassBuild, 2, 1, 1)})
+	s.Rows = append([]state.Row(nil), s.Rows...)
+	s.Rows[0].Cls = state.ClassBuild // the first cited call now reads as a build
+	state.Reduce(s, state.AddRow{Row: statetest.Call("b", "build:make", state.ClassBuild, 2, 1, 1)})
 	if s.PatternByID("execution:full-suite").OpenedAtTurn != nil {
 		t.Fatal("the stale index read the old class")
 	}
 	// Two loops with one id (never made by the reducer) both grow, as the seed's map over the loops.
-	s.Loops = []Loop{{ID: "x"}, {ID: "x"}}
-	Reduce(s, LoopTurn{AgentID: "x", Ms: 5, Ended: EndAnswer})
+	s.Loops = []state.Loop{{ID: "x"}, {ID: "x"}}
+	state.Reduce(s, state.LoopTurn{AgentID: "x", Ms: 5, Ended: state.EndAnswer})
 	if s.Loops[0].Ms != 5 || s.Loops[1].Ms != 5 {
 		t.Fatalf("loops %+v", s.Loops)
 	}
 }
 
 func TestPointerActions(t *testing.T) {
-	s := New("/w", 1)
-	Reduce(s, &AddRow{Row: call("a", "x", ClassOther, 0, 1, 1)})
-	Reduce(s, (*AddRow)(nil))
-	Reduce(s, nil)
-	Reduce(nil, AddRow{})
+	s := state.New("/w", 1)
+	state.Reduce(s, &state.AddRow{Row: statetest.Call("a", "x", state.ClassOther, 0, 1, 1)})
+	state.Reduce(s, (*state.AddRow)(nil))
+	state.Reduce(s, nil)
+	state.Reduce(nil, state.AddRow{})
 	if len(s.Rows) != 1 {
 		t.Fatalf("rows %d", len(s.Rows))
 	}

@@ -57,7 +57,7 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 		st.requeue = true
 		st.relapse = true
 		st.withdrawn = was
-	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && isSent(p.Decision) &&
+	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && IsSent(p.Decision) &&
 		// A row in the decision's own turn was already in flight before Claude could read the instruction.
 		row.Turn > *p.OpenedAtTurn {
 		switch {
@@ -88,7 +88,7 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 // queued has settled (an ignored one waits in the queue until the person decides again), whether or not
 // its settlement saved anything.
 func relapsed(s *State, p *Pattern, row *Row) bool {
-	return row.Agent == MainAgent && p.OpenedAtTurn == nil && isSent(p.Decision) &&
+	return row.Agent == MainAgent && p.OpenedAtTurn == nil && IsSent(p.Decision) &&
 		p.Signature != nil && row.Key == p.Signature.Key && p.DecidedAtTurn != nil && row.Turn > *p.DecidedAtTurn &&
 		!Contains(s.Cards, p.ID)
 }
@@ -166,7 +166,7 @@ func turnComplete(s *State, stat TurnStat, e *Effects) {
 // is not back in the queue.
 func settleAtTurn(s *State, p *Pattern) (ms, chars float64) {
 	var accrued float64
-	if p.Signature == nil && isSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil && !Contains(s.Cards, p.ID) {
+	if p.Signature == nil && IsSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil && !Contains(s.Cards, p.ID) {
 		accrued = *p.EstTokensPerTurn * 4
 	}
 	if p.OpenedAtTurn == nil || s.Turn-*p.OpenedAtTurn < SettleTurns {

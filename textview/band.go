@@ -4,7 +4,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // bandName opens the band, so a status line says whose figures these are.
@@ -15,7 +17,7 @@ const bandName = "ContextSaver"
 // one, and how to open or close the pane. When it does not fit, the pane hint goes first, then the
 // name, then whole figures from the end (a trailing … says some were left out); a figure is never cut
 // in half unless the state's own words do not fit.
-func Band(m state.BandModel, width int) string {
+func Band(m view.BandModel, width int) string {
 	parts := append(bandState(m), bandRunning(m.Running)...)
 	hint := "/saver to open"
 	if m.PaneOpen {
@@ -24,7 +26,7 @@ func Band(m state.BandModel, width int) string {
 	named := append([]string{bandName}, parts...)
 	var lines []string
 	// The net goes first when the line is short of room: the band's own figures say more at a glance.
-	if m.Money != nil && (m.State == state.BandSaved || m.State == state.BandFound || m.State == state.BandWatching) {
+	if m.Money != nil && (m.State == view.BandSaved || m.State == view.BandFound || m.State == view.BandWatching) {
 		withNet := append(append([]string(nil), named...), bandMoney(m.Money))
 		lines = append(lines, join(append(withNet, hint)...), join(withNet...))
 	}
@@ -56,9 +58,9 @@ func fitParts(parts []string, w int) string {
 func fits(s string, w int) bool { return width(s) <= w }
 
 // bandState is the state's own words and figures, one part each.
-func bandState(m state.BandModel) []string {
+func bandState(m view.BandModel) []string {
 	switch m.State {
-	case state.BandDied:
+	case view.BandDied:
 		if m.Died != nil && *m.Died == state.EndRefusal {
 			return []string{"the last turn was refused"}
 		}
@@ -66,11 +68,11 @@ func bandState(m state.BandModel) []string {
 			return []string{"the last turn died with an error"}
 		}
 		return []string{"the last turn died"}
-	case state.BandChecking:
+	case view.BandChecking:
 		return []string{"Checking…", count(m.Calls, "call") + " watched"}
-	case state.BandFound:
+	case view.BandFound:
 		return parts(count(m.Fresh, "waster")+" waiting", pctOf(m.CostPct), msOf(m.CostMs))
-	case state.BandSaved:
+	case view.BandSaved:
 		return parts("saved", pctOf(m.SavedPct), msOf(m.SavedMs))
 	}
 	return []string{"watching " + count(m.Calls, "call")}
@@ -78,7 +80,7 @@ func bandState(m state.BandModel) []string {
 
 // bandMoney is the net, saved against the judges' spend, plain about a judge that cost more than it
 // saved. A band too narrow for it drops it whole, before anything else.
-func bandMoney(m *state.MoneyView) string {
+func bandMoney(m *view.MoneyView) string {
 	text := clean(m.Text)
 	if m.Losing {
 		text += " (the judge cost more than it saved)"
@@ -87,7 +89,7 @@ func bandMoney(m *state.MoneyView) string {
 }
 
 // bandRunning names the newest active workflow run: its loops, their calls, the running stage.
-func bandRunning(r *state.BandRunning) []string {
+func bandRunning(r *view.BandRunning) []string {
 	if r == nil {
 		return nil
 	}
@@ -103,7 +105,7 @@ func duration(ms float64) string {
 	if math.IsNaN(ms) {
 		ms = 0
 	}
-	return state.Duration(math.Min(ms, 1e15))
+	return jstext.Duration(math.Min(ms, 1e15))
 }
 
 // kilo is state.Kilo made safe for any float a model may carry.
@@ -111,5 +113,5 @@ func kilo(n float64) string {
 	if math.IsNaN(n) {
 		n = 0
 	}
-	return state.Kilo(math.Min(n, 1e18))
+	return jstext.Kilo(math.Min(n, 1e18))
 }

@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
+	"github.com/saverd/saverd/state/view"
 )
 
 // wasters is the WASTERS section: one numbered card per undecided pattern, newest first.
-func wasters(m state.PaneModel, w int) []string {
+func wasters(m view.PaneModel, w int) []string {
 	if len(m.Wasters) == 0 {
 		if len(m.Decided) == 0 {
 			return []string{"No wasters found yet"}
@@ -25,7 +27,7 @@ func wasters(m state.PaneModel, w int) []string {
 }
 
 // card is one waster: title, stats, why, fix, lean, the Fix… field when open, then its evidence.
-func card(c *state.Card, steering bool, draft *string, w int) []string {
+func card(c *view.Card, steering bool, draft *string, w int) []string {
 	seat := strconv.Itoa(c.N) + ". "
 	body := "   "
 	lines := wrap("["+string(c.Category)+"] "+c.Kind, w, seat, body)
@@ -62,7 +64,7 @@ func labelled(prefix, name, text string, w int) []string {
 
 // evidence is one cited call: when, where and how long first, so a cut only ever shortens what ran;
 // then what came back, quoted.
-func evidence(e *state.Evidence, w int) []string {
+func evidence(e *view.Evidence, w int) []string {
 	agent := ""
 	if e.Agent != nil {
 		agent = clean(*e.Agent)
@@ -78,7 +80,7 @@ func evidence(e *state.Evidence, w int) []string {
 
 // decided is the DECIDED section, newest first: the choice, the behaviour, then what it is worth,
 // how often it was ignored, how many subagents it reached, and the user's own note.
-func decided(rows []state.DecidedRow, w int) []string {
+func decided(rows []view.DecidedRow, w int) []string {
 	lines := []string{"DECIDED (" + strconv.Itoa(len(rows)) + ")"}
 	for i := range rows {
 		d := &rows[i]
@@ -120,12 +122,12 @@ func choiceOf(c state.Choice) string {
 	return clean(string(c))
 }
 
-// rules is RULES TO WRITE, largest saving first as the model orders them: the title, its kind and
+// rulesToWrite is RULES TO WRITE, largest saving first as the model orders them: the title, its kind and
 // saving, then the file it lands in (cut from the left, since a path's end names it).
 // A rule a file already holds is listed after them under its own heading, saying where, and not counted
 // as one to write.
-func rules(arts []state.Artifact, w int) []string {
-	var fresh, already []state.Artifact
+func rulesToWrite(arts []rules.Artifact, w int) []string {
+	var fresh, already []rules.Artifact
 	for _, a := range arts {
 		if a.Already != "" {
 			already = append(already, a)

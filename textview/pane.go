@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // MinWidth is the narrowest pane drawn; a smaller width is drawn at MinWidth.
@@ -23,7 +24,7 @@ const (
 // what was saved), then WASTERS, DECIDED and RULES TO WRITE. Every line is at most width columns
 // (at least MinWidth); long text wraps under its label and single-line items are cut with ….
 // Evidence is drawn for every card: a text view has no (i) to press, so Expanded changes nothing.
-func Pane(m state.PaneModel, width int) string {
+func Pane(m view.PaneModel, width int) string {
 	w := max(width, MinWidth)
 	var lines []string
 	lines = append(lines, header(m.Header, w)...)
@@ -35,7 +36,7 @@ func Pane(m state.PaneModel, width int) string {
 	}
 	if len(m.Artifacts) > 0 {
 		lines = append(lines, "")
-		lines = append(lines, rules(m.Artifacts, w)...)
+		lines = append(lines, rulesToWrite(m.Artifacts, w)...)
 	}
 	// The safety net: whatever a section drew, no line leaves the pane.
 	for i, l := range lines {
@@ -50,7 +51,7 @@ func row(name string, ps []string, w int) []string { return wrapParts(ps, w, pad
 func pad(name string) string { return name + strings.Repeat(" ", max(0, len(indent)-len(name))) }
 
 // header is the hero block.
-func header(h state.Header, w int) []string {
+func header(h view.Header, w int) []string {
 	lines := append([]string{bandName}, row("Window", windowOf(h), w)...)
 	if len(h.Trend) > 0 {
 		lines = append(lines, row("Trend", []string{trendOf(h.Trend, w-len(indent))}, w)...)
@@ -80,7 +81,7 @@ func header(h state.Header, w int) []string {
 
 // netOf is the savings against the judges' spend in one unit, saying so plainly when the judges cost
 // more, and naming the unit when it is tokens for want of a price.
-func netOf(m *state.MoneyView) []string {
+func netOf(m *view.MoneyView) []string {
 	out := []string{clean(m.Text)}
 	if m.Losing {
 		out = append(out, "the judge cost more than it saved")
@@ -92,7 +93,7 @@ func netOf(m *state.MoneyView) []string {
 }
 
 // windowOf is how full the window is, with its gauge, and how far compaction is.
-func windowOf(h state.Header) []string {
+func windowOf(h view.Header) []string {
 	gauge := ""
 	if h.Percent != nil {
 		p := *h.Percent
@@ -109,7 +110,7 @@ func windowOf(h state.Header) []string {
 }
 
 // compaction is the tokens and turns left before the host compacts the window.
-func compaction(h state.Header) []string {
+func compaction(h view.Header) []string {
 	tok, turns := h.TokensToCompaction, h.TurnsToCompaction
 	if (tok != nil && *tok <= 0) || (turns != nil && *turns <= 0) {
 		return []string{"compaction due"}
@@ -178,7 +179,7 @@ func shareOf(amount, total int64) string {
 }
 
 // judgeOf is the judge's runs and spend, and Checking… while a run is in flight.
-func judgeOf(h state.Header) []string {
+func judgeOf(h view.Header) []string {
 	checking := ""
 	if h.JudgeRunning {
 		checking = "Checking…"

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
+	"github.com/saverd/saverd/state/view"
 )
 
 // pieces are the awkward bits random model text is made of.
@@ -48,8 +50,8 @@ func randPtr(r *rand.Rand, text int) *string {
 	return state.Ptr(randText(r, text))
 }
 
-func randPane(r *rand.Rand) state.PaneModel {
-	var m state.PaneModel
+func randPane(r *rand.Rand) view.PaneModel {
+	var m view.PaneModel
 	h := &m.Header
 	if r.IntN(4) > 0 {
 		h.Percent = state.Ptr(randFloat(r))
@@ -72,10 +74,10 @@ func randPane(r *rand.Rand) state.PaneModel {
 	h.JudgeRuns, h.JudgeTokens, h.JudgeRunning = r.IntN(5)-1, r.Int64N(1e9), r.IntN(2) == 0
 	h.SavedPct, h.SavedMs = randFloat(r), randFloat(r)*1e5
 	for n := range r.IntN(5) {
-		c := state.Card{PatternID: randText(r, 2), N: n + 1, Category: state.Category(randText(r, 1)), Kind: randText(r, 25),
+		c := view.Card{PatternID: randText(r, 2), N: n + 1, Category: state.Category(randText(r, 1)), Kind: randText(r, 25),
 			Stats: randText(r, 12), Why: randText(r, 40), Fix: randText(r, 40), Lean: randPtr(r, 30)}
 		for range r.IntN(4) {
-			c.Evidence = append(c.Evidence, state.Evidence{Turn: r.IntN(1000), What: randText(r, 12), Agent: randPtr(r, 1),
+			c.Evidence = append(c.Evidence, view.Evidence{Turn: r.IntN(1000), What: randText(r, 12), Agent: randPtr(r, 1),
 				Ms: r.Int64N(1e9) - 100, Chars: r.Int64N(1e7), Head: randText(r, 20)})
 		}
 		m.Wasters = append(m.Wasters, c)
@@ -86,7 +88,7 @@ func randPane(r *rand.Rand) state.PaneModel {
 	m.SteerDraft = randPtr(r, 20)
 	choices := []state.Choice{state.Keep, state.Steer, state.Kill, "odd\nchoice"}
 	for range r.IntN(5) {
-		d := state.DecidedRow{Choice: choices[r.IntN(len(choices))], Kind: randText(r, 20), Settled: r.IntN(2) == 0,
+		d := view.DecidedRow{Choice: choices[r.IntN(len(choices))], Kind: randText(r, 20), Settled: r.IntN(2) == 0,
 			Instruction: randPtr(r, 30), Ignored: r.IntN(4), Sent: r.IntN(4)}
 		if r.IntN(2) == 0 {
 			d.SavedPct = state.Ptr(randFloat(r))
@@ -94,22 +96,22 @@ func randPane(r *rand.Rand) state.PaneModel {
 		m.Decided = append(m.Decided, d)
 	}
 	for range r.IntN(4) {
-		m.Artifacts = append(m.Artifacts, state.Artifact{Kind: state.ArtifactKind(randText(r, 2)), Title: randText(r, 15),
+		m.Artifacts = append(m.Artifacts, rules.Artifact{Kind: state.ArtifactKind(randText(r, 2)), Title: randText(r, 15),
 			Path: "/home/" + randText(r, 10), SavingPct: randFloat(r), Mode: randText(r, 1)})
 	}
 	return m
 }
 
-func randBand(r *rand.Rand) state.BandModel {
-	states := []string{state.BandDied, state.BandChecking, state.BandFound, state.BandSaved, state.BandWatching, "?"}
+func randBand(r *rand.Rand) view.BandModel {
+	states := []string{view.BandDied, view.BandChecking, view.BandFound, view.BandSaved, view.BandWatching, "?"}
 	ends := []state.TurnEnd{state.EndError, state.EndRefusal, state.EndAnswer}
-	m := state.BandModel{State: states[r.IntN(len(states))], Fresh: r.IntN(50), CostPct: randFloat(r), CostMs: randFloat(r) * 1e4,
+	m := view.BandModel{State: states[r.IntN(len(states))], Fresh: r.IntN(50), CostPct: randFloat(r), CostMs: randFloat(r) * 1e4,
 		SavedPct: randFloat(r), SavedMs: randFloat(r) * 1e4, Calls: r.IntN(1e6), PaneOpen: r.IntN(2) == 0}
 	if r.IntN(2) == 0 {
 		m.Died = &ends[r.IntN(len(ends))]
 	}
 	if r.IntN(2) == 0 {
-		m.Running = &state.BandRunning{Name: randText(r, 4), Loops: r.IntN(9), Calls: r.IntN(999), Label: randPtr(r, 4)}
+		m.Running = &view.BandRunning{Name: randText(r, 4), Loops: r.IntN(9), Calls: r.IntN(999), Label: randPtr(r, 4)}
 	}
 	return m
 }
@@ -147,7 +149,7 @@ func FuzzPane(f *testing.F) {
 		m.Artifacts[0].Path = head
 		w = w % 500
 		checkLines(t, "pane", Pane(m, w), max(w, MinWidth))
-		b := state.BandModel{State: state.BandFound, Fresh: 2, Running: &state.BandRunning{Name: kind, Label: &head}}
+		b := view.BandModel{State: view.BandFound, Fresh: 2, Running: &view.BandRunning{Name: kind, Label: &head}}
 		checkLines(t, "band", Band(b, w), max(w, 0))
 	})
 }

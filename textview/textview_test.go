@@ -8,6 +8,7 @@ import (
 
 	goldenfile "github.com/saverd/saverd/internal/golden"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // golden compares got with testdata/name (see internal/golden).
@@ -50,26 +51,26 @@ func TestBandGolden(t *testing.T) {
 func TestBandStates(t *testing.T) {
 	cases := []struct {
 		name string
-		m    state.BandModel
+		m    view.BandModel
 		want string
 	}{
-		{"died error", state.BandModel{State: state.BandDied, Died: errEnd(state.EndError)},
+		{"died error", view.BandModel{State: view.BandDied, Died: errEnd(state.EndError)},
 			"ContextSaver · the last turn died with an error · /saver to open"},
-		{"died refusal", state.BandModel{State: state.BandDied, Died: errEnd(state.EndRefusal)},
+		{"died refusal", view.BandModel{State: view.BandDied, Died: errEnd(state.EndRefusal)},
 			"ContextSaver · the last turn was refused · /saver to open"},
-		{"checking", state.BandModel{State: state.BandChecking, Calls: 1},
+		{"checking", view.BandModel{State: view.BandChecking, Calls: 1},
 			"ContextSaver · Checking… · 1 call watched · /saver to open"},
-		{"found", state.BandModel{State: state.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000},
+		{"found", view.BandModel{State: view.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000},
 			"ContextSaver · 3 wasters waiting · ~7.2% of context · 3m 10s · /saver to open"},
-		{"found, nothing measured", state.BandModel{State: state.BandFound, Fresh: 1},
+		{"found, nothing measured", view.BandModel{State: view.BandFound, Fresh: 1},
 			"ContextSaver · 1 waster waiting · /saver to open"},
-		{"saved, pane open", state.BandModel{State: state.BandSaved, SavedPct: 2.4, SavedMs: 65_400, PaneOpen: true},
+		{"saved, pane open", view.BandModel{State: view.BandSaved, SavedPct: 2.4, SavedMs: 65_400, PaneOpen: true},
 			"ContextSaver · saved · ~2.4% of context · 1m 5s · /saver to close"},
-		{"watching", state.BandModel{State: state.BandWatching, Calls: 212},
+		{"watching", view.BandModel{State: view.BandWatching, Calls: 212},
 			"ContextSaver · watching 212 calls · /saver to open"},
-		{"unknown state reads as watching", state.BandModel{State: "bogus", Calls: 0},
+		{"unknown state reads as watching", view.BandModel{State: "bogus", Calls: 0},
 			"ContextSaver · watching 0 calls · /saver to open"},
-		{"running", state.BandModel{State: state.BandWatching, Calls: 5, Running: &state.BandRunning{Name: "audit", Loops: 2, Calls: 5, Label: state.Ptr("scan")}},
+		{"running", view.BandModel{State: view.BandWatching, Calls: 5, Running: &view.BandRunning{Name: "audit", Loops: 2, Calls: 5, Label: state.Ptr("scan")}},
 			"ContextSaver · watching 5 calls · audit · 2 loops · 5 calls · scan · /saver to open"},
 	}
 	for _, c := range cases {
@@ -80,7 +81,7 @@ func TestBandStates(t *testing.T) {
 }
 
 func TestBandNarrowing(t *testing.T) {
-	m := state.BandModel{State: state.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000}
+	m := view.BandModel{State: view.BandFound, Fresh: 3, CostPct: 7.2, CostMs: 190_000}
 	cases := []struct {
 		w    int
 		want string
@@ -153,7 +154,7 @@ func TestPaneContents(t *testing.T) {
 }
 
 func TestPaneEmptySections(t *testing.T) {
-	empty := Pane(state.PaneModel{}, 80)
+	empty := Pane(view.PaneModel{}, 80)
 	for _, want := range []string{"Window   not measured yet", "Judge    not run yet", "No wasters found yet"} {
 		if !strings.Contains(empty, want) {
 			t.Errorf("empty pane lacks %q:\n%s", want, empty)
@@ -164,11 +165,11 @@ func TestPaneEmptySections(t *testing.T) {
 			t.Errorf("empty pane draws %q:\n%s", absent, empty)
 		}
 	}
-	onlyDecided := Pane(state.PaneModel{Decided: []state.DecidedRow{{Choice: state.Keep, Kind: "k"}}}, 80)
+	onlyDecided := Pane(view.PaneModel{Decided: []view.DecidedRow{{Choice: state.Keep, Kind: "k"}}}, 80)
 	if !strings.Contains(onlyDecided, "No wasters waiting") || !strings.Contains(onlyDecided, "- ignored · k") {
 		t.Errorf("decided-only pane:\n%s", onlyDecided)
 	}
-	due := Pane(state.PaneModel{Header: state.Header{TokensToCompaction: state.Ptr(int64(-5)), TurnsToCompaction: state.Ptr(int64(0))}}, 80)
+	due := Pane(view.PaneModel{Header: view.Header{TokensToCompaction: state.Ptr(int64(-5)), TurnsToCompaction: state.Ptr(int64(0))}}, 80)
 	if !strings.Contains(due, "Window   compaction due") {
 		t.Errorf("past the threshold:\n%s", due)
 	}

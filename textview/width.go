@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // ellipsis marks a cut; it is one column wide.
@@ -89,7 +89,7 @@ func clean(s string) string {
 		}
 		s = b.String()
 	}
-	return state.CollapseWs(s)
+	return jstext.CollapseWs(s)
 }
 
 // cut fits s into w columns, ending it with … when it had to be cut (never with a space or a

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/saverd/saverd/bridge"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +13,10 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
+	"github.com/saverd/saverd/state/view"
 )
 
 const auditUsage = `Usage:
@@ -224,7 +226,7 @@ type audit struct {
 	Turns      int                  `json:"turns"`
 	Calls      int                  `json:"calls"`
 	Rows       int                  `json:"rows"`
-	Header     state.Header         `json:"header"`
+	Header     view.Header          `json:"header"`
 	Repeated   []repeatedKey        `json:"repeated"`
 	Largest    []state.Row          `json:"largest"`
 	Forecast   forecast             `json:"forecast"`
@@ -273,7 +275,7 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	st := replay(tr, window)
 	a := audit{
 		SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
-		Turns: len(tr.Turns), Rows: len(st.Rows), Header: state.HeaderOf(st), Warnings: tr.Warnings,
+		Turns: len(tr.Turns), Rows: len(st.Rows), Header: view.HeaderOf(st), Warnings: tr.Warnings,
 		Repeated: repeated(st.Rows), Largest: largest(st.Rows), TurnUsage: tr.Turns, st: st,
 		Forecast: forecast{Tokens: st.Usage.Tokens, TokensToCompaction: state.TokensToCompaction(st), TurnsToCompaction: state.TurnsToCompaction(st)},
 	}
@@ -286,7 +288,7 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 			a.Warnings = append(a.Warnings, err.Error()) // the audit stands without the judge's cards
 		} else {
 			a.Judge = j
-			a.Header = state.HeaderOf(st)
+			a.Header = view.HeaderOf(st)
 		}
 	}
 	if a.Warnings == nil {
@@ -300,7 +302,7 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 // are adopted, the turn completes with its usage and the window is sampled.
 func replay(tr agentlog.Transcript, window int64) *state.State {
 	st := state.New(tr.Cwd, window)
-	rows := state.AdoptRows(tr.Messages)
+	rows := intake.AdoptRows(tr.Messages)
 	for i := range rows {
 		rows[i].Ms = tr.Durations[rows[i].ID]
 	}

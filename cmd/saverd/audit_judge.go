@@ -9,6 +9,7 @@ import (
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
+	"github.com/saverd/saverd/state/view"
 )
 
 // auditJudge is what `saverd audit --judge` reports of the habit judge's run.
@@ -18,7 +19,7 @@ type auditJudge struct {
 	Dropped  []string        `json:"dropped"`
 	Usage    judge.ForkUsage `json:"usage"`
 	CostUSD  *float64        `json:"costUsd"` // the client's own figure, when it reports one
-	Cards    []state.Card    `json:"cards"`
+	Cards    []view.Card     `json:"cards"`
 }
 
 // runJudgeFork runs the habit judge over the replayed session through the fork command (claude -p
@@ -53,5 +54,5 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 		Focus: reply.Focus, Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: &usage})
 	return &auditJudge{Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: res.Usage, CostUSD: res.CostUSD,
-		Cards: state.BuildPane(st, nil).Wasters}, nil
+		Cards: view.BuildPane(st, nil).Wasters}, nil
 }

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
 )
 
@@ -38,7 +39,7 @@ func auditText(a *audit, width int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s · %s · %s\n", a.SessionID, orDash(a.Model), orDash(a.Cwd))
 	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", plural(a.Turns, "turn"), plural(a.Calls, "API call"), plural(a.Rows, "tool call"), a.Transcript)
-	b.WriteString(textview.Pane(state.BuildPane(a.st, nil), width))
+	b.WriteString(textview.Pane(view.BuildPane(a.st, nil), width))
 
 	b.WriteString("\nREPEATED CALLS\n")
 	if len(a.Repeated) == 0 {
@@ -46,7 +47,7 @@ func auditText(a *audit, width int) string {
 	}
 	for _, r := range a.Repeated {
 		fmt.Fprintf(&b, "  %d× %s %s · %s · %s chars (≈%s tokens)\n", r.Count, r.Tool, cutText(r.Key, width-40),
-			state.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4))
+			jstext.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4))
 	}
 
 	b.WriteString("\nLARGEST CONTEXT CONSUMERS\n")
@@ -55,7 +56,7 @@ func auditText(a *audit, width int) string {
 	}
 	for _, r := range a.Largest {
 		fmt.Fprintf(&b, "  r%d turn %d %s %s · %s chars · %s\n", r.Seq, r.Turn, r.Tool, cutText(r.Key, width-50),
-			tokens(r.Chars), state.Duration(float64(r.Ms)))
+			tokens(r.Chars), jstext.Duration(float64(r.Ms)))
 	}
 
 	if j := a.Judge; j != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -41,7 +42,7 @@ func TestPathsCell(t *testing.T) {
 			t.Errorf("pathsCell(%q) = %q, want %q", paths, got, want)
 		}
 	}
-	if got := pathsCell([]string{"/a b\nc/" + strings.Repeat("x", 200)}); state.Len16(got) != pathMax || strings.Contains(got, "\n") {
+	if got := pathsCell([]string{"/a b\nc/" + strings.Repeat("x", 200)}); jstext.Len16(got) != pathMax || strings.Contains(got, "\n") {
 		t.Errorf("a long path is one line of %d units: %q", pathMax, got)
 	}
 }
@@ -79,11 +80,8 @@ func TestToFixed1(t *testing.T) {
 	}
 }
 
-func TestLess16(t *testing.T) {
-	// U+FF5E sorts after U+1F600 by code point but before it by UTF-16 unit, as JavaScript compares.
-	if !less16("😀", "～") || less16("～", "😀") || !less16("a", "b") || !less16("ab", "abc") || less16("b", "b") {
-		t.Errorf("less16 does not order as JavaScript")
-	}
+func TestTallyOrder(t *testing.T) {
+	// Equal counts order by UTF-16 unit, as JavaScript compares: U+1F600 before U+FF5E.
 	if got := tally([]string{"b", "～", "😀", "a", "b"}); got != "b ×2 · a ×1 · 😀 ×1 · ～ ×1" {
 		t.Errorf("tally = %q", got)
 	}
@@ -203,7 +201,7 @@ func TestDigestCut(t *testing.T) {
 		s.Asks = append(s.Asks, state.Ask{Turn: i + 1, At: int64(i) * 60_000, Head: strings.Repeat("a", 150)})
 	}
 	d := Digest(s, nil)
-	if n := state.Len16(d); n > state.DigestMaxChars {
+	if n := jstext.Len16(d); n > state.DigestMaxChars {
 		t.Fatalf("digest %d units", n)
 	}
 	lines := strings.Split(d, "\n")
@@ -219,7 +217,7 @@ func TestDigestCut(t *testing.T) {
 		s.Loops = append(s.Loops, state.Loop{ID: strings.Repeat("x", 60) + string(rune('A'+i%26)) + strings.Repeat("y", i%7), Label: state.Ptr(strings.Repeat("l", 80))})
 	}
 	d = Digest(s, nil)
-	if n := state.Len16(d); n > state.DigestMaxChars || strings.Count(d, " lines cut") != 5 {
+	if n := jstext.Len16(d); n > state.DigestMaxChars || strings.Count(d, " lines cut") != 5 {
 		t.Fatalf("digest %d units, %d cuts", n, strings.Count(d, " lines cut"))
 	}
 }

@@ -1,6 +1,9 @@
 package judge
 
-import "github.com/saverd/saverd/state"
+import (
+	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/state"
+)
 
 // The habit prompt's size is bounded whatever the session holds: every block prints a bounded number of
 // lines and every cell is cut to a width (cells.go). The worst case, in UTF-16 units, is the template
@@ -69,11 +72,11 @@ const (
 )
 
 // PromptMaxChars is the most UTF-16 units BuildPrompt can return, whatever the session holds.
-var PromptMaxChars = state.Len16(judgePrompt) - placeholdersLen() + blocksMax
+var PromptMaxChars = jstext.Len16(judgePrompt) - placeholdersLen() + blocksMax
 
 // ProcessPromptMaxChars is the most UTF-16 units BuildProcessPrompt can return: the digest is cut to
 // DigestMaxChars.
-var ProcessPromptMaxChars = state.Len16(processPrompt) - len("{{DIGEST}}") + state.DigestMaxChars
+var ProcessPromptMaxChars = jstext.Len16(processPrompt) - len("{{DIGEST}}") + state.DigestMaxChars
 
 func placeholdersLen() int {
 	n := 0

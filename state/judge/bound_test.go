@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -77,7 +78,7 @@ func worstSession() *state.State {
 func TestPromptBound(t *testing.T) {
 	s := worstSession()
 	p := BuildPrompt(s, map[string]string{}) // no aliases: every agent cell is the raw id, cut
-	got := state.Len16(p)
+	got := jstext.Len16(p)
 	if got > PromptMaxChars {
 		t.Fatalf("prompt is %d units, over the bound %d", got, PromptMaxChars)
 	}
@@ -90,7 +91,7 @@ func TestPromptBound(t *testing.T) {
 	}
 	for _, c := range checks {
 		b := block(t, p, c.heading)
-		if n := state.Len16(b); n > c.max {
+		if n := jstext.Len16(b); n > c.max {
 			t.Errorf("%s is %d units, over its bound %d", c.heading, n, c.max)
 		}
 		for _, line := range strings.Split(b, "\n") {
@@ -101,7 +102,7 @@ func TestPromptBound(t *testing.T) {
 	}
 	ledger := p[strings.Index(p, "\n## LEDGER"):]
 	ledger = ledger[strings.Index(ledger[1:], "\n")+2 : len(ledger)-len("\n\nReturn the JSON object only.\n")]
-	if n := state.Len16(ledger); n > ledgerMax {
+	if n := jstext.Len16(ledger); n > ledgerMax {
 		t.Errorf("LEDGER is %d units, over its bound %d", n, ledgerMax)
 	}
 	// The bound is a worst case, not a guess: the widest session comes close to it.
@@ -117,7 +118,7 @@ func TestPromptBoundValue(t *testing.T) {
 		t.Errorf("PromptMaxChars = %d; update this figure and the package docs if a cap changed on purpose", PromptMaxChars)
 	}
 	s := fullSession(400)
-	if n := state.Len16(BuildProcessPrompt(s, nil)); n > ProcessPromptMaxChars {
+	if n := jstext.Len16(BuildProcessPrompt(s, nil)); n > ProcessPromptMaxChars {
 		t.Errorf("process prompt %d over %d", n, ProcessPromptMaxChars)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -40,18 +40,18 @@ func jsNum(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	return state.JSNumber(f)
+	return jstext.JSNumber(f)
 }
 
 // round is JavaScript's Math.round written as String(Math.round(x)) does.
-func round(x float64) string { return jsNum(state.Round(x)) }
+func round(x float64) string { return jsNum(jstext.Round(x)) }
 
 // cut is the value cut to max UTF-16 units on a whole character, with no mark: for cells whose
 // valid values never reach max, so the cut only bounds a malformed one.
-func cut(s string, max int) string { return state.Cut16(s, max) }
+func cut(s string, max int) string { return jstext.Cut16(s, max) }
 
 // oneLine is free text as one cell: whitespace collapsed, then fitted to max with an ellipsis.
-func oneLine(s string, max int) string { return state.Fit(state.CollapseWs(s), max) }
+func oneLine(s string, max int) string { return jstext.Fit(jstext.CollapseWs(s), max) }
 
 // minutes is ms as minutes with one decimal: `1.7m` (the seed's (ms / 60000).toFixed(1)).
 func minutes(ms int64) string { return toFixed1(float64(ms)/60_000) + "m" }
@@ -130,31 +130,6 @@ func hasWord(s, w string) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-// less16 orders strings as JavaScript's < does: by UTF-16 code units, not by code points.
-func less16(a, b string) bool {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ua, ub := unit16(ra), unit16(rb)
-			if ua != ub {
-				return ua < ub
-			}
-			return ra < rb // the same high surrogate: the low ones order as the code points do
-		}
-		a, b = a[na:], b[nb:]
-	}
-	return a == "" && b != ""
-}
-
-// unit16 is the first UTF-16 code unit of r.
-func unit16(r rune) rune {
-	if r >= 0x10000 {
-		return 0xD800 + ((r - 0x10000) >> 10)
-	}
-	return r
 }
 
 // asciiLower lowers A-Z only, as a JavaScript regular expression without the u flag folds case.

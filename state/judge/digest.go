@@ -3,6 +3,7 @@ package judge
 import (
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -67,7 +68,7 @@ func cutSection(s section, over int) section {
 	}
 	removed, n := 0, 0
 	for n < len(rest) && removed < over+cutMarkMax {
-		removed += state.Len16(rest[n]) + 1
+		removed += jstext.Len16(rest[n]) + 1
 		n++
 	}
 	rest = rest[n:]
@@ -114,7 +115,7 @@ func Digest(s *state.State, aliases map[string]string) string {
 	}
 	out := render(sections)
 	for _, name := range cutOrder {
-		over := state.Len16(out) - state.DigestMaxChars
+		over := jstext.Len16(out) - state.DigestMaxChars
 		if over <= 0 {
 			break
 		}
@@ -125,5 +126,5 @@ func Digest(s *state.State, aliases map[string]string) string {
 		}
 		out = render(sections)
 	}
-	return state.Cut16(out, state.DigestMaxChars)
+	return jstext.Cut16(out, state.DigestMaxChars)
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -37,7 +38,7 @@ func tally(names []string) string {
 		if counts[order[i]] != counts[order[j]] {
 			return counts[order[i]] > counts[order[j]]
 		}
-		return less16(order[i], order[j])
+		return jstext.Less16(order[i], order[j])
 	})
 	parts := make([]string, len(order))
 	for i, n := range order {

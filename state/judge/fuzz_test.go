@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -47,7 +48,7 @@ func FuzzParseReply(f *testing.F) {
 				t.Fatalf("a reason broke its line: %q", d)
 			}
 		}
-		if r.Time != nil && state.Len16(*r.Time) > explainMax+1 {
+		if r.Time != nil && jstext.Len16(*r.Time) > explainMax+1 {
 			t.Fatalf("time not cut")
 		}
 		if len(s.Rows) != rows || len(s.Patterns) != patterns {

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // Reply parsing shared by the habit and process judges: the evidence handles each may cite, and the
@@ -14,7 +16,7 @@ import (
 
 // cellOf is the model's text quoted inside a one-line drop reason: anything but a string is "",
 // whitespace is collapsed so a multi-line value never breaks the one-reason-per-line contract.
-func cellOf(v any, max int) string { return state.Cell(str(v), max) }
+func cellOf(v any, max int) string { return jstext.Cell(str(v), max) }
 
 // digitsOf is s's digits after prefix when s is prefix and one or more ASCII digits (JavaScript's
 // /^prefix(\d+)$/), and the number JavaScript's Number() makes of them.
@@ -245,12 +247,12 @@ func proposalOf(v any) *state.Proposal {
 		return nil
 	}
 	kind, _ := m["kind"].(string)
-	title := state.CollapseWs(str(m["title"]))
+	title := jstext.CollapseWs(str(m["title"]))
 	body := strings.TrimSpace(str(m["body"]))
 	if !state.IsArtifactKind(kind) || title == "" || body == "" {
 		return nil
 	}
-	if state.ArtifactKind(kind) == state.ArtifactSettingsAllow && (!settingsRule.MatchString(body) || state.RiskyPermission(body) != "") {
+	if state.ArtifactKind(kind) == state.ArtifactSettingsAllow && (!settingsRule.MatchString(body) || rules.RiskyPermission(body) != "") {
 		return nil
 	}
 	return &state.Proposal{Kind: state.ArtifactKind(kind), Title: title, Body: body}

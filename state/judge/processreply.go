@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -76,7 +77,7 @@ func processEvidence(v any, s *state.State, aliases map[string]string) ([]string
 // processID is `process:<slug>` of whatever follows the id's first colon, or "" when no slug is left.
 func processID(v any) string {
 	given := str(v)
-	if slug := state.Slug(given[strings.IndexByte(given, ':')+1:]); slug != "" {
+	if slug := jstext.Slug(given[strings.IndexByte(given, ':')+1:]); slug != "" {
 		return "process:" + slug
 	}
 	return ""
@@ -85,13 +86,13 @@ func processID(v any) string {
 // claimed is a cost the reply claims: a finite number, rounded, never below 0.
 func claimed(v any) float64 {
 	if f, ok := finite(v); ok {
-		return math.Max(0, state.Round(f))
+		return math.Max(0, jstext.Round(f))
 	}
 	return 0
 }
 
 func textDrop(name, text string, max int) string {
-	switch n := state.Len16(text); {
+	switch n := jstext.Len16(text); {
 	case n == 0:
 		return name + " is empty"
 	case n > max*2:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -75,7 +76,7 @@ func estOf(v any, s *state.State, sig *state.Signature, evidence []string) *floa
 	}
 	claimed := 0.0
 	if f, ok := finite(v); ok {
-		claimed = math.Max(0, state.Round(f))
+		claimed = math.Max(0, jstext.Round(f))
 	}
 	return state.Ptr(math.Min(claimed, groundedCap(s, evidence)) + 0) // + 0: never -0
 }
@@ -122,13 +123,13 @@ func findingOf(v any, s *state.State, visible []state.Row, byseq visibleRows, al
 	}
 	// A cap missed by a few characters is a sentence that ran long, not a wrong finding: it is kept as
 	// returned and the run report notes the length. Twice the cap is a different answer, and dropped.
-	if n := state.Len16(kind); n > state.KindMax*2 {
+	if n := jstext.Len16(kind); n > state.KindMax*2 {
 		return state.Finding{}, "kind is " + inum(n) + " chars, over twice " + inum(state.KindMax)
 	}
 	if alternative == "" {
 		return state.Finding{}, "alternative is empty"
 	}
-	if n := state.Len16(alternative); n > state.AlternativeMax*2 {
+	if n := jstext.Len16(alternative); n > state.AlternativeMax*2 {
 		return state.Finding{}, "alternative is " + inum(n) + " chars, over twice " + inum(state.AlternativeMax)
 	}
 	confidence, isNum := number(m["confidence"])
@@ -217,17 +218,17 @@ func hasID(findings []state.Finding, id string) bool {
 // explanationOf is one sentence for the user, cut to explainMax rather than thrown away: its first 200
 // characters still say where the time went. Anything but text is nothing to draw.
 func explanationOf(v any) *string {
-	text := state.CollapseWs(str(v))
+	text := jstext.CollapseWs(str(v))
 	if text == "" {
 		return nil
 	}
-	return state.Ptr(state.Short(text, explainMax))
+	return state.Ptr(jstext.Short(text, explainMax))
 }
 
 // explanationDrop notes an essay where a sentence was asked for: without it a trimmed sentence reads
 // like one the judge chose to end there.
 func explanationDrop(label string, v any) []string {
-	if n := state.Len16(state.CollapseWs(str(v))); n > explainMax {
+	if n := jstext.Len16(jstext.CollapseWs(str(v))); n > explainMax {
 		return []string{label + ": " + inum(n) + " chars, trimmed to " + inum(explainMax)}
 	}
 	return nil
@@ -236,10 +237,10 @@ func explanationDrop(label string, v any) []string {
 // capNotes is the caps a kept finding overran: nothing was cut, so the note is the whole story.
 func capNotes(f *state.Finding) []string {
 	var notes []string
-	if n := state.Len16(f.Kind); n > state.KindMax {
+	if n := jstext.Len16(f.Kind); n > state.KindMax {
 		notes = append(notes, f.ID+": kind: "+inum(n)+" chars, over "+inum(state.KindMax))
 	}
-	if n := state.Len16(f.Alternative); n > state.AlternativeMax {
+	if n := jstext.Len16(f.Alternative); n > state.AlternativeMax {
 		notes = append(notes, f.ID+": alternative: "+inum(n)+" chars, over "+inum(state.AlternativeMax))
 	}
 	return notes
@@ -257,7 +258,7 @@ func ParseReply(text string, s *state.State, aliases map[string]string) Reply {
 		return Reply{Findings: []state.Finding{}, Dropped: []string{"reply was not JSON"}}
 	}
 	r := Reply{Findings: []state.Finding{}, Time: explanationOf(root["time"]), Context: explanationOf(root["context"])}
-	if focus := state.CollapseWs(str(root["focus"])); focus != "" {
+	if focus := jstext.CollapseWs(str(root["focus"])); focus != "" {
 		r.Focus = &focus
 	}
 	overlong := append(explanationDrop("time", root["time"]), explanationDrop("context", root["context"])...)

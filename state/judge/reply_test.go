@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
 
@@ -180,7 +181,7 @@ func TestParseReplyFields(t *testing.T) {
 	if r.Focus == nil || *r.Focus != "fixing the auth" {
 		t.Errorf("focus %v", r.Focus)
 	}
-	if r.Time == nil || state.Len16(*r.Time) != 201 || !strings.HasSuffix(*r.Time, "…") {
+	if r.Time == nil || jstext.Len16(*r.Time) != 201 || !strings.HasSuffix(*r.Time, "…") {
 		t.Errorf("time not cut to 200 with a mark: %v", r.Time)
 	}
 	if r.Context != nil {
