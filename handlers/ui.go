@@ -49,9 +49,9 @@ func (s *Server) uiAction(_ context.Context, raw json.RawMessage) (any, error) {
 func (sess *Session) uiAction(p UIActionParams, now int64) (*string, error) {
 	switch p.Action {
 	case "keep":
-		sess.decide(p.PatternID, state.Keep, nil)
+		sess.decide(p.PatternID, state.Ignore, nil)
 	case "kill":
-		sess.decide(p.PatternID, state.Kill, nil)
+		sess.decide(p.PatternID, state.Fix, nil)
 	case "steer":
 		sess.dispatch(state.SteerBegin{PatternID: p.PatternID})
 	case "steerDraft":
@@ -344,7 +344,7 @@ func (sess *Session) settled() map[string]state.Saved {
 	var out map[string]state.Saved
 	for i := range sess.st.Patterns {
 		p := &sess.st.Patterns[i]
-		if p.OpenedAtTurn != nil || !(p.Decided(state.Steer) || p.Decided(state.Kill)) || state.Contains(sess.st.Cards, p.ID) {
+		if p.OpenedAtTurn != nil || !(p.Decided(state.FixWithNote) || p.Decided(state.Fix)) || state.Contains(sess.st.Cards, p.ID) {
 			continue
 		}
 		if out == nil {
