@@ -81,7 +81,7 @@ func (sess *Session) saver(args string, now int64) string {
 	case sub == "fix":
 		return sess.fix(strings.TrimSpace(args[len(sub):]))
 	case sub == "ignore":
-		return sess.decideByNumber(state.Keep, strings.TrimSpace(args[len(sub):]))
+		return sess.decideByNumber(state.Ignore, strings.TrimSpace(args[len(sub):]))
 	case sub == "demo" && sess.debug:
 		sess.demo()
 		return demoText
@@ -158,7 +158,7 @@ func (sess *Session) decideByNumber(choice state.Choice, token string) string {
 		return sess.noCardText(n)
 	}
 	tail := "fixed"
-	if choice == state.Keep {
+	if choice == state.Ignore {
 		tail = "ignored"
 	}
 	reply := sess.cardReply(id, int(n), tail)
@@ -185,7 +185,7 @@ func (sess *Session) fix(rest string) string {
 		if !isNum {
 			return fixUsage
 		}
-		return sess.decideByNumber(state.Kill, first)
+		return sess.decideByNumber(state.Fix, first)
 	}
 	var id string
 	switch {
@@ -215,11 +215,11 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 		return
 	}
 	switch choice {
-	case state.Keep:
+	case state.Ignore:
 		sess.toast("ContextSaver: ignored \"" + kind + "\"")
-	case state.Kill:
+	case state.Fix:
 		sess.toast("ContextSaver: fixed — " + alternative)
-	case state.Steer:
+	case state.FixWithNote:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
 	sess.persistNow()
@@ -239,7 +239,7 @@ func (sess *Session) steerSubmit(patternID, text string) {
 		sess.toast("ContextSaver: write the instruction first")
 		return
 	}
-	sess.decide(patternID, state.Steer, &wanted)
+	sess.decide(patternID, state.FixWithNote, &wanted)
 }
 
 // demoContext is the window filling up to the sample's own 32%, so the trend draws.

@@ -35,37 +35,37 @@ func TestSaverFix(t *testing.T) {
 		{name: "past 1e21", args: "fix 1" + strings.Repeat("0", 22), reply: "ContextSaver: no card 1e+22 (1–3)"},
 		{
 			name: "card 2, its own fix", args: "fix 2", reply: `ContextSaver: card 2 — "` + grepKind + `" · fixed`,
-			toast: "ContextSaver: fixed — " + grepAlt, decided: "reading:grep-again", decision: state.Kill, standing: killNote,
+			toast: "ContextSaver: fixed — " + grepAlt, decided: "reading:grep-again", decision: state.Fix, standing: killNote,
 		},
 		{
 			name: "card 2 with a note", args: "fix 2   only grep src/", reply: `ContextSaver: card 2 — "` + grepKind + `" · fixed with your note: only grep src/`,
-			toast: "ContextSaver: fixed with your note — only grep src/", decided: "reading:grep-again", decision: state.Steer,
+			toast: "ContextSaver: fixed with your note — only grep src/", decided: "reading:grep-again", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): only grep src/",
 		},
 		{
 			name: "a word first is the note, for card 1", args: "fix abc text", reply: `ContextSaver: card 1 — "` + suiteKind + `" · fixed with your note: abc text`,
-			toast: "ContextSaver: fixed with your note — abc text", decided: "execution:full-suite", decision: state.Steer,
+			toast: "ContextSaver: fixed with your note — abc text", decided: "execution:full-suite", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): abc text",
 		},
 		{
 			name: "a number inside a word is no card", args: "fix 2x text", reply: `ContextSaver: card 1 — "` + suiteKind + `" · fixed with your note: 2x text`,
-			toast: "ContextSaver: fixed with your note — 2x text", decided: "execution:full-suite", decision: state.Steer,
+			toast: "ContextSaver: fixed with your note — 2x text", decided: "execution:full-suite", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): 2x text",
 		},
 		{
 			name: "the open Fix… field's card", steer: "reading:reread", args: "fix read once", reply: `ContextSaver: card 3 — "` + rereadKind + `" · fixed with your note: read once`,
-			toast: "ContextSaver: fixed with your note — read once", decided: "reading:reread", decision: state.Steer,
+			toast: "ContextSaver: fixed with your note — read once", decided: "reading:reread", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): read once",
 		},
 		{name: "the open field, no text", steer: "reading:reread", args: "fix", reply: fixUsage},
 		{
 			name: "a number beats the open field", steer: "reading:reread", args: "fix 1", reply: `ContextSaver: card 1 — "` + suiteKind + `" · fixed`,
-			toast: "ContextSaver: fixed — " + suiteAlt, decided: "execution:full-suite", decision: state.Kill, standing: suiteNote,
+			toast: "ContextSaver: fixed — " + suiteAlt, decided: "execution:full-suite", decision: state.Fix, standing: suiteNote,
 		},
 		{
 			name: "newlines survive, the toast shows the first line", args: "fix 1 first line\nsecond line",
 			reply: `ContextSaver: card 1 — "` + suiteKind + "\" · fixed with your note: first line\nsecond line",
-			toast: "ContextSaver: fixed with your note — first line …", decided: "execution:full-suite", decision: state.Steer,
+			toast: "ContextSaver: fixed with your note — first line …", decided: "execution:full-suite", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): first line\nsecond line",
 		},
 	}
@@ -146,7 +146,7 @@ func TestSaverIgnore(t *testing.T) {
 			}
 			st := h.st()
 			for _, p := range st.Patterns {
-				if got := p.Decided(state.Keep); got != (p.ID == c.decided) {
+				if got := p.Decided(state.Ignore); got != (p.ID == c.decided) {
 					t.Fatalf("%s kept = %v", p.ID, got)
 				}
 			}

@@ -214,7 +214,7 @@ func (sess *Session) restoreFixes(stored map[string]storedCopy, transcript strin
 	slices.Sort(ids) // one order every time: the instructions read the same after every restart
 	for _, id := range ids {
 		c := stored[id]
-		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Kill || c.sp.Lean != nil {
+		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Fix || c.sp.Lean != nil {
 			continue
 		}
 		sess.dispatch(state.StandingAdd{Text: state.InstructionOf(state.KillPrompt(&c.sp))})

@@ -192,7 +192,7 @@ func TestStaleRegistryWriteSkipped(t *testing.T) {
 	older() // the write taken before the decision lands last
 	kept := false
 	for _, sp := range state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)]) {
-		kept = kept || sp.ID == "execution:full-suite" && sp.LastDecision != nil && *sp.LastDecision == state.Keep
+		kept = kept || sp.ID == "execution:full-suite" && sp.LastDecision != nil && *sp.LastDecision == state.Ignore
 	}
 	if !kept {
 		t.Fatalf("a stale write undid the decision: %+v", h.reg.values)

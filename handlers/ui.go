@@ -49,9 +49,9 @@ func (s *Server) uiAction(_ context.Context, raw json.RawMessage) (any, error) {
 func (sess *Session) uiAction(p UIActionParams, now int64) (*string, error) {
 	switch p.Action {
 	case "keep":
-		sess.decide(p.PatternID, state.Keep, nil)
+		sess.decide(p.PatternID, state.Ignore, nil)
 	case "kill":
-		sess.decide(p.PatternID, state.Kill, nil)
+		sess.decide(p.PatternID, state.Fix, nil)
 	case "steer":
 		sess.dispatch(state.SteerBegin{PatternID: p.PatternID})
 	case "steerDraft":

@@ -25,7 +25,7 @@ func TestUIActions(t *testing.T) {
 		{
 			name: "keep", presses: []press{{"keep", "reading:reread", nil}}, toasts: []string{`ContextSaver: ignored "` + rereadKind + `"`},
 			check: func(t *testing.T, st *state.State) {
-				if !st.PatternByID("reading:reread").Decided(state.Keep) || len(st.Cards) != 2 {
+				if !st.PatternByID("reading:reread").Decided(state.Ignore) || len(st.Cards) != 2 {
 					t.Fatalf("cards %v", st.Cards)
 				}
 			},
@@ -44,7 +44,7 @@ func TestUIActions(t *testing.T) {
 			toasts:  []string{"ContextSaver: fixed with your note — grep once …"},
 			check: func(t *testing.T, st *state.State) {
 				p := st.PatternByID("reading:grep-again")
-				if !p.Decided(state.Steer) || state.Str(p.Instruction) != "grep once\nthen read" || st.Steering != nil || st.SteerDraft != nil {
+				if !p.Decided(state.FixWithNote) || state.Str(p.Instruction) != "grep once\nthen read" || st.Steering != nil || st.SteerDraft != nil {
 					t.Fatalf("pattern %+v, steering %v, draft %v", p, st.Steering, st.SteerDraft)
 				}
 			},

@@ -31,14 +31,14 @@ func decide(s *State, id string, choice Choice, text *string, e *Effects) {
 	process := p.Lean != nil
 	var instruction string
 	switch {
-	case choice == Kill && process:
+	case choice == Fix && process:
 		instruction = p.Alternative
-	case choice == Kill:
+	case choice == Fix:
 		instruction = KillPrompt(&p.StoredPattern)
 	case text != nil:
 		instruction = *text
 	}
-	sending := choice != Keep
+	sending := choice != Ignore
 	if sending && strings.TrimSpace(instruction) == "" {
 		if p.Decided(choice) {
 			e.Decided = id

@@ -30,19 +30,19 @@ func TestDecide(t *testing.T) {
 		notes       []string
 		standing    []string
 	}{
-		{"keep sends nothing", habit, state.Keep, nil, true, nil, []string{}, []string{}},
-		{"steer sends the text, standing", habit, state.Steer, state.Ptr("only the auth tests"), true, state.Ptr("only the auth tests"),
+		{"keep sends nothing", habit, state.Ignore, nil, true, nil, []string{}, []string{}},
+		{"steer sends the text, standing", habit, state.FixWithNote, state.Ptr("only the auth tests"), true, state.Ptr("only the auth tests"),
 			[]string{state.InstructionOf("only the auth tests")}, []string{state.InstructionOf("only the auth tests")}},
-		{"a blank steer decides nothing", habit, state.Steer, state.Ptr(" \n "), false, nil, []string{}, []string{}},
-		{"a steer with no text decides nothing", habit, state.Steer, nil, false, nil, []string{}, []string{}},
-		{"kill sends the kill prompt", habit, state.Kill, nil, true,
+		{"a blank steer decides nothing", habit, state.FixWithNote, state.Ptr(" \n "), false, nil, []string{}, []string{}},
+		{"a steer with no text decides nothing", habit, state.FixWithNote, nil, false, nil, []string{}, []string{}},
+		{"kill sends the kill prompt", habit, state.Fix, nil, true,
 			state.Ptr("Stop this behaviour for the rest of the session: Claude keeps running the whole suite. From now on: run only the tests you touched"),
 			[]string{kill}, []string{kill}},
-		{"a process kill re-plans once, never standing", proc, state.Kill, nil, true, state.Ptr("  run one review over the whole batch "),
+		{"a process kill re-plans once, never standing", proc, state.Fix, nil, true, state.Ptr("  run one review over the whole batch "),
 			[]string{state.InstructionOf("Change the remaining work: run one review over the whole batch")}, []string{}},
-		{"a re-plan already said is not said twice", proc, state.Steer, state.Ptr("  change the remaining work: batch it "), true,
+		{"a re-plan already said is not said twice", proc, state.FixWithNote, state.Ptr("  change the remaining work: batch it "), true,
 			state.Ptr("  change the remaining work: batch it "), []string{state.InstructionOf("change the remaining work: batch it")}, []string{}},
-		{"an unknown pattern decides nothing", "other:none", state.Kill, nil, false, nil, []string{}, []string{}},
+		{"an unknown pattern decides nothing", "other:none", state.Fix, nil, false, nil, []string{}, []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := statetest.Judged(t, statetest.SuitePattern(), processPattern())
@@ -66,7 +66,7 @@ func TestDecide(t *testing.T) {
 			if state.Str(p.Instruction) != state.Str(tc.instruction) || (p.Instruction == nil) != (tc.instruction == nil) {
 				t.Fatalf("instruction %v, want %v", p.Instruction, tc.instruction)
 			}
-			if sent := tc.choice != state.Keep; (p.OpenedAtTurn != nil) != sent {
+			if sent := tc.choice != state.Ignore; (p.OpenedAtTurn != nil) != sent {
 				t.Fatalf("opened %v for %s", p.OpenedAtTurn, tc.choice)
 			}
 			if state.Contains(s.Cards, tc.id) || s.Expanded != nil || s.Steering != nil || s.SteerDraft != nil {
@@ -80,7 +80,7 @@ func TestDecide(t *testing.T) {
 func TestDecideSameNoteOnce(t *testing.T) {
 	s := statetest.Judged(t)
 	for range 2 {
-		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Steer, Text: state.Ptr("x")})
+		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("x")})
 	}
 	if len(s.Notes) != 1 || len(s.Standing) != 1 {
 		t.Fatalf("notes %q standing %q", s.Notes, s.Standing)
@@ -127,7 +127,7 @@ func TestOneRecurrenceCountedOnce(t *testing.T) {
 		s := steered(t)
 		state.Reduce(s, state.TurnStart{Now: 2})
 		state.Reduce(s, state.AddRow{Row: statetest.Call("r3", statetest.SuiteKey, state.ClassTest, 2, 1, 1)})
-		state.Reduce(s, state.Decide{PatternID: id, Choice: state.Steer, Text: state.Ptr("really, only the auth tests")})
+		state.Reduce(s, state.Decide{PatternID: id, Choice: state.FixWithNote, Text: state.Ptr("really, only the auth tests")})
 		state.Reduce(s, state.TurnStart{Now: 3})
 		state.Reduce(s, recurredRun(s, id))
 		if ignored(s) != 2 || !slices.Equal(s.Cards, []string{id}) {
@@ -156,7 +156,7 @@ func TestJudgeDone(t *testing.T) {
 		q := statetest.SuitePattern()
 		q.ID = "reading:logs"
 		s := statetest.Judged(t, statetest.SuitePattern(), q)
-		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Kill})
+		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Fix})
 		fresh := statetest.SuitePattern()
 		fresh.ID = "reading:new"
 		state.Reduce(s, state.JudgeDone{Patterns: []state.Pattern{fresh}, Fresh: []string{"reading:new", "reading:new", "reading:gone"}, Recurred: []string{}, Dropped: []string{}})
@@ -242,9 +242,9 @@ func TestDeliverySentCountsOncePerAgent(t *testing.T) {
 	other := statetest.SuitePattern()
 	other.ID = "reading:logs"
 	s := statetest.Judged(t, statetest.SuitePattern(), processPattern(), other)
-	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Steer, Text: state.Ptr("only auth")})
-	state.Reduce(s, state.Decide{PatternID: "process:review-rounds", Choice: state.Kill})
-	state.Reduce(s, state.Decide{PatternID: "reading:logs", Choice: state.Keep})
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("only auth")})
+	state.Reduce(s, state.Decide{PatternID: "process:review-rounds", Choice: state.Fix})
+	state.Reduce(s, state.Decide{PatternID: "reading:logs", Choice: state.Ignore})
 	for _, agent := range []string{"a1", "a1", "a2"} {
 		state.Reduce(s, state.DeliveryPending{Delta: 1})
 		state.Reduce(s, state.DeliverySent{AgentID: agent, Now: 5})

@@ -67,18 +67,18 @@ func TestReduceEffects(t *testing.T) {
 		{
 			name:  "a decision that takes",
 			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
-			act:   state.Decide{PatternID: id, Choice: state.Keep},
+			act:   state.Decide{PatternID: id, Choice: state.Ignore},
 			want:  state.Effects{Decided: id},
 		},
 		{
 			name:  "a fix with a blank note decides nothing",
 			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
-			act:   state.Decide{PatternID: id, Choice: state.Steer, Text: state.Ptr("  ")},
+			act:   state.Decide{PatternID: id, Choice: state.FixWithNote, Text: state.Ptr("  ")},
 		},
 		{
 			name:  "a decision on no pattern",
 			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
-			act:   state.Decide{PatternID: "execution:none", Choice: state.Kill},
+			act:   state.Decide{PatternID: "execution:none", Choice: state.Fix},
 		},
 		{
 			name:  "a judge run queues what it found",
@@ -96,7 +96,7 @@ func TestReduceEffects(t *testing.T) {
 			},
 			act: state.JudgeDone{Patterns: []state.Pattern{func() state.Pattern {
 				p := statetest.SuitePattern()
-				p.Decision = state.Ptr(state.Steer)
+				p.Decision = state.Ptr(state.FixWithNote)
 				return p
 			}()}, Recurred: []string{id}, Dropped: []string{}},
 			want: state.Effects{Queued: []string{id}, Requeued: []state.Requeue{{ID: id, Credit: state.Saved{Ms: 40_000, Chars: 5_000}}}},

@@ -90,7 +90,7 @@ func TestSavingsValuedAsCacheReads(t *testing.T) {
 				state.Reduce(s, state.TurnStart{Now: int64(10 + i)})
 			}
 			state.Reduce(s, state.UsageSample{Usage: state.Usage{Window: 200_000, CompactAt: state.Ptr[int64](170_000), Tokens: c.tokens}})
-			state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Steer, Text: state.Ptr("run only the auth tests")})
+			state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("run only the auth tests")})
 			state.Reduce(s, state.TurnStart{Now: 100})
 			state.Reduce(s, state.AddRow{Row: statetest.Call("narrow", "test:npm test -- auth", state.ClassTest, s.Turn, 10_000, 1_000)})
 			if s.Saved.Chars != 5_000 || s.Money.SavedReads != c.reads {

@@ -256,7 +256,7 @@ func pushUnique(xs []string, x string) []string {
 }
 
 // IsSent: a steer or a kill sends an instruction; a keep sends nothing.
-func IsSent(c *Choice) bool { return c != nil && (*c == Steer || *c == Kill) }
+func IsSent(c *Choice) bool { return c != nil && (*c == FixWithNote || *c == Fix) }
 
 // usageSample applies a context sample: present values win, window and compactAt stick, so a partial
 // sample never blanks the header. The first sample also dates the mid-turn cadence: without it lastAtMs

@@ -426,7 +426,7 @@ func TestResetKeepsStoredPatterns(t *testing.T) {
 	want.Columns = state.Ptr(160)
 	want.PaneOpen = true
 	stored := statetest.SuitePattern().StoredPattern
-	stored.LastDecision = state.Ptr(state.Steer)
+	stored.LastDecision = state.Ptr(state.FixWithNote)
 	want.Patterns = []state.Pattern{state.FromStored(stored)}
 	statetest.SameJSON(t, "reset", s, statetest.JSONValue(t, want))
 	// The reset session reduces like a fresh one.

@@ -171,7 +171,7 @@ func storedDecision(o map[string]any) (*Choice, bool) {
 	}
 	s, _ := raw.(string)
 	switch c := Choice(s); c {
-	case Keep, Steer, Kill:
+	case Ignore, FixWithNote, Fix:
 		return &c, true
 	}
 	return nil, false

@@ -101,7 +101,7 @@ func TestBehaviourStopsAccruingWhenBack(t *testing.T) {
 	habit := state.FromStored(state.StoredPattern{ID: "behavior:narrates", Category: "behavior", Kind: "Claude narrates every step",
 		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: state.Ptr(100.0)})
 	s := statetest.Judged(t, habit)
-	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Kill})
+	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Fix})
 	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{}})
 	if s.Saved.Chars != 400 {
 		t.Fatalf("saved %+v, want 400 chars", s.Saved)

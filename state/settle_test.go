@@ -12,9 +12,9 @@ import (
 func steered(t *testing.T) *state.State {
 	t.Helper()
 	s := statetest.Judged(t)
-	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.Steer, Text: state.Ptr("run only the auth tests")})
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("run only the auth tests")})
 	p := s.PatternByID("execution:full-suite")
-	if !p.Decided(state.Steer) || p.OpenedAtTurn == nil || *p.OpenedAtTurn != 1 || len(s.Cards) != 0 {
+	if !p.Decided(state.FixWithNote) || p.OpenedAtTurn == nil || *p.OpenedAtTurn != 1 || len(s.Cards) != 0 {
 		t.Fatalf("steer did not open the instruction: %+v cards %v", p, s.Cards)
 	}
 	return s
@@ -120,7 +120,7 @@ func TestSettleBehaviouralAccrues(t *testing.T) {
 	habit := state.FromStored(state.StoredPattern{ID: "behavior:narrates", Category: "behavior", Kind: "Claude narrates every step",
 		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: state.Ptr(250.5)})
 	s := statetest.Judged(t, habit)
-	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Kill})
+	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Fix})
 	for turn := 1; turn <= 3; turn++ {
 		if turn > 1 {
 			state.Reduce(s, state.TurnStart{Now: int64(turn)})
@@ -145,8 +145,8 @@ func TestSettleRequeueOrder(t *testing.T) {
 	a, b := statetest.SuitePattern(), statetest.SuitePattern()
 	b.ID = "execution:suite-again"
 	s := statetest.Judged(t, a, b)
-	state.Reduce(s, state.Decide{PatternID: a.ID, Choice: state.Steer, Text: state.Ptr("x")})
-	state.Reduce(s, state.Decide{PatternID: b.ID, Choice: state.Kill})
+	state.Reduce(s, state.Decide{PatternID: a.ID, Choice: state.FixWithNote, Text: state.Ptr("x")})
+	state.Reduce(s, state.Decide{PatternID: b.ID, Choice: state.Fix})
 	state.Reduce(s, state.AddRow{Row: statetest.Call("keep-queued", "x", state.ClassOther, 1, 1, 1)})
 	state.Reduce(s, state.TurnStart{Now: 2})
 	state.Reduce(s, state.AddRow{Row: statetest.Call("r3", statetest.SuiteKey, state.ClassTest, 2, 1, 1)})

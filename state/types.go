@@ -38,11 +38,13 @@ func IsCategory(s string) bool {
 // Choice is a person's decision on a card.
 type Choice string
 
-// The three choices: Ignore (keep), Fix… (steer) and Fix (kill).
+// The three choices, named as the pane shows them; the wire keeps the plugin's words (keep, steer,
+// kill). FixWithNote is "Fix…": the person's own instruction, typed in the card's field; Fix sends the
+// card's own fix.
 const (
-	Keep  Choice = "keep"
-	Steer Choice = "steer"
-	Kill  Choice = "kill"
+	Ignore      Choice = "keep"
+	FixWithNote Choice = "steer"
+	Fix         Choice = "kill"
 )
 
 // ProcessTrigger is what asked for a process run.

@@ -112,11 +112,11 @@ func decided(rows []view.DecidedRow, w int) []string {
 // choiceOf is a decision in the words the plugin's toasts used for it.
 func choiceOf(c state.Choice) string {
 	switch c {
-	case state.Keep:
+	case state.Ignore:
 		return "ignored"
-	case state.Kill:
+	case state.Fix:
 		return "fixed"
-	case state.Steer:
+	case state.FixWithNote:
 		return "fixed with your note"
 	}
 	return clean(string(c))

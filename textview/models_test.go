@@ -118,10 +118,10 @@ func fullPane() view.PaneModel {
 		Steering:   &steering,
 		SteerDraft: &draft,
 		Decided: []view.DecidedRow{
-			{PatternID: "reading:api-logs", Choice: state.Kill, Kind: "Claude keeps reading 2000 lines of api logs instead of grepping for the error", SavedPct: state.Ptr(2.0), Settled: true, Sent: 2},
-			{PatternID: "execution:lint-twice", Choice: state.Steer, Kind: "Claude runs eslint twice per edit", SavedPct: state.Ptr(0.8), Instruction: &note, Ignored: 1},
-			{PatternID: "multi-agent:re-explores", Choice: state.Kill, Kind: "Claude keeps spawning a fresh explore agent", SavedPct: state.Ptr(3.6)},
-			{PatternID: "environment:slow-install", Choice: state.Keep, Kind: "npm install runs on every session start"},
+			{PatternID: "reading:api-logs", Choice: state.Fix, Kind: "Claude keeps reading 2000 lines of api logs instead of grepping for the error", SavedPct: state.Ptr(2.0), Settled: true, Sent: 2},
+			{PatternID: "execution:lint-twice", Choice: state.FixWithNote, Kind: "Claude runs eslint twice per edit", SavedPct: state.Ptr(0.8), Instruction: &note, Ignored: 1},
+			{PatternID: "multi-agent:re-explores", Choice: state.Fix, Kind: "Claude keeps spawning a fresh explore agent", SavedPct: state.Ptr(3.6)},
+			{PatternID: "environment:slow-install", Choice: state.Ignore, Kind: "npm install runs on every session start"},
 		},
 		Artifacts: []rules.Artifact{
 			{PatternID: "multi-agent:re-explores", Kind: state.ArtifactClaudeMD, Title: "Reuse an explore agent's findings",

@@ -86,7 +86,7 @@ func randPane(r *rand.Rand) view.PaneModel {
 		}
 	}
 	m.SteerDraft = randPtr(r, 20)
-	choices := []state.Choice{state.Keep, state.Steer, state.Kill, "odd\nchoice"}
+	choices := []state.Choice{state.Ignore, state.FixWithNote, state.Fix, "odd\nchoice"}
 	for range r.IntN(5) {
 		d := view.DecidedRow{Choice: choices[r.IntN(len(choices))], Kind: randText(r, 20), Settled: r.IntN(2) == 0,
 			Instruction: randPtr(r, 30), Ignored: r.IntN(4), Sent: r.IntN(4)}

@@ -165,7 +165,7 @@ func TestPaneEmptySections(t *testing.T) {
 			t.Errorf("empty pane draws %q:\n%s", absent, empty)
 		}
 	}
-	onlyDecided := Pane(view.PaneModel{Decided: []view.DecidedRow{{Choice: state.Keep, Kind: "k"}}}, 80)
+	onlyDecided := Pane(view.PaneModel{Decided: []view.DecidedRow{{Choice: state.Ignore, Kind: "k"}}}, 80)
 	if !strings.Contains(onlyDecided, "No wasters waiting") || !strings.Contains(onlyDecided, "- ignored · k") {
 		t.Errorf("decided-only pane:\n%s", onlyDecided)
 	}

@@ -110,7 +110,7 @@ func DemoPatterns(turn int) []state.Pattern {
 				Confidence:  0.9,
 			},
 			Hits:          []string{"demo-suite-1", "demo-suite-2", "demo-suite-3"},
-			Decision:      state.Ptr(state.Steer),
+			Decision:      state.Ptr(state.FixWithNote),
 			DecidedAtTurn: state.Ptr(steered),
 			Instruction:   state.Ptr("run only the tests for the file you just edited; the full suite once at the end of the phase"),
 			OpenedAtTurn:  state.Ptr(steered),

@@ -116,7 +116,7 @@ func digitsOnly(s string) bool {
 // shellUnquote is a word with its quote characters and escaping backslashes removed: enough to read a
 // redirect target or a command name.
 func shellUnquote(w string) string {
-	if strings.IndexAny(w, `'"\`) < 0 {
+	if !strings.ContainsAny(w, `'"\`) {
 		return w
 	}
 	var b strings.Builder

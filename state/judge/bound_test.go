@@ -62,7 +62,7 @@ func worstSession() *state.State {
 	for i := range 70 {
 		d := state.Choice(long("keep", 40))
 		if i%2 == 0 {
-			d = state.Keep
+			d = state.Ignore
 		}
 		s.Patterns = append(s.Patterns, state.Pattern{StoredPattern: state.StoredPattern{ID: long(fmt.Sprint("id", i), 90),
 			Kind: long("Claude keeps ", 600), Signature: &state.Signature{Tool: "T", Key: long("sk", 400)}, LastDecision: &d},

@@ -167,10 +167,10 @@ func compactedSession() *state.State {
 	b.turn(5, 400, 300, 900, 2, 3_000, 120, ended(state.EndAborted))
 	b.turn(6, 300, 0, 0, 0, 1_000, 0, ended(state.EndError), idle(59_999))
 	b.turn(7, 300, 50, 0, 0, 900, 80, ended(state.EndRefusal), idle(3_540_000))
-	s.Patterns[0].Decision = choice(state.Steer)
+	s.Patterns[0].Decision = choice(state.FixWithNote)
 	s.Patterns[0].DecidedAtTurn = state.Ptr(3)
-	b.pattern("reading:reread-after-compaction", "Claude keeps re-reading /src/auth.ts", nil, choice(state.Keep), state.Ptr(5), nil)
-	b.pattern("environment:npx-prisma", "Claude keeps running prisma through npx", sig("Bash", "other:npx prisma migrate dev"), nil, nil, choice(state.Keep))
+	b.pattern("reading:reread-after-compaction", "Claude keeps re-reading /src/auth.ts", nil, choice(state.Ignore), state.Ptr(5), nil)
+	b.pattern("environment:npx-prisma", "Claude keeps running prisma through npx", sig("Bash", "other:npx prisma migrate dev"), nil, nil, choice(state.Ignore))
 	return s
 }
 
@@ -215,7 +215,7 @@ func workflowSession() *state.State {
 	b.bash("git:git commit -m chunks", state.ClassGit, "main", 3, 1_200, 400)
 	b.turn(3, 3_000, 2_000, 9_000, 6, 700_000, 1_900)
 	b.pattern("process:review-after-every-chunk", "Runs a full review round after every chunk", nil, nil, nil, nil).Sent = 2
-	b.pattern("multi-agent:check-loops-for-shell-steps", "Claude keeps spawning an agent per chunk to run checks", nil, choice(state.Kill), state.Ptr(2), nil).Ignored = 1
+	b.pattern("multi-agent:check-loops-for-shell-steps", "Claude keeps spawning an agent per chunk to run checks", nil, choice(state.Fix), state.Ptr(2), nil).Ignored = 1
 	b.s.Cards = []string{"process:review-after-every-chunk"}
 	b.s.Standing = []string{"Run checks as a shell step."}
 	b.s.Delivery.Agents = []string{"agent-fix-01"}
@@ -274,13 +274,13 @@ func fullSession(loops int) *state.State {
 		var at *int
 		switch i % 5 {
 		case 0:
-			d, at = choice(state.Keep), state.Ptr(5+i)
+			d, at = choice(state.Ignore), state.Ptr(5+i)
 		case 1:
-			d, at = choice(state.Steer), state.Ptr(6+i)
+			d, at = choice(state.FixWithNote), state.Ptr(6+i)
 		}
 		var last *state.Choice
 		if i%7 == 3 {
-			last = choice(state.Keep)
+			last = choice(state.Ignore)
 		}
 		var sg *state.Signature
 		if i%2 == 0 {

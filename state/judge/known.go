@@ -58,7 +58,7 @@ func decisionsBlock(s *state.State) string {
 		}
 	}
 	for i := range s.Patterns {
-		if p := &s.Patterns[i]; p.Decision == nil && p.LastDecision != nil && *p.LastDecision == state.Keep {
+		if p := &s.Patterns[i]; p.Decision == nil && p.LastDecision != nil && *p.LastDecision == state.Ignore {
 			add(p, "keep @ previous session")
 			total++
 		}

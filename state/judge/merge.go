@@ -49,7 +49,7 @@ func findingFor(findings []state.Finding, id string) *state.Finding {
 
 // hasRecurred: a steered or killed behaviour cited again in a turn after its decision.
 func hasRecurred(s *state.State, p *state.Pattern, f *state.Finding) bool {
-	if !(p.Decided(state.Steer) || p.Decided(state.Kill)) || p.DecidedAtTurn == nil {
+	if !(p.Decided(state.FixWithNote) || p.Decided(state.Fix)) || p.DecidedAtTurn == nil {
 		return false
 	}
 	for _, t := range citedTurns(s, f.Evidence) {

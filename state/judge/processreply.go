@@ -130,7 +130,7 @@ func processFindingOf(v any, s *state.State, aliases map[string]string) (state.F
 		return state.Finding{}, "confidence " + jsNum(confidence) + " is below " + jsNum(state.ProcessMinConfidence)
 	}
 	for i := range s.Patterns {
-		if s.Patterns[i].ID == id && s.Patterns[i].Decided(state.Keep) {
+		if s.Patterns[i].ID == id && s.Patterns[i].Decided(state.Ignore) {
 			return state.Finding{}, "kept this session"
 		}
 	}

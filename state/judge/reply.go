@@ -88,7 +88,7 @@ func sameSignature(a, b *state.Signature) bool {
 func isKept(s *state.State, id string, sig *state.Signature) bool {
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
-		if p.Decided(state.Keep) && (p.ID == id || sameSignature(p.Signature, sig)) {
+		if p.Decided(state.Ignore) && (p.ID == id || sameSignature(p.Signature, sig)) {
 			return true
 		}
 	}

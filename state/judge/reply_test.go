@@ -19,7 +19,7 @@ func replyState() *state.State {
 	b.read("/src/auth.ts", "agent-a", 4, 4_000)                   // r11
 	b.bash("test:bun test", state.ClassTest, "agent-a", 4, 30_000, 4_100)
 	b.loop("agent-b", nil, "check:C1", "", "claude-sonnet-4-5", func(l *state.Loop) { l.Tokens = state.Tokens{Input: 10_000, Output: 6_000, CacheCreate: 12_000} })
-	b.pattern("reading:reread-auth", "Claude keeps re-reading /src/auth.ts", sig("Read", "/src/auth.ts:-"), choice(state.Keep), state.Ptr(2), nil)
+	b.pattern("reading:reread-auth", "Claude keeps re-reading /src/auth.ts", sig("Read", "/src/auth.ts:-"), choice(state.Ignore), state.Ptr(2), nil)
 	return b.s
 }
 

@@ -199,7 +199,7 @@ func Propose(s *state.State) []Artifact {
 // alternative, never its kill prompt. A process finding has no permission to grant, and its lasting
 // line is the lean way, not the one-time re-plan.
 func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
-	if p.Decision == nil || *p.Decision == state.Keep {
+	if p.Decision == nil || *p.Decision == state.Ignore {
 		return state.Proposal{}, false
 	}
 	// A risky permission (one stored before saverd refused them, say) is never offered: the pattern's
@@ -212,7 +212,7 @@ func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
 	switch {
 	case p.Lean != nil:
 		body = *p.Lean
-	case *p.Decision == state.Kill:
+	case *p.Decision == state.Fix:
 		body = p.Alternative
 	case p.Instruction != nil:
 		body = *p.Instruction

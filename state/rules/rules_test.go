@@ -196,7 +196,7 @@ func lgDecided(id string, c *state.Choice, hits ...string) state.Pattern {
 }
 
 func TestRulesPropose(t *testing.T) {
-	kill, steer, keep := state.Ptr(state.Kill), state.Ptr(state.Steer), state.Ptr(state.Keep)
+	kill, steer, keep := state.Ptr(state.Fix), state.Ptr(state.FixWithNote), state.Ptr(state.Ignore)
 	withInstruction := lgDecided("execution:b", steer, "r5", "r6", "r7")
 	withInstruction.Instruction = state.Ptr("Only run x; then y.")
 	s := lgProposeState(200_000, lgDecided("execution:a", kill, "r1", "r2"), withInstruction, lgDecided("execution:c", keep, "r7"), lgDecided("execution:d", nil, "r7"))

@@ -84,7 +84,7 @@ func decidedRowOf(s *state.State, p *state.Pattern, find citedRows) DecidedRow {
 	if sent {
 		row.SavedPct = state.Ptr(state.PctOf(baselineOf(find(p.Hits)).Chars, s.Usage.Window))
 	}
-	if *p.Decision == state.Steer && p.Instruction != nil && jstext.CollapseWs(*p.Instruction) != jstext.CollapseWs(p.Alternative) {
+	if *p.Decision == state.FixWithNote && p.Instruction != nil && jstext.CollapseWs(*p.Instruction) != jstext.CollapseWs(p.Alternative) {
 		row.Instruction = state.Ptr(*p.Instruction)
 	}
 	return row

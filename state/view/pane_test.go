@@ -35,12 +35,12 @@ func TestPaneDecided(t *testing.T) {
 	kept, steeredOwn, steeredFix, killed := statetest.SuitePattern(), statetest.SuitePattern(), statetest.SuitePattern(), statetest.SuitePattern()
 	kept.ID, steeredOwn.ID, steeredFix.ID, killed.ID = "e:kept", "e:own", "e:fix", "e:killed"
 	s := statetest.Judged(t, kept, steeredOwn, steeredFix, killed)
-	state.Reduce(s, state.Decide{PatternID: "e:killed", Choice: state.Kill})
+	state.Reduce(s, state.Decide{PatternID: "e:killed", Choice: state.Fix})
 	state.Reduce(s, state.TurnStart{Now: 1})
-	state.Reduce(s, state.Decide{PatternID: "e:own", Choice: state.Steer, Text: state.Ptr("my own words")})
-	state.Reduce(s, state.Decide{PatternID: "e:fix", Choice: state.Steer, Text: state.Ptr(" run only the tests\nyou touched ")})
+	state.Reduce(s, state.Decide{PatternID: "e:own", Choice: state.FixWithNote, Text: state.Ptr("my own words")})
+	state.Reduce(s, state.Decide{PatternID: "e:fix", Choice: state.FixWithNote, Text: state.Ptr(" run only the tests\nyou touched ")})
 	state.Reduce(s, state.TurnStart{Now: 2})
-	state.Reduce(s, state.Decide{PatternID: "e:kept", Choice: state.Keep})
+	state.Reduce(s, state.Decide{PatternID: "e:kept", Choice: state.Ignore})
 	pane := BuildPane(s, nil)
 	var order []string
 	for _, d := range pane.Decided {

@@ -44,15 +44,15 @@ func FullSession(tb testing.TB) *state.State {
 			state.Reduce(s, state.JudgeStart{Now: int64(turn) * 60_000, Seq: s.Seq})
 			state.Reduce(s, JudgeWith(s, 50))
 			for i := 0; i < 50; i += 3 {
-				choice := []state.Choice{state.Steer, state.Kill, state.Keep}[i%3]
+				choice := []state.Choice{state.FixWithNote, state.Fix, state.Ignore}[i%3]
 				state.Reduce(s, state.Decide{PatternID: s.Patterns[i].ID, Choice: choice, Text: state.Ptr("do it the cheap way")})
 			}
 		}
 		switch turn {
 		case 43:
-			state.Reduce(s, state.Decide{PatternID: s.Patterns[1].ID, Choice: state.Steer, Text: state.Ptr("only the touched tests")})
+			state.Reduce(s, state.Decide{PatternID: s.Patterns[1].ID, Choice: state.FixWithNote, Text: state.Ptr("only the touched tests")})
 		case 44:
-			state.Reduce(s, state.Decide{PatternID: s.Patterns[2].ID, Choice: state.Kill}) // still open
+			state.Reduce(s, state.Decide{PatternID: s.Patterns[2].ID, Choice: state.Fix}) // still open
 		}
 		ctx := int64(40_000 + turn*1_500)
 		state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{Input: 30_000, Output: 2_000, CacheCreate: 4_000, Ms: 90_000, At: int64(turn)*60_000 + 50_000, Ended: state.EndAnswer, Context: &ctx}})
