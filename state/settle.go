@@ -12,15 +12,23 @@ package state
 // of Saved, counts the instruction ignored and brings the card back (see protocol.md, "Differences from
 // the plugin"). A behaviour the judge reports again keeps what it accrued and accrues no more.
 
-// settlement is what one pattern's settling adds: saved time and context, whether its card returns,
-// whether its open instruction settled, and, for a relapse, the credit it took back.
+// settlement is what one pattern's settling adds: saved time and context, whether its card returns, and
+// what became of its instruction. It stays this small: it is returned once per pattern per row, the
+// reducer's hottest path.
 type settlement struct {
 	ms, chars float64
 	requeue   bool
-	settled   bool
-	relapse   bool
-	withdrawn Saved
+	outcome   outcome
 }
+
+// outcome is what one row did to a pattern's instruction, for the action's Effects.
+type outcome uint8
+
+const (
+	untouched outcome = iota
+	settled           // the open instruction was credited or found ignored
+	relapse           // a settled instruction came back; ms and chars take its credit back
+)
 
 // settleRow settles every pattern against one row about to be appended (numbered, not yet in the
 // ledger), then applies the settlements in pattern order, as the seed's applySettlements does. What it
@@ -33,11 +41,15 @@ func settleRow(s *State, row *Row, e *Effects) {
 		s.Saved.Ms += st.ms
 		s.Saved.Chars += st.chars
 		credit(s, p, st.ms, st.chars)
-		if st.settled {
+		switch st.outcome {
+		case settled:
 			e.Settled = append(e.Settled, p.ID)
-		}
-		if st.relapse {
-			e.Requeued = append(e.Requeued, Requeue{ID: p.ID, Credit: st.withdrawn})
+		case relapse:
+			back := Requeue{ID: p.ID}
+			if st.ms != 0 || st.chars != 0 {
+				back.Credit = Saved{Ms: -st.ms, Chars: -st.chars}
+			}
+			e.Requeued = append(e.Requeued, back)
 		}
 		if st.requeue {
 			requeue = append(requeue, p.ID)
@@ -51,12 +63,10 @@ func settleRow(s *State, row *Row, e *Effects) {
 func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 	var st settlement
 	if relapsed(s, p, row) {
-		was, _ := settledCredit(s, p)
 		st = withdraw(s, p)
 		p.Ignored++
 		st.requeue = true
-		st.relapse = true
-		st.withdrawn = was
+		st.outcome = relapse
 	} else if row.Agent == MainAgent && p.OpenedAtTurn != nil && IsSent(p.Decision) &&
 		// A row in the decision's own turn was already in flight before Claude could read the instruction.
 		row.Turn > *p.OpenedAtTurn {
@@ -66,12 +76,12 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 			p.Ignored++
 			p.OpenedAtTurn = nil
 			st.requeue = true
-			st.settled = true
+			st.outcome = settled
 		default:
 			if first := firstCited(s, at, p); first != nil && first.Cls == row.Cls {
 				base := Baseline(s, p.Hits)
 				p.OpenedAtTurn = nil
-				st.settled = true
+				st.outcome = settled
 				st.ms = max(0, base.Ms-float64(row.Ms))
 				st.chars = max(0, base.Chars-float64(row.Chars))
 			}
