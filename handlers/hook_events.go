@@ -207,7 +207,7 @@ func turnUsage(u bridge.Usage) *TurnUsage {
 	}
 	t := &TurnUsage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheCreate}
 	if u.Model != "" {
-		t.Model = state.Ptr(u.Model)
+		t.Model = new(u.Model)
 	}
 	return t
 }

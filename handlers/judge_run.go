@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -178,7 +179,7 @@ func evictedReasons(ids []string) []string {
 func (sess *Session) queued(ids []string) []string {
 	var out []string
 	for _, id := range ids {
-		if state.Contains(sess.st.Cards, id) {
+		if slices.Contains(sess.st.Cards, id) {
 			out = append(out, id)
 		}
 	}
@@ -203,7 +204,7 @@ func checkedText(queued int, note string) string {
 
 // judgedNothing is a run that reported nothing: a cold snapshot, a refusal, or a failure of ours.
 func (sess *Session) judgedNothing(failure string) state.JudgeDone {
-	return state.JudgeDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: []string{}}
+	return state.JudgeDone{Patterns: sess.st.Patterns, Error: new(failure), Dropped: []string{}}
 }
 
 // failedToast: a run someone asked for answers them, whatever it found; an armed check nobody asked for

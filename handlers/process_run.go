@@ -98,13 +98,13 @@ func (sess *Session) processUnreadable(failure string, res *ForkResult, dropped 
 	if dropped == nil {
 		dropped = []string{}
 	}
-	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: dropped,
+	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: new(failure), Dropped: dropped,
 		Spent: judge.SpentOf(usage), Usage: &usage, CostUSD: sess.costOf(res, view.ClockOf(sess.st))})
 	sess.toast("ContextSaver: process check failed — " + failure)
 }
 
 // processFailed: a process judge that went quiet looks fine, so the failure is said.
 func (sess *Session) processFailed(failure string) {
-	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: []string{}})
+	sess.dispatch(state.ProcessDone{Patterns: sess.st.Patterns, Error: new(failure), Dropped: []string{}})
 	sess.toast("ContextSaver: process check failed — " + failure)
 }

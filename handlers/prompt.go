@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -38,7 +39,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 		return nil
 	}
 	// Only what the person typed is an ask: a task notification in the same words is nobody complaining.
-	if state.Contains(typed, kind) {
+	if slices.Contains(typed, kind) {
 		pace := judge.IsPace(p.Text)
 		turn := sess.st.Turn + 1
 		if p.TurnID != nil {
@@ -51,7 +52,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 	}
 	extra := append([]string(nil), sess.st.Notes...)
 	for _, t := range sess.st.Standing {
-		if !state.Contains(sess.st.Notes, t) {
+		if !slices.Contains(sess.st.Notes, t) {
 			extra = append(extra, t)
 		}
 	}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -42,12 +43,12 @@ func decide(s *State, id string, choice Choice, text *string) {
 	if sending && strings.TrimSpace(instruction) == "" {
 		return
 	}
-	p.Decision = Ptr(choice)
-	p.DecidedAtTurn = Ptr(s.Turn)
-	p.LastDecision = Ptr(choice)
+	p.Decision = new(choice)
+	p.DecidedAtTurn = new(s.Turn)
+	p.LastDecision = new(choice)
 	if sending {
-		p.Instruction = Ptr(instruction)
-		p.OpenedAtTurn = Ptr(s.Turn)
+		p.Instruction = new(instruction)
+		p.OpenedAtTurn = new(s.Turn)
 	}
 	s.Cards = withoutID(s.Cards, id)
 	if s.Expanded != nil && *s.Expanded == id {
@@ -105,7 +106,7 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 		if out[i].Hits == nil {
 			out[i].Hits = []string{}
 		}
-		out[i].Hits = clipped(out[i].Hits)
+		out[i].Hits = slices.Clip(out[i].Hits)
 	}
 	return out
 }
@@ -124,7 +125,7 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 // one after the person decided again.
 func alreadyIgnored(s *State, id string) bool {
 	p := s.PatternByID(id)
-	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
+	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && slices.Contains(s.Cards, id)
 }
 
 // judgeDone takes a judge run's merged registry: a sent pattern it reports as recurred is ignored once
@@ -137,7 +138,7 @@ func judgeDone(s *State, a JudgeDone) {
 	var marked []string
 	for i := range patterns {
 		p := &patterns[i]
-		if !Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
+		if !slices.Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
 			continue
 		}
 		marked = append(marked, p.ID)
@@ -161,7 +162,7 @@ func judgeDone(s *State, a JudgeDone) {
 	wanted = append(wanted, marked...)
 	cards := make([]string, 0, len(wanted)+len(s.Cards))
 	for i, id := range wanted {
-		if !Contains(wanted[:i], id) && !Contains(s.Cards, id) {
+		if !slices.Contains(wanted[:i], id) && !slices.Contains(s.Cards, id) {
 			cards = append(cards, id)
 		}
 	}
@@ -215,7 +216,7 @@ func processDone(s *State, a ProcessDone) {
 	}
 	cards := make([]string, 0, len(a.Fresh)+len(s.Cards))
 	for _, id := range a.Fresh {
-		if undecidedIn(patterns, id) && !Contains(s.Cards, id) {
+		if undecidedIn(patterns, id) && !slices.Contains(s.Cards, id) {
 			cards = append(cards, id)
 		}
 	}
@@ -251,5 +252,5 @@ func CopyStr(p *string) *string {
 	if p == nil {
 		return nil
 	}
-	return Ptr(*p)
+	return new(*p)
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func RowsOf(s *State, hits []string) []Row {
 	var out []Row
 	if len(hits) <= 8 {
 		for i := range s.Rows {
-			if Contains(hits, s.Rows[i].ID) {
+			if slices.Contains(hits, s.Rows[i].ID) {
 				out = append(out, s.Rows[i])
 			}
 		}
@@ -301,14 +302,14 @@ func MeasuredCost(s *State, handles []string) Cost {
 	var c Cost
 	for i := range s.Loops {
 		l := &s.Loops[i]
-		if Contains(agents, l.ID) || (l.Run != nil && Contains(runs, *l.Run)) {
+		if slices.Contains(agents, l.ID) || (l.Run != nil && slices.Contains(runs, *l.Run)) {
 			c.Tokens += LoopTokens(l)
 			c.Ms += l.Ms
 		}
 	}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if Contains(turns, t.Turn) {
+		if slices.Contains(turns, t.Turn) {
 			c.Tokens += t.Input + t.CacheCreate + t.Output
 			c.Ms += t.Ms
 		}

@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Reduce applies one action to s, in place, with the seed's meaning for every member of its Action union.
 // It follows the package's mutation rule: the slices Clone shares are only appended to or replaced, so a
@@ -42,17 +45,17 @@ func Reduce(s *State, a Action) {
 		if a.PatternID == nil || sameID(a.PatternID, s.Expanded) {
 			s.Expanded = nil
 		} else {
-			s.Expanded = Ptr(*a.PatternID)
+			s.Expanded = new(*a.PatternID)
 		}
 	case SteerBegin:
 		if s.Steering != nil && *s.Steering == a.PatternID {
 			s.Steering = nil
 		} else {
-			s.Steering = Ptr(a.PatternID)
+			s.Steering = new(a.PatternID)
 		}
 		s.SteerDraft = nil
 	case SteerDraft:
-		s.SteerDraft = Ptr(a.Text)
+		s.SteerDraft = new(a.Text)
 	case Decide:
 		decide(s, a.PatternID, a.Choice, a.Text)
 	case JudgeStart:
@@ -98,7 +101,7 @@ func Reduce(s *State, a Action) {
 			s.AutoOpened = true
 		}
 	case SetColumns:
-		s.Columns = Ptr(a.Columns)
+		s.Columns = new(a.Columns)
 	case SetPrice:
 		s.Money.Model, s.Money.CacheRead, s.Money.Priced = a.Model, a.CacheRead, a.Known
 	case SetBudget:
@@ -197,7 +200,7 @@ func sameID(a, b *string) bool {
 
 // pushUnique appends x unless xs already holds it. It only ever appends, so it keeps the mutation rule.
 func pushUnique(xs []string, x string) []string {
-	if Contains(xs, x) {
+	if slices.Contains(xs, x) {
 		return xs
 	}
 	return append(xs, x)
@@ -215,13 +218,13 @@ func usageSample(s *State, u Usage, now int64) {
 		s.Usage.Window = u.Window
 	}
 	if u.CompactAt != nil {
-		s.Usage.CompactAt = Ptr(*u.CompactAt)
+		s.Usage.CompactAt = new(*u.CompactAt)
 	}
 	if u.Tokens != nil {
-		s.Usage.Tokens = Ptr(*u.Tokens)
+		s.Usage.Tokens = new(*u.Tokens)
 	}
 	if u.Percent != nil {
-		s.Usage.Percent = Ptr(*u.Percent)
+		s.Usage.Percent = new(*u.Percent)
 	}
 	if s.Judge.LastAtMs == 0 && now > 0 {
 		s.Judge.LastAtMs = now
@@ -240,7 +243,7 @@ func turnStart(s *State, now int64) {
 // deliverySent counts one agent reached by the standing instructions, once, on every habit pattern
 // whose instruction is standing.
 func deliverySent(s *State, agentID string) {
-	if Contains(s.Delivery.Agents, agentID) {
+	if slices.Contains(s.Delivery.Agents, agentID) {
 		return
 	}
 	s.Delivery.Agents = append(s.Delivery.Agents, agentID)

@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
 
 // CommandClass is what a shell command does, as the ledger classifies it.
 type CommandClass string
@@ -486,38 +490,25 @@ func New(cwd string, window int64) *State {
 func (s *State) Clone() *State {
 	c := *s
 	c.idx = nil
-	c.Rows = clipped(s.Rows)
-	c.Notes = clipped(s.Notes)
-	c.Standing = clipped(s.Standing)
-	c.Written = clipped(s.Written)
-	c.Asks = clipped(s.Asks)
-	c.Compactions = clipped(s.Compactions)
-	c.Delivery.Agents = clipped(s.Delivery.Agents)
+	c.Rows = slices.Clip(s.Rows)
+	c.Notes = slices.Clip(s.Notes)
+	c.Standing = slices.Clip(s.Standing)
+	c.Written = slices.Clip(s.Written)
+	c.Asks = slices.Clip(s.Asks)
+	c.Compactions = slices.Clip(s.Compactions)
+	c.Delivery.Agents = slices.Clip(s.Delivery.Agents)
 	c.Folded = make(map[string]Folded, len(s.Folded))
-	for k, v := range s.Folded {
-		c.Folded[k] = v
-	}
-	c.Turns = copied(s.Turns)
-	c.Loops = copied(s.Loops)
-	c.Runs = copied(s.Runs)
-	c.Patterns = copied(s.Patterns)
+	maps.Copy(c.Folded, s.Folded)
+	c.Turns = slices.Clone(s.Turns)
+	c.Loops = slices.Clone(s.Loops)
+	c.Runs = slices.Clone(s.Runs)
+	c.Patterns = slices.Clone(s.Patterns)
 	for i := range c.Patterns {
-		c.Patterns[i].Hits = clipped(c.Patterns[i].Hits)
+		c.Patterns[i].Hits = slices.Clip(c.Patterns[i].Hits)
 	}
-	c.Cards = copied(s.Cards)
+	c.Cards = slices.Clone(s.Cards)
 	return &c
 }
-
-// copied is a copy of xs in a fresh array; empty stays empty and nil stays nil, so JSON reads the same.
-func copied[T any](xs []T) []T {
-	if xs == nil {
-		return nil
-	}
-	return append(make([]T, 0, len(xs)), xs...)
-}
-
-// clipped is xs with its capacity cut to its length (nil stays nil).
-func clipped[T any](xs []T) []T { return xs[:len(xs):len(xs)] }
 
 // PatternByID is the pattern with id, or nil.
 func (s *State) PatternByID(id string) *Pattern {

@@ -34,7 +34,7 @@ func demoTurnSample(input, output, ms int64, answer string) state.TurnStat {
 // DemoUsage is the usage the demo's header draws from: a third of a million-token window spent, with a
 // compaction threshold.
 func DemoUsage() state.Usage {
-	return state.Usage{Window: 1_000_000, CompactAt: state.Ptr[int64](900_000), Tokens: state.Ptr[int64](320_000), Percent: state.Ptr[float64](32)}
+	return state.Usage{Window: 1_000_000, CompactAt: new(int64(900_000)), Tokens: new(int64(320_000)), Percent: new(float64(32))}
 }
 
 // DemoForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
@@ -63,8 +63,8 @@ func DemoTurns() []state.TurnStat {
 }
 
 func demoSpawn(promptChars int) *state.Spawn {
-	return &state.Spawn{Type: "explore", Resolved: state.Ptr("claude-sonnet-4-6"), Status: state.Ptr("completed"), Tokens: state.Ptr[float64](9_000),
-		Edits: state.Ptr[float64](0), PromptChars: promptChars}
+	return &state.Spawn{Type: "explore", Resolved: new("claude-sonnet-4-6"), Status: new("completed"), Tokens: new(float64(9_000)),
+		Edits: new(float64(0)), PromptChars: promptChars}
 }
 
 // DemoRows is the ledger rows the demo's wasters cite (Seq left for the reducer), so their cost and their
@@ -110,10 +110,10 @@ func DemoPatterns(turn int) []state.Pattern {
 				Confidence:  0.9,
 			},
 			Hits:          []string{"demo-suite-1", "demo-suite-2", "demo-suite-3"},
-			Decision:      state.Ptr(state.FixWithNote),
-			DecidedAtTurn: state.Ptr(steered),
-			Instruction:   state.Ptr("run only the tests for the file you just edited; the full suite once at the end of the phase"),
-			OpenedAtTurn:  state.Ptr(steered),
+			Decision:      new(state.FixWithNote),
+			DecidedAtTurn: new(steered),
+			Instruction:   new("run only the tests for the file you just edited; the full suite once at the end of the phase"),
+			OpenedAtTurn:  new(steered),
 		},
 		{
 			StoredPattern: state.StoredPattern{

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,7 +83,7 @@ func callStats(s *state.State) map[callKey]*callStat {
 		c.chars += r.Chars
 		c.first = min(c.first, r.Turn)
 		c.last = max(c.last, r.Turn)
-		if !state.Contains(c.agents, r.Agent) {
+		if !slices.Contains(c.agents, r.Agent) {
 			c.agents = append(c.agents, r.Agent)
 		}
 		c.positions = append(c.positions, i)

@@ -1,6 +1,10 @@
 package view
 
-import "github.com/saverd/saverd/state"
+import (
+	"slices"
+
+	"github.com/saverd/saverd/state"
+)
 
 // The band: the one teaser line above the prompt.
 
@@ -60,7 +64,7 @@ func diedOf(s *state.State) *state.TurnEnd {
 		return nil
 	}
 	if e := s.Turns[n-1].Ended; e == state.EndError || e == state.EndRefusal {
-		return state.Ptr(e)
+		return new(e)
 	}
 	return nil
 }
@@ -93,7 +97,7 @@ func callsOf(rows []state.Row, ids []string) int {
 	calls := 0
 	if len(ids) <= 8 {
 		for i := range rows {
-			if rows[i].Agent != state.MainAgent && state.Contains(ids, rows[i].Agent) {
+			if rows[i].Agent != state.MainAgent && slices.Contains(ids, rows[i].Agent) {
 				calls++
 			}
 		}
