@@ -19,10 +19,10 @@ func replanOf(text string) string {
 	return replan + strings.TrimSpace(text)
 }
 
-// decide applies the person's choice on a card. Keep sends nothing; Fix… (steer) sends the person's text
-// and Fix (kill) sends the kill prompt for a habit, the lean alternative itself for a process finding.
+// decide applies the person's choice on a card. Ignore sends nothing; Fix… (FixWithNote) sends the person's
+// text and Fix sends the kill prompt for a habit, the lean alternative itself for a process finding.
 // An empty instruction decides nothing. Whatever is sent rides the same wrapper (InstructionOf) as a
-// one-shot note; a habit's also stands for every subagent spawned after, a re-plan is the
+// one-shot note; a habit's also stands for every subagent launched after, a re-plan is the
 // orchestrator's, once.
 func decide(s *State, id string, choice Choice, text *string) {
 	p := s.PatternByID(id)

@@ -21,7 +21,7 @@ import (
 //   - SinksOf sorts time or context into named sinks by what ran (SinkLabel): tests, reads, searches,
 //     edits, git, builds, installs, lint, format, typecheck, waits, shell, and the tool's name for the
 //     rest. The total counts every row of the main loop and the agents' own rows, folded rows included;
-//     Agent spawn rows are listed apart and never added in, since they contain their loop's rows.
+//     Agent launch rows are listed apart and never added in, since they contain their loop's rows.
 //   - SumOf is Σms and Σchars over rows.
 
 // AgentAliases maps each loop's agent id to its alias, a1, a2, … in order of first appearance.
@@ -198,7 +198,7 @@ func SinkLabel(tool string, cls CommandClass) string {
 type SinkReport struct {
 	Total int64
 	Sinks []Sink // every named sink, largest first, then by label
-	Apart Sink   // Agent spawn rows: never added into Total
+	Apart Sink   // Agent launch rows: never added into Total
 }
 
 // SinkReportOf sorts rows and folded records into named sinks by measure.
@@ -357,7 +357,7 @@ type Sink struct {
 	Count  int    `json:"count"`
 }
 
-// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent spawn rows
+// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent launch rows
 // excluded: they contain their loop's rows), and the SinksShown largest named.
 type Sinks struct {
 	Total int64  `json:"total"`

@@ -108,8 +108,9 @@ type Lines struct {
 	Del int64 `json:"del"`
 }
 
-// Spawn is what an Agent row knows of the loop it spawned.
-type Spawn struct {
+// Launch is what an Agent row knows of the loop it launched (its JSON name stays "spawn", as the
+// plugin's rows have it).
+type Launch struct {
 	Type        string   `json:"type"`
 	Requested   *string  `json:"requested"`
 	Resolved    *string  `json:"resolved"`
@@ -121,20 +122,20 @@ type Spawn struct {
 
 // Row is one tool call in the ledger.
 type Row struct {
-	Seq   int          `json:"seq"` // 1-based, monotonically increasing; the judge sees r<seq>
-	ID    string       `json:"id"`  // tool_use_id
-	Tool  string       `json:"tool"`
-	Key   string       `json:"key"`
-	Cls   CommandClass `json:"cls"`
-	Agent string       `json:"agent"` // the event's agentId, else "main"
-	Turn  int          `json:"turn"`
-	Ms    int64        `json:"ms"`
-	Chars int64        `json:"chars"`
-	Head  string       `json:"head"`  // first 80 printable characters of the result text
-	Flags []string     `json:"flags"` // err denied dedup trunc bg timeout persist=N ask recommended recovered
-	Lines *Lines       `json:"lines"`
-	Paths []string     `json:"paths"`
-	Spawn *Spawn       `json:"spawn"`
+	Seq    int          `json:"seq"` // 1-based, monotonically increasing; the judge sees r<seq>
+	ID     string       `json:"id"`  // tool_use_id
+	Tool   string       `json:"tool"`
+	Key    string       `json:"key"`
+	Cls    CommandClass `json:"cls"`
+	Agent  string       `json:"agent"` // the event's agentId, else "main"
+	Turn   int          `json:"turn"`
+	Ms     int64        `json:"ms"`
+	Chars  int64        `json:"chars"`
+	Head   string       `json:"head"`  // first 80 printable characters of the result text
+	Flags  []string     `json:"flags"` // err denied dedup trunc bg timeout persist=N ask recommended recovered
+	Lines  *Lines       `json:"lines"`
+	Paths  []string     `json:"paths"`
+	Launch *Launch      `json:"spawn"`
 }
 
 // HasFlag reports whether the row carries flag.
@@ -206,7 +207,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	}{o.Kind, o.Critical, o.High, o.Medium, o.Low})
 }
 
-// Loop is one spawned agent loop; ID is its agentId (the ledger's agent), Run the workflow run that
+// Loop is one launched agent loop; ID is its agentId (the ledger's agent), Run the workflow run that
 // launched it, Ended nil while it runs. Calls, Edits, Checks and Reads count its own rows as they land,
 // so its line stays whole once RowCap drops them.
 type Loop struct {
@@ -404,7 +405,7 @@ type ProcessMark struct {
 	LastAtTurn int   `json:"lastAtTurn"`
 }
 
-// Delivery is where the standing instructions went: agent ids reached, spawns in flight, last toast.
+// Delivery is where the standing instructions went: agent ids reached, subagent prompt rewrites (agent.spawn) in flight, last toast.
 type Delivery struct {
 	Agents      []string `json:"agents"`
 	Pending     int      `json:"pending"`

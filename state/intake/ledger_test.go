@@ -361,9 +361,9 @@ func TestLedgerRowOf(t *testing.T) {
 	// Spawn facts for an Agent row.
 	r = lgRow(t, `{"tool":"Agent","tool_use_id":"a","subagent_type":"Explore","model":"haiku","prompt":"find 😀"}`,
 		`{"result":{"resolvedModel":"claude-haiku","status":"completed","totalTokens":12345,"toolStats":{"editFileCount":2}},"text":"done"}`)
-	want := state.Spawn{Type: "Explore", Requested: new("haiku"), Resolved: new("claude-haiku"), Status: new("completed"), Tokens: new(12345.0), Edits: new(2.0), PromptChars: 7}
-	if r.Spawn == nil || !reflect.DeepEqual(*r.Spawn, want) {
-		t.Errorf("spawn = %+v; want %+v", r.Spawn, want)
+	want := state.Launch{Type: "Explore", Requested: new("haiku"), Resolved: new("claude-haiku"), Status: new("completed"), Tokens: new(12345.0), Edits: new(2.0), PromptChars: 7}
+	if r.Launch == nil || !reflect.DeepEqual(*r.Launch, want) {
+		t.Errorf("spawn = %+v; want %+v", r.Launch, want)
 	}
 }
 

@@ -32,7 +32,7 @@ func worstSession() *state.State {
 			Flags: []string{long("err", 90), long("persist=", 90), "ask", "recommended"},
 			Lines: &state.Lines{Add: min64, Del: min64},
 			Paths: []string{long("/p1", 300), long("/p2", 300), long("/p3", 300), "/p4", "/p5"},
-			Spawn: &state.Spawn{Type: long("t", 90), Resolved: new(long("m", 90)), Status: new(long("s", 90)),
+			Launch: &state.Launch{Type: long("t", 90), Resolved: new(long("m", 90)), Status: new(long("s", 90)),
 				Tokens: new(-1.2345678901234567e-300), Edits: new(-1.2345678901234567e-300), PromptChars: minI},
 		})
 	}

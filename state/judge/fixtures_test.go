@@ -42,7 +42,7 @@ func lines(add, del int64) func(*state.Row) {
 
 func spawn(typ, model, status string, tokens, edits float64, pch int) func(*state.Row) {
 	return func(r *state.Row) {
-		r.Spawn = &state.Spawn{Type: typ, Resolved: new(model), Status: new(status), Tokens: new(tokens), Edits: new(edits), PromptChars: pch}
+		r.Launch = &state.Launch{Type: typ, Resolved: new(model), Status: new(status), Tokens: new(tokens), Edits: new(edits), PromptChars: pch}
 	}
 }
 

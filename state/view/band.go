@@ -69,7 +69,7 @@ func diedOf(s *state.State) *state.TurnEnd {
 	return nil
 }
 
-// runningOf is the newest run still going: how many loops it has spawned, how many calls they made,
+// runningOf is the newest run still going: how many loops it has launched, how many calls they made,
 // which stage is running.
 func runningOf(s *state.State, now int64) *BandRunning {
 	active := state.ActiveRuns(s, now)

@@ -276,7 +276,7 @@ func evidenceOf(c cited, aliases map[string]string) []Evidence {
 }
 
 // citedLoop is a cited loop quoted as one line of evidence: its stage and model, dated by the turn that
-// spawned it.
+// launched it.
 func citedLoop(l *state.Loop, aliases map[string]string) Evidence {
 	label, model := "agent", "?"
 	if l.Label != nil {
