@@ -41,7 +41,7 @@ func (s *Server) commandRun(_ context.Context, raw json.RawMessage) (any, error)
 	sess.event(func() {
 		switch strings.TrimPrefix(p.Command, "/") {
 		case state.SaverCommand.Name:
-			res.Text = state.Ptr(sess.saver(p.Args, now))
+			res.Text = new(sess.saver(p.Args, now))
 		case "clear", "resume":
 			sess.resetSession()
 		}
@@ -251,7 +251,7 @@ func (sess *Session) demo() {
 	samples := demo.DemoTurns()
 	for at, context := range demoContext {
 		stat := samples[at%len(samples)]
-		stat.Context = state.Ptr(context)
+		stat.Context = new(context)
 		sess.dispatch(state.TurnComplete{Stat: stat})
 	}
 	for _, row := range demo.DemoRows(sess.st.Turn) {

@@ -141,7 +141,7 @@ func TestDecodeForkResult(t *testing.T) {
 	}{
 		{"null", `null`, "", nil, ""},
 		{"text and usage", `{"text":"{}","usage":{"input_tokens":3,"output_tokens":4}}`, "{}", nil, ""},
-		{"a fork's own cost", `{"text":"{}","usage":{},"costUsd":0.0123}`, "{}", state.Ptr(0.0123), ""},
+		{"a fork's own cost", `{"text":"{}","usage":{},"costUsd":0.0123}`, "{}", new(0.0123), ""},
 		{"an array", `[1,2]`, "", nil, "the host answered model.fork with something that is not {text, usage}"},
 		{"a string", `"done"`, "", nil, "the host answered model.fork with something that is not {text, usage}"},
 		{"no text", `{"usage":{}}`, "", nil, "the host answered model.fork without a text"},

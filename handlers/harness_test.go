@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -348,7 +349,7 @@ func (h *harness) cards(r *ForkResult) []string {
 	return h.st().Cards
 }
 
-func contains(list []string, s string) bool { return state.Contains(list, s) }
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 var errForkBroke = errors.New("fork broke")
 

@@ -100,7 +100,7 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 		sess.dispatch(state.DeliveryPending{Delta: 1})
 		sess.spawnSeq++
 		id := "spawn-" + strconv.Itoa(sess.spawnSeq)
-		sess.observe(state.SpawnOpened{SpawnID: id})
+		sess.observe(state.RewriteOpened{SpawnID: id})
 		sess.bridge.spawns[pl.ToolUseID] = id
 		rewritten = prompt + "\n\n" + strings.Join(standing, "\n")
 	})
@@ -207,7 +207,7 @@ func turnUsage(u bridge.Usage) *TurnUsage {
 	}
 	t := &TurnUsage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheCreate}
 	if u.Model != "" {
-		t.Model = state.Ptr(u.Model)
+		t.Model = new(u.Model)
 	}
 	return t
 }

@@ -139,7 +139,7 @@ func TestHookSessionFromStartToFix(t *testing.T) {
 	h.srv.mu.Lock()
 	sess := h.srv.sessions["cc-1"]
 	h.srv.mu.Unlock()
-	sess.event(func() { open = len(sess.st.Spawns) + len(sess.bridge.spawns) })
+	sess.event(func() { open = len(sess.st.Rewrites) + len(sess.bridge.spawns) })
 	if open != 0 {
 		t.Fatalf("%d spawns still open after the Agent result", open)
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/saverd/saverd/internal/safefile"
@@ -147,7 +148,7 @@ func (sess *Session) isNamed(agentID string) bool {
 // flight counts as reached. Under the lock.
 func (sess *Session) owedTo(agentID string, now int64) []string {
 	st := sess.st
-	if len(st.Standing) == 0 || st.Delivery.Pending > 0 || state.Contains(st.Delivery.Agents, agentID) {
+	if len(st.Standing) == 0 || st.Delivery.Pending > 0 || slices.Contains(st.Delivery.Agents, agentID) {
 		return nil
 	}
 	// A workflow agent calls before the journal that names it was re-read: read it once more for that id.
@@ -155,7 +156,7 @@ func (sess *Session) owedTo(agentID string, now int64) []string {
 		sess.observe(state.LoopProbed{AgentID: agentID})
 		sess.refreshRunsLocked(true, now)
 	}
-	if !sess.isNamed(agentID) || state.Contains(sess.st.Delivery.Agents, agentID) {
+	if !sess.isNamed(agentID) || slices.Contains(sess.st.Delivery.Agents, agentID) {
 		return nil
 	}
 	standing := append([]string(nil), sess.st.Standing...)

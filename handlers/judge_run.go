@@ -92,7 +92,7 @@ func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]str
 
 // judgedNothing is a run of kind that reported nothing: a cold snapshot, a refusal, or a failure of ours.
 func (sess *Session) judgedNothing(kind state.JudgeKind, failure string) state.JudgeDone {
-	return state.JudgeDone{Kind: kind, Patterns: sess.st.Patterns, Error: state.Ptr(failure), Dropped: []string{}}
+	return state.JudgeDone{Kind: kind, Patterns: sess.st.Patterns, Error: new(failure), Dropped: []string{}}
 }
 
 func evictedReasons(ids []string) []string {

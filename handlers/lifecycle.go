@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/saverd/saverd/rpc"
-	"github.com/saverd/saverd/state"
 )
 
 // hooked is the params of a session method.
@@ -51,7 +50,7 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	}
 	s.mu.Lock()
 	if p.JudgeBudget != nil {
-		s.budget = state.Ptr(*p.JudgeBudget)
+		s.budget = new(*p.JudgeBudget)
 	}
 	if p.Capabilities != nil {
 		s.canFork = p.Capabilities.Fork || s.opt.ForkAlways

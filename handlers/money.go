@@ -40,7 +40,7 @@ func (sess *Session) noteModel(model string, now int64) {
 // at the session model's price; nil when neither is known. Called under the lock.
 func (sess *Session) costOf(res *ForkResult, now int64) *float64 {
 	if res.CostUSD != nil {
-		return state.Ptr(*res.CostUSD)
+		return new(*res.CostUSD)
 	}
 	model := sess.modelName()
 	sess.noteModel(model, now)

@@ -43,7 +43,7 @@ func TestJudgeRunsPriced(t *testing.T) {
 	}{
 		{name: "a warm fork at the table's price", model: "claude-test", res: withUsage(reply(), warm, nil), judge: 0.111,
 			net: "Net      saved $0 · judge $0.11 · net −$0.11 · the judge cost more than it saved"},
-		{name: "the fork's own figure wins", model: "claude-test", res: withUsage(reply(), warm, state.Ptr(0.05)), judge: 0.05,
+		{name: "the fork's own figure wins", model: "claude-test", res: withUsage(reply(), warm, new(0.05)), judge: 0.05,
 			net: "Net      saved $0 · judge $0.05 · net −$0.05 · the judge cost more than it saved"},
 		{name: "no price for the model", model: "local-llm", res: withUsage(reply(), warm, nil),
 			net: "Net      saved ~0 tokens · judge 3k tokens · net −3k tokens · the judge cost more than it saved · tokens: no price for local-llm"},

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -38,7 +39,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 		return nil
 	}
 	// Only what the person typed is an ask: a task notification in the same words is nobody complaining.
-	if state.Contains(typed, kind) {
+	if slices.Contains(typed, kind) {
 		pace := judge.IsPace(p.Text)
 		turn := sess.st.Turn + 1
 		if p.TurnID != nil {
@@ -51,7 +52,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 	}
 	extra := append([]string(nil), sess.st.Notes...)
 	for _, t := range sess.st.Standing {
-		if !state.Contains(sess.st.Notes, t) {
+		if !slices.Contains(sess.st.Notes, t) {
 			extra = append(extra, t)
 		}
 	}
@@ -90,7 +91,7 @@ func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error)
 		sess.dispatch(state.DeliveryPending{Delta: 1})
 		sess.spawnSeq++
 		res.SpawnID = "spawn-" + strconv.Itoa(sess.spawnSeq)
-		sess.observe(state.SpawnOpened{SpawnID: res.SpawnID})
+		sess.observe(state.RewriteOpened{SpawnID: res.SpawnID})
 		res.Prompt = p.Prompt + "\n\n" + strings.Join(standing, "\n")
 	})
 	return res, nil
@@ -117,10 +118,10 @@ func (s *Server) agentSpawned(_ context.Context, raw json.RawMessage) (any, erro
 // spawned closes an open spawn: agentID is the agent it started ("" when the spawn failed). Called under
 // the lock.
 func (sess *Session) spawned(spawnID, agentID string, now int64) {
-	if !sess.st.Spawns[spawnID] {
+	if !sess.st.Rewrites[spawnID] {
 		return
 	}
-	sess.observe(state.SpawnClosed{SpawnID: spawnID})
+	sess.observe(state.RewriteClosed{SpawnID: spawnID})
 	if agentID != "" {
 		sess.dispatch(state.DeliverySent{AgentID: agentID, Now: now})
 		sess.log("ContextSaver delivery: spawn rewrite → " + agentID)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
@@ -24,7 +25,7 @@ func (s *Server) uiAction(_ context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !state.Contains(uiActions, p.Action) {
+	if !slices.Contains(uiActions, p.Action) {
 		return nil, rpc.InvalidParams("params.action: unknown action %q; want one of %s", p.Action, strings.Join(uiActions, ", "))
 	}
 	switch p.Action {
@@ -59,7 +60,7 @@ func (sess *Session) uiAction(p UIActionParams, now int64) (*string, error) {
 	case "steerSubmit":
 		sess.steerSubmit(p.PatternID, *p.Text)
 	case "info":
-		sess.dispatch(state.Expand{PatternID: state.Ptr(p.PatternID)})
+		sess.dispatch(state.Expand{PatternID: new(p.PatternID)})
 	case "togglePane":
 		sess.togglePane()
 	case "check":
@@ -200,7 +201,7 @@ func landArtifact(a rules.Artifact) error {
 	var existing *string
 	if a.Mode != rules.ModeWrite {
 		if b, err := os.ReadFile(a.Path); err == nil {
-			existing = state.Ptr(string(b))
+			existing = new(string(b))
 		} else if !os.IsNotExist(err) {
 			return fmt.Errorf("read %s: %w", a.Path, err)
 		}
@@ -274,7 +275,7 @@ func bodyOf(content string) string {
 func (sess *Session) openPane(auto bool) {
 	open := PaneOpen{SessionID: sess.id, ID: state.PaneID, Title: state.PaneTitle, Rows: state.PaneInlineRows}
 	if !auto {
-		open.Focus = state.Ptr(true)
+		open.Focus = new(true)
 	}
 	sess.send(NotifyOpen, open)
 	sess.dispatch(state.SetPane{Open: true, Auto: auto})

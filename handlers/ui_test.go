@@ -40,7 +40,7 @@ func TestUIActions(t *testing.T) {
 		},
 		{
 			name:    "steer, draft, submit",
-			presses: []press{{"steer", "reading:grep-again", nil}, {"steerDraft", "", state.Ptr("grep o")}, {"steerSubmit", "reading:grep-again", state.Ptr("  grep once\nthen read  ")}},
+			presses: []press{{"steer", "reading:grep-again", nil}, {"steerDraft", "", new("grep o")}, {"steerSubmit", "reading:grep-again", new("  grep once\nthen read  ")}},
 			toasts:  []string{"ContextSaver: fixed with your note — grep once …"},
 			check: func(t *testing.T, st *state.State) {
 				p := st.PatternByID("reading:grep-again")
@@ -50,7 +50,7 @@ func TestUIActions(t *testing.T) {
 			},
 		},
 		{
-			name: "submit nothing", presses: []press{{"steerSubmit", "reading:grep-again", state.Ptr(" \n ")}}, toasts: []string{"ContextSaver: write the instruction first"},
+			name: "submit nothing", presses: []press{{"steerSubmit", "reading:grep-again", new(" \n ")}}, toasts: []string{"ContextSaver: write the instruction first"},
 			check: func(t *testing.T, st *state.State) {
 				if st.PatternByID("reading:grep-again").Decision != nil {
 					t.Fatal("an empty note decided the card")
@@ -66,7 +66,7 @@ func TestUIActions(t *testing.T) {
 			},
 		},
 		{
-			name: "steer opens the field", presses: []press{{"steer", "reading:reread", nil}, {"steerDraft", "", state.Ptr("re")}},
+			name: "steer opens the field", presses: []press{{"steer", "reading:reread", nil}, {"steerDraft", "", new("re")}},
 			check: func(t *testing.T, st *state.State) {
 				if state.Str(st.Steering) != "reading:reread" || state.Str(st.SteerDraft) != "re" {
 					t.Fatalf("steering %v, draft %v", st.Steering, st.SteerDraft)

@@ -125,11 +125,11 @@ type LoadCheckSpoke struct{}
 // LoopProbed: the journal was re-read once for this agent, which called before any journal named it.
 type LoopProbed struct{ AgentID string }
 
-// SpawnOpened: an agent.spawn rewrite is open until agent.spawned closes it.
-type SpawnOpened struct{ SpawnID string }
+// RewriteOpened: an agent.spawn prompt rewrite is open until agent.spawned closes it.
+type RewriteOpened struct{ SpawnID string }
 
-// SpawnClosed: agent.spawned closed the rewrite.
-type SpawnClosed struct{ SpawnID string }
+// RewriteClosed: agent.spawned closed the prompt rewrite.
+type RewriteClosed struct{ SpawnID string }
 
 // AddAsk: the person typed a prompt.
 type AddAsk struct{ Ask Ask }
@@ -216,8 +216,8 @@ func (JudgeRelease) action()    {}
 func (JudgeAsked) action()      {}
 func (LoadCheckSpoke) action()  {}
 func (LoopProbed) action()      {}
-func (SpawnOpened) action()     {}
-func (SpawnClosed) action()     {}
+func (RewriteOpened) action()   {}
+func (RewriteClosed) action()   {}
 func (AddAsk) action()          {}
 func (RunPhases) action()       {}
 func (DeliveryPending) action() {}

@@ -23,7 +23,7 @@ func TokensToCompaction(s *State) *int64 {
 	if s.Usage.CompactAt != nil {
 		threshold = *s.Usage.CompactAt
 	}
-	return Ptr(max(0, threshold-*s.Usage.Tokens))
+	return new(max(0, threshold-*s.Usage.Tokens))
 }
 
 // ContextsOf is the context after each turn that reported one, oldest first: how full the window was,
@@ -62,5 +62,5 @@ func TurnsToCompaction(s *State) *int64 {
 	if perTurn == 0 {
 		return nil
 	}
-	return Ptr(int64(jstext.Round(float64(*left) / perTurn)))
+	return new(int64(jstext.Round(float64(*left) / perTurn)))
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -18,10 +19,10 @@ func replanOf(text string) string {
 	return replan + strings.TrimSpace(text)
 }
 
-// decide applies the person's choice on a card. Keep sends nothing; Fix… (steer) sends the person's text
-// and Fix (kill) sends the kill prompt for a habit, the lean alternative itself for a process finding.
+// decide applies the person's choice on a card. Ignore sends nothing; Fix… (FixWithNote) sends the person's
+// text and Fix sends the kill prompt for a habit, the lean alternative itself for a process finding.
 // An empty instruction decides nothing. Whatever is sent rides the same wrapper (InstructionOf) as a
-// one-shot note; a habit's also stands for every subagent spawned after, a re-plan is the
+// one-shot note; a habit's also stands for every subagent launched after, a re-plan is the
 // orchestrator's, once. A choice the pattern carries afterwards is told in e.
 func decide(s *State, id string, choice Choice, text *string, e *Effects) {
 	p := s.PatternByID(id)
@@ -46,12 +47,12 @@ func decide(s *State, id string, choice Choice, text *string, e *Effects) {
 		return
 	}
 	e.Decided = id
-	p.Decision = Ptr(choice)
-	p.DecidedAtTurn = Ptr(s.Turn)
-	p.LastDecision = Ptr(choice)
+	p.Decision = new(choice)
+	p.DecidedAtTurn = new(s.Turn)
+	p.LastDecision = new(choice)
 	if sending {
-		p.Instruction = Ptr(instruction)
-		p.OpenedAtTurn = Ptr(s.Turn)
+		p.Instruction = new(instruction)
+		p.OpenedAtTurn = new(s.Turn)
 	}
 	s.Cards = withoutID(s.Cards, id)
 	if s.Expanded != nil && *s.Expanded == id {
@@ -109,7 +110,7 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 		if out[i].Hits == nil {
 			out[i].Hits = []string{}
 		}
-		out[i].Hits = clipped(out[i].Hits)
+		out[i].Hits = slices.Clip(out[i].Hits)
 	}
 	return out
 }
@@ -128,5 +129,5 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 // one after the person decided again.
 func alreadyIgnored(s *State, id string) bool {
 	p := s.PatternByID(id)
-	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && Contains(s.Cards, id)
+	return p != nil && IsSent(p.Decision) && p.OpenedAtTurn == nil && slices.Contains(s.Cards, id)
 }

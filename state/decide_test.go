@@ -11,7 +11,7 @@ import (
 
 func processPattern() state.Pattern {
 	p := state.FromStored(state.StoredPattern{ID: "process:review-rounds", Category: "process", Kind: "Three review rounds on one diff",
-		Why: "they overlap", Alternative: "  run one review over the whole batch ", Confidence: 0.8, Lean: state.Ptr("one review, then fix")})
+		Why: "they overlap", Alternative: "  run one review over the whole batch ", Confidence: 0.8, Lean: new("one review, then fix")})
 	p.Hits = []string{"turn:1"}
 	return p
 }
@@ -31,22 +31,22 @@ func TestDecide(t *testing.T) {
 		standing    []string
 	}{
 		{"keep sends nothing", habit, state.Ignore, nil, true, nil, []string{}, []string{}},
-		{"steer sends the text, standing", habit, state.FixWithNote, state.Ptr("only the auth tests"), true, state.Ptr("only the auth tests"),
+		{"steer sends the text, standing", habit, state.FixWithNote, new("only the auth tests"), true, new("only the auth tests"),
 			[]string{state.InstructionOf("only the auth tests")}, []string{state.InstructionOf("only the auth tests")}},
-		{"a blank steer decides nothing", habit, state.FixWithNote, state.Ptr(" \n "), false, nil, []string{}, []string{}},
+		{"a blank steer decides nothing", habit, state.FixWithNote, new(" \n "), false, nil, []string{}, []string{}},
 		{"a steer with no text decides nothing", habit, state.FixWithNote, nil, false, nil, []string{}, []string{}},
 		{"kill sends the kill prompt", habit, state.Fix, nil, true,
-			state.Ptr("Stop this behaviour for the rest of the session: Claude keeps running the whole suite. From now on: run only the tests you touched"),
+			new("Stop this behaviour for the rest of the session: Claude keeps running the whole suite. From now on: run only the tests you touched"),
 			[]string{kill}, []string{kill}},
-		{"a process kill re-plans once, never standing", proc, state.Fix, nil, true, state.Ptr("  run one review over the whole batch "),
+		{"a process kill re-plans once, never standing", proc, state.Fix, nil, true, new("  run one review over the whole batch "),
 			[]string{state.InstructionOf("Change the remaining work: run one review over the whole batch")}, []string{}},
-		{"a re-plan already said is not said twice", proc, state.FixWithNote, state.Ptr("  change the remaining work: batch it "), true,
-			state.Ptr("  change the remaining work: batch it "), []string{state.InstructionOf("change the remaining work: batch it")}, []string{}},
+		{"a re-plan already said is not said twice", proc, state.FixWithNote, new("  change the remaining work: batch it "), true,
+			new("  change the remaining work: batch it "), []string{state.InstructionOf("change the remaining work: batch it")}, []string{}},
 		{"an unknown pattern decides nothing", "other:none", state.Fix, nil, false, nil, []string{}, []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := statetest.Judged(t, statetest.SuitePattern(), processPattern())
-			state.Reduce(s, state.Expand{PatternID: state.Ptr(tc.id)})
+			state.Reduce(s, state.Expand{PatternID: new(tc.id)})
 			state.Reduce(s, state.SteerBegin{PatternID: tc.id})
 			state.Reduce(s, state.SteerDraft{Text: "typed"})
 			state.Reduce(s, state.Decide{PatternID: tc.id, Choice: tc.choice, Text: tc.text})
@@ -69,7 +69,7 @@ func TestDecide(t *testing.T) {
 			if sent := tc.choice != state.Ignore; (p.OpenedAtTurn != nil) != sent {
 				t.Fatalf("opened %v for %s", p.OpenedAtTurn, tc.choice)
 			}
-			if state.Contains(s.Cards, tc.id) || s.Expanded != nil || s.Steering != nil || s.SteerDraft != nil {
+			if slices.Contains(s.Cards, tc.id) || s.Expanded != nil || s.Steering != nil || s.SteerDraft != nil {
 				t.Fatalf("card %v expanded %v steering %v draft %v: a decision takes the card off and closes its fields",
 					s.Cards, s.Expanded, s.Steering, s.SteerDraft)
 			}
@@ -80,7 +80,7 @@ func TestDecide(t *testing.T) {
 func TestDecideSameNoteOnce(t *testing.T) {
 	s := statetest.Judged(t)
 	for range 2 {
-		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("x")})
+		state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: new("x")})
 	}
 	if len(s.Notes) != 1 || len(s.Standing) != 1 {
 		t.Fatalf("notes %q standing %q", s.Notes, s.Standing)
@@ -127,7 +127,7 @@ func TestOneRecurrenceCountedOnce(t *testing.T) {
 		s := steered(t)
 		state.Reduce(s, state.TurnStart{Now: 2})
 		state.Reduce(s, state.AddRow{Row: statetest.Call("r3", statetest.SuiteKey, state.ClassTest, 2, 1, 1)})
-		state.Reduce(s, state.Decide{PatternID: id, Choice: state.FixWithNote, Text: state.Ptr("really, only the auth tests")})
+		state.Reduce(s, state.Decide{PatternID: id, Choice: state.FixWithNote, Text: new("really, only the auth tests")})
 		state.Reduce(s, state.TurnStart{Now: 3})
 		state.Reduce(s, recurredRun(s, id))
 		if ignored(s) != 2 || !slices.Equal(s.Cards, []string{id}) {
@@ -193,7 +193,7 @@ func TestJudgeDone(t *testing.T) {
 		s := statetest.Judged(t)
 		state.Reduce(s, state.CheckArm{})
 		state.Reduce(s, state.JudgeStart{Now: 5, Seq: 2})
-		state.Reduce(s, state.JudgeDone{Patterns: s.Patterns, Error: state.Ptr("cold snapshot"), Fresh: []string{}, Recurred: []string{}, Dropped: []string{}})
+		state.Reduce(s, state.JudgeDone{Patterns: s.Patterns, Error: new("cold snapshot"), Fresh: []string{}, Recurred: []string{}, Dropped: []string{}})
 		if !s.PendingCheck || s.Judge.Running || *s.Judge.Error != "cold snapshot" || s.Judge.LastAtMs != 5 || s.Judge.LastAtSeq != 2 {
 			t.Fatalf("judge %+v pending %v", s.Judge, s.PendingCheck)
 		}
@@ -242,7 +242,7 @@ func TestDeliverySentCountsOncePerAgent(t *testing.T) {
 	other := statetest.SuitePattern()
 	other.ID = "reading:logs"
 	s := statetest.Judged(t, statetest.SuitePattern(), processPattern(), other)
-	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("only auth")})
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: new("only auth")})
 	state.Reduce(s, state.Decide{PatternID: "process:review-rounds", Choice: state.Fix})
 	state.Reduce(s, state.Decide{PatternID: "reading:logs", Choice: state.Ignore})
 	for _, agent := range []string{"a1", "a1", "a2"} {

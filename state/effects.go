@@ -1,5 +1,7 @@
 package state
 
+import "slices"
+
 // Effects is what one Reduce call did that its caller answers out loud (a toast, a registry write, a
 // card opened), so no caller compares the state before and after an action to learn it. Each list is
 // nil when the action did none of it, so an action that settles nothing allocates nothing here.
@@ -30,7 +32,7 @@ type Requeue struct {
 // settledCredit reports whether p is a settled instruction in s (sent, closed, its card not queued) and
 // what it was credited; a card that comes back from that state is a relapse the person is told about.
 func settledCredit(s *State, p *Pattern) (Saved, bool) {
-	if p == nil || p.OpenedAtTurn != nil || !IsSent(p.Decision) || Contains(s.Cards, p.ID) {
+	if p == nil || p.OpenedAtTurn != nil || !IsSent(p.Decision) || slices.Contains(s.Cards, p.ID) {
 		return Saved{}, false
 	}
 	if p.Credit == nil {
@@ -46,7 +48,7 @@ func requeuedBy(s *State, patterns []Pattern, cards []string) []Requeue {
 	var out []Requeue
 	for i := range patterns {
 		id := patterns[i].ID
-		if credit, ok := settledCredit(s, s.PatternByID(id)); ok && Contains(cards, id) {
+		if credit, ok := settledCredit(s, s.PatternByID(id)); ok && slices.Contains(cards, id) {
 			out = append(out, Requeue{ID: id, Credit: credit})
 		}
 	}
@@ -57,7 +59,7 @@ func requeuedBy(s *State, patterns []Pattern, cards []string) []Requeue {
 func queuedOf(ids, cards []string) []string {
 	var out []string
 	for _, id := range ids {
-		if Contains(cards, id) {
+		if slices.Contains(cards, id) {
 			out = append(out, id)
 		}
 	}

@@ -73,7 +73,7 @@ func TestReduceEffects(t *testing.T) {
 		{
 			name:  "a fix with a blank note decides nothing",
 			setup: func(t *testing.T) *state.State { return statetest.Judged(t) },
-			act:   state.Decide{PatternID: id, Choice: state.FixWithNote, Text: state.Ptr("  ")},
+			act:   state.Decide{PatternID: id, Choice: state.FixWithNote, Text: new("  ")},
 		},
 		{
 			name:  "a decision on no pattern",
@@ -96,7 +96,7 @@ func TestReduceEffects(t *testing.T) {
 			},
 			act: state.JudgeDone{Patterns: []state.Pattern{func() state.Pattern {
 				p := statetest.SuitePattern()
-				p.Decision = state.Ptr(state.FixWithNote)
+				p.Decision = new(state.FixWithNote)
 				return p
 			}()}, Recurred: []string{id}, Dropped: []string{}},
 			want: state.Effects{Queued: []string{id}, Requeued: []state.Requeue{{ID: id, Credit: state.Saved{Ms: 40_000, Chars: 5_000}}}},

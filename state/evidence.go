@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ import (
 //   - SinksOf sorts time or context into named sinks by what ran (SinkLabel): tests, reads, searches,
 //     edits, git, builds, installs, lint, format, typecheck, waits, shell, and the tool's name for the
 //     rest. The total counts every row of the main loop and the agents' own rows, folded rows included;
-//     Agent spawn rows are listed apart and never added in, since they contain their loop's rows.
+//     Agent launch rows are listed apart and never added in, since they contain their loop's rows.
 //   - SumOf is Σms and Σchars over rows.
 
 // AgentAliases maps each loop's agent id to its alias, a1, a2, … in order of first appearance.
@@ -75,7 +76,7 @@ func RowsOf(s *State, hits []string) []Row {
 	var out []Row
 	if len(hits) <= 8 {
 		for i := range s.Rows {
-			if Contains(hits, s.Rows[i].ID) {
+			if slices.Contains(hits, s.Rows[i].ID) {
 				out = append(out, s.Rows[i])
 			}
 		}
@@ -197,7 +198,7 @@ func SinkLabel(tool string, cls CommandClass) string {
 type SinkReport struct {
 	Total int64
 	Sinks []Sink // every named sink, largest first, then by label
-	Apart Sink   // Agent spawn rows: never added into Total
+	Apart Sink   // Agent launch rows: never added into Total
 }
 
 // SinkReportOf sorts rows and folded records into named sinks by measure.
@@ -301,14 +302,14 @@ func MeasuredCost(s *State, handles []string) Cost {
 	var c Cost
 	for i := range s.Loops {
 		l := &s.Loops[i]
-		if Contains(agents, l.ID) || (l.Run != nil && Contains(runs, *l.Run)) {
+		if slices.Contains(agents, l.ID) || (l.Run != nil && slices.Contains(runs, *l.Run)) {
 			c.Tokens += LoopTokens(l)
 			c.Ms += l.Ms
 		}
 	}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if Contains(turns, t.Turn) {
+		if slices.Contains(turns, t.Turn) {
 			c.Tokens += t.Input + t.CacheCreate + t.Output
 			c.Ms += t.Ms
 		}
@@ -356,7 +357,7 @@ type Sink struct {
 	Count  int    `json:"count"`
 }
 
-// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent spawn rows
+// Sinks is a total over every ledger row of the main loop plus the agents' own rows (Agent launch rows
 // excluded: they contain their loop's rows), and the SinksShown largest named.
 type Sinks struct {
 	Total int64  `json:"total"`

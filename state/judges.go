@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // The two judges' runs: one lifecycle, used twice. A run starts (JudgeStart), answers with a merged
@@ -228,7 +229,7 @@ func answerOf(s *State, habit bool, a JudgeDone) (patterns []Pattern, cards, ask
 	if habit {
 		for i := range patterns {
 			p := &patterns[i]
-			if !Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
+			if !slices.Contains(a.Recurred, p.ID) || !IsSent(p.Decision) {
 				continue
 			}
 			marked = append(marked, p.ID)
@@ -247,7 +248,7 @@ func answerOf(s *State, habit bool, a JudgeDone) (patterns []Pattern, cards, ask
 	if !habit {
 		cards = make([]string, 0, len(a.Fresh)+len(s.Cards))
 		for _, id := range a.Fresh {
-			if undecidedIn(patterns, id) && !Contains(s.Cards, id) {
+			if undecidedIn(patterns, id) && !slices.Contains(s.Cards, id) {
 				cards = append(cards, id)
 			}
 		}
@@ -262,7 +263,7 @@ func answerOf(s *State, habit bool, a JudgeDone) (patterns []Pattern, cards, ask
 	wanted = append(wanted, marked...)
 	cards = make([]string, 0, len(wanted)+len(s.Cards))
 	for i, id := range wanted {
-		if !Contains(wanted[:i], id) && !Contains(s.Cards, id) {
+		if !slices.Contains(wanted[:i], id) && !slices.Contains(s.Cards, id) {
 			cards = append(cards, id)
 		}
 	}
@@ -291,5 +292,5 @@ func CopyStr(p *string) *string {
 	if p == nil {
 		return nil
 	}
-	return Ptr(*p)
+	return new(*p)
 }

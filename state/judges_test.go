@@ -12,8 +12,8 @@ import (
 // `& < >` to the encoder that embeds it.
 func TestJudgeStateJSON(t *testing.T) {
 	s := state.New("/w", 1)
-	s.Judge.Error = state.Ptr("a<b&c")
-	s.Process.Error = state.Ptr("a<b&c")
+	s.Judge.Error = new("a<b&c")
+	s.Process.Error = new("a<b&c")
 	cases := []struct {
 		name   string
 		v      any
@@ -40,16 +40,16 @@ func TestJudgeStateJSON(t *testing.T) {
 }
 
 // TestSessionFlags: what the daemon remembers of a session beside the plugin's state is reduced like
-// the rest: a claimed run and whoever asked of it, the open spawns, the probed agents and the load
-// check's one toast. A reset keeps what is still out in the world (a claimed run, an open spawn) and
+// the rest: a claimed run and whoever asked of it, the open prompt rewrites, the probed agents and the load
+// check's one toast. A reset keeps what is still out in the world (a claimed run, an open rewrite) and
 // forgets the rest; a clone taken before a change never sees it.
 func TestSessionFlags(t *testing.T) {
 	type flags struct {
 		habitInFlight, habitAsked, processInFlight, spoke bool
-		spawns, probed                                    int
+		rewrites, probed                                  int
 	}
 	of := func(s *state.State) flags {
-		return flags{s.Judge.InFlight, s.Judge.Asked, s.Process.InFlight, s.LoadCheckSpoke, len(s.Spawns), len(s.Probed)}
+		return flags{s.Judge.InFlight, s.Judge.Asked, s.Process.InFlight, s.LoadCheckSpoke, len(s.Rewrites), len(s.Probed)}
 	}
 	cases := []struct {
 		name string
@@ -60,11 +60,11 @@ func TestSessionFlags(t *testing.T) {
 		{"asked of it", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}}, flags{habitInFlight: true, habitAsked: true}},
 		{"released, and the ask with it", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}, state.JudgeRelease{}}, flags{}},
 		{"a process run is its own", []state.Action{state.JudgeClaim{Kind: state.ProcessJudge}}, flags{processInFlight: true}},
-		{"spawns open and close", []state.Action{state.SpawnOpened{SpawnID: "spawn-1"}, state.SpawnOpened{SpawnID: "spawn-2"}, state.SpawnClosed{SpawnID: "spawn-1"}}, flags{spawns: 1}},
+		{"rewrites open and close", []state.Action{state.RewriteOpened{SpawnID: "spawn-1"}, state.RewriteOpened{SpawnID: "spawn-2"}, state.RewriteClosed{SpawnID: "spawn-1"}}, flags{rewrites: 1}},
 		{"a probe and a toast", []state.Action{state.LoopProbed{AgentID: "a1"}, state.LoadCheckSpoke{}}, flags{spoke: true, probed: 1}},
 		{"a reset keeps what is out in the world", []state.Action{state.JudgeClaim{}, state.JudgeAsked{}, state.JudgeClaim{Kind: state.ProcessJudge},
-			state.SpawnOpened{SpawnID: "spawn-1"}, state.LoopProbed{AgentID: "a1"}, state.LoadCheckSpoke{}, state.Reset{}},
-			flags{habitInFlight: true, habitAsked: true, processInFlight: true, spawns: 1}},
+			state.RewriteOpened{SpawnID: "spawn-1"}, state.LoopProbed{AgentID: "a1"}, state.LoadCheckSpoke{}, state.Reset{}},
+			flags{habitInFlight: true, habitAsked: true, processInFlight: true, rewrites: 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,9 +76,9 @@ func TestSessionFlags(t *testing.T) {
 				t.Fatalf("flags = %+v, want %+v", got, c.want)
 			}
 			clone := s.Clone()
-			state.Reduce(s, state.SpawnOpened{SpawnID: "later"})
+			state.Reduce(s, state.RewriteOpened{SpawnID: "later"})
 			state.Reduce(s, state.LoopProbed{AgentID: "later"})
-			if clone.Spawns["later"] || clone.Probed["later"] {
+			if clone.Rewrites["later"] || clone.Probed["later"] {
 				t.Fatal("a clone saw a change made after it was taken")
 			}
 		})

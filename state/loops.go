@@ -96,9 +96,9 @@ func loopTurn(s *State, a LoopTurn) {
 		l.Tokens.Output += a.Tokens.Output
 		l.Tokens.CacheRead += a.Tokens.CacheRead
 		l.Tokens.CacheCreate += a.Tokens.CacheCreate
-		l.Ended = Ptr(a.Ended)
+		l.Ended = new(a.Ended)
 		if a.Model != nil {
-			l.Model = Ptr(*a.Model)
+			l.Model = new(*a.Model)
 		}
 	})
 }
@@ -107,10 +107,10 @@ func loopTurn(s *State, a LoopTurn) {
 func agentStart(s *State, a AgentStart) {
 	withLoop(s, a.AgentID, s.Turn, s.Seq, func(l *Loop) {
 		if a.Description != "" {
-			l.Label = Ptr(a.Description)
+			l.Label = new(a.Description)
 		}
 		if a.Model != nil {
-			l.Model = Ptr(*a.Model)
+			l.Model = new(*a.Model)
 		}
 	})
 }
@@ -124,7 +124,7 @@ func runStart(s *State, run RunInfo, now int64) {
 	}
 	var dir *string
 	if run.Dir != nil {
-		dir = Ptr(*run.Dir)
+		dir = new(*run.Dir)
 	}
 	s.Runs = append(s.Runs, Run{ID: run.ID, Name: run.Name, Dir: dir, Turn: s.Turn, Seq: s.Seq, At: now, Phases: []string{}})
 }
@@ -138,12 +138,12 @@ func runJournal(s *State, a RunJournal) {
 				l.Outcome = copyOutcome(e.Outcome)
 				return
 			}
-			l.Run = Ptr(a.RunID)
+			l.Run = new(a.RunID)
 			if e.Label != nil {
-				l.Label = Ptr(*e.Label)
+				l.Label = new(*e.Label)
 			}
 			if e.Phase != nil {
-				l.Phase = Ptr(*e.Phase)
+				l.Phase = new(*e.Phase)
 			}
 		})
 	}

@@ -21,10 +21,10 @@ func TestLoops(t *testing.T) {
 	if l == nil || l.FirstTurn != 1 || l.FirstSeq != 2 || l.Calls != 3 || l.Edits != 1 || l.Checks != 1 || l.Reads != 1 {
 		t.Fatalf("loop %+v", l)
 	}
-	state.Reduce(s, state.AgentStart{AgentID: "a", Description: "explore auth", Model: state.Ptr("sonnet")})
+	state.Reduce(s, state.AgentStart{AgentID: "a", Description: "explore auth", Model: new("sonnet")})
 	state.Reduce(s, state.AgentStart{AgentID: "a", Description: "", Model: nil}) // nothing said: nothing forgotten
 	state.Reduce(s, state.LoopTurn{AgentID: "a", Ms: 100, Tokens: state.Tokens{Input: 1, Output: 2, CacheRead: 3, CacheCreate: 4}, Ended: state.EndAnswer, Turn: 1})
-	state.Reduce(s, state.LoopTurn{AgentID: "a", Model: state.Ptr("opus"), Ms: 50, Tokens: state.Tokens{Input: 1}, Ended: state.EndError, Turn: 1})
+	state.Reduce(s, state.LoopTurn{AgentID: "a", Model: new("opus"), Ms: 50, Tokens: state.Tokens{Input: 1}, Ended: state.EndError, Turn: 1})
 	l = s.LoopByID("a")
 	if state.Str(l.Label) != "explore auth" || state.Str(l.Model) != "opus" || l.Turns != 2 || l.Ms != 150 || l.Tokens != (state.Tokens{2, 2, 3, 4}) || *l.Ended != state.EndError {
 		t.Fatalf("loop %+v", l)
@@ -60,14 +60,14 @@ func TestLoopCapDropsOldest(t *testing.T) {
 func TestRuns(t *testing.T) {
 	s := state.New("/w", 1)
 	state.Reduce(s, state.TurnStart{Now: 1})
-	run := state.RunInfo{ID: "run-1", Name: "review", Dir: state.Ptr("/tmp/run-1")}
+	run := state.RunInfo{ID: "run-1", Name: "review", Dir: new("/tmp/run-1")}
 	state.Reduce(s, state.RunStart{Run: run, Now: 100})
 	state.Reduce(s, state.RunStart{Run: state.RunInfo{ID: "run-1", Name: "resumed"}, Now: 900}) // a resume: dated at its first launch
 	if len(s.Runs) != 1 || s.Runs[0].Name != "review" || s.Runs[0].At != 100 || s.Runs[0].Turn != 1 || s.Runs[0].Phases == nil {
 		t.Fatalf("runs %+v", s.Runs)
 	}
 	state.Reduce(s, state.RunJournal{RunID: "run-1", Now: 500, Entries: []state.JournalEntry{
-		{Kind: "started", AgentID: "w1", Label: state.Ptr("lint"), Phase: state.Ptr("check")},
+		{Kind: "started", AgentID: "w1", Label: new("lint"), Phase: new("check")},
 		{Kind: "started", AgentID: "w1"}, // no label or phase said: none forgotten
 		{Kind: "result", AgentID: "w1", Outcome: &state.Outcome{Kind: state.OutcomeReport, Chars: 12}},
 		{Kind: "result", AgentID: "w2", Outcome: &state.Outcome{Kind: state.OutcomeFindings, High: 1}},

@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Reduce applies one action to s, in place, with the seed's meaning for every member of its Action union,
 // and says what it did that a caller answers (see Effects). It follows the package's mutation rule: the
@@ -52,17 +55,17 @@ func reduce(s *State, a Action, e *Effects) {
 		if a.PatternID == nil || sameID(a.PatternID, s.Expanded) {
 			s.Expanded = nil
 		} else {
-			s.Expanded = Ptr(*a.PatternID)
+			s.Expanded = new(*a.PatternID)
 		}
 	case SteerBegin:
 		if s.Steering != nil && *s.Steering == a.PatternID {
 			s.Steering = nil
 		} else {
-			s.Steering = Ptr(a.PatternID)
+			s.Steering = new(a.PatternID)
 		}
 		s.SteerDraft = nil
 	case SteerDraft:
-		s.SteerDraft = Ptr(a.Text)
+		s.SteerDraft = new(a.Text)
 	case Decide:
 		decide(s, a.PatternID, a.Choice, a.Text, e)
 	case JudgeStart:
@@ -97,10 +100,10 @@ func reduce(s *State, a Action, e *Effects) {
 		s.LoadCheckSpoke = true
 	case LoopProbed:
 		s.Probed = withKey(s.Probed, a.AgentID, true)
-	case SpawnOpened:
-		s.Spawns = withKey(s.Spawns, a.SpawnID, true)
-	case SpawnClosed:
-		s.Spawns = withKey(s.Spawns, a.SpawnID, false)
+	case RewriteOpened:
+		s.Rewrites = withKey(s.Rewrites, a.SpawnID, true)
+	case RewriteClosed:
+		s.Rewrites = withKey(s.Rewrites, a.SpawnID, false)
 	case AddAsk:
 		s.Asks = append(s.Asks, a.Ask)
 	case RunPhases:
@@ -125,7 +128,7 @@ func reduce(s *State, a Action, e *Effects) {
 			s.AutoOpened = true
 		}
 	case SetColumns:
-		s.Columns = Ptr(a.Columns)
+		s.Columns = new(a.Columns)
 	case SetPrice:
 		s.Money.Model, s.Money.CacheRead, s.Money.Priced = a.Model, a.CacheRead, a.Known
 	case SetBudget:
@@ -200,9 +203,9 @@ func deref(a Action) Action {
 		return derefOf(p)
 	case *LoopProbed:
 		return derefOf(p)
-	case *SpawnOpened:
+	case *RewriteOpened:
 		return derefOf(p)
-	case *SpawnClosed:
+	case *RewriteClosed:
 		return derefOf(p)
 	case *AddAsk:
 		return derefOf(p)
@@ -249,7 +252,7 @@ func sameID(a, b *string) bool {
 
 // pushUnique appends x unless xs already holds it. It only ever appends, so it keeps the mutation rule.
 func pushUnique(xs []string, x string) []string {
-	if Contains(xs, x) {
+	if slices.Contains(xs, x) {
 		return xs
 	}
 	return append(xs, x)
@@ -267,13 +270,13 @@ func usageSample(s *State, u Usage, now int64) {
 		s.Usage.Window = u.Window
 	}
 	if u.CompactAt != nil {
-		s.Usage.CompactAt = Ptr(*u.CompactAt)
+		s.Usage.CompactAt = new(*u.CompactAt)
 	}
 	if u.Tokens != nil {
-		s.Usage.Tokens = Ptr(*u.Tokens)
+		s.Usage.Tokens = new(*u.Tokens)
 	}
 	if u.Percent != nil {
-		s.Usage.Percent = Ptr(*u.Percent)
+		s.Usage.Percent = new(*u.Percent)
 	}
 	if s.Judge.LastAtMs == 0 && now > 0 {
 		s.Judge.LastAtMs = now
@@ -292,7 +295,7 @@ func turnStart(s *State, now int64) {
 // deliverySent counts one agent reached by the standing instructions, once, on every habit pattern
 // whose instruction is standing.
 func deliverySent(s *State, agentID string) {
-	if Contains(s.Delivery.Agents, agentID) {
+	if slices.Contains(s.Delivery.Agents, agentID) {
 		return
 	}
 	s.Delivery.Agents = append(s.Delivery.Agents, agentID)
@@ -324,12 +327,12 @@ func artifactDone(s *State, a ArtifactDone) {
 
 // resetState starts the session over: patterns survive as stored, the overhead, the band width and the pane's
 // open state are kept. So is what is still out in the world: a claimed judge run (and whoever asked of
-// it) and the open spawn rewrites, which will answer into this session whatever it holds by then.
+// it) and the open prompt rewrites, which will answer into this session whatever it holds by then.
 func resetState(s *State) {
 	fresh := New(s.Cwd, s.Usage.Window)
 	fresh.Judge.InFlight, fresh.Judge.Asked = s.Judge.InFlight, s.Judge.Asked
 	fresh.Process.InFlight, fresh.Process.Asked = s.Process.InFlight, s.Process.Asked
-	fresh.Spawns = s.Spawns
+	fresh.Rewrites = s.Rewrites
 	fresh.Overhead = s.Overhead
 	fresh.Columns = s.Columns
 	fresh.PaneOpen = s.PaneOpen

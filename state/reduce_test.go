@@ -53,7 +53,7 @@ func BenchmarkApplyRowMain(b *testing.B) {
 	state.Reduce(s, state.TurnStart{Now: 1})
 	for i := range s.Patterns {
 		if state.IsSent(s.Patterns[i].Decision) {
-			s.Patterns[i].OpenedAtTurn = state.Ptr(s.Turn - 1)
+			s.Patterns[i].OpenedAtTurn = new(s.Turn - 1)
 		}
 	}
 	rows := benchRows(func(int) string { return state.MainAgent })
@@ -334,13 +334,13 @@ func TestUsageSample(t *testing.T) {
 	}{
 		{"present values win, window and compactAt stick",
 			[]state.UsageSample{
-				{Usage: state.Usage{Window: 1_000, CompactAt: state.Ptr[int64](900), Tokens: state.Ptr[int64](100), Percent: state.Ptr(10.0)}, Now: 5},
-				{Usage: state.Usage{Tokens: state.Ptr[int64](200)}, Now: 9},
+				{Usage: state.Usage{Window: 1_000, CompactAt: new(int64(900)), Tokens: new(int64(100)), Percent: new(10.0)}, Now: 5},
+				{Usage: state.Usage{Tokens: new(int64(200))}, Now: 9},
 			},
-			state.Usage{Window: 1_000, CompactAt: state.Ptr[int64](900), Tokens: state.Ptr[int64](200), Percent: state.Ptr(10.0)}, 5},
+			state.Usage{Window: 1_000, CompactAt: new(int64(900)), Tokens: new(int64(200)), Percent: new(10.0)}, 5},
 		{"the first sample dates the cadence; a Now of 0 seeds nothing",
-			[]state.UsageSample{{Usage: state.Usage{Percent: state.Ptr(1.5)}, Now: 0}, {Usage: state.Usage{}, Now: 7}},
-			state.Usage{Window: 500, Percent: state.Ptr(1.5)}, 7},
+			[]state.UsageSample{{Usage: state.Usage{Percent: new(1.5)}, Now: 0}, {Usage: state.Usage{}, Now: 7}},
+			state.Usage{Window: 500, Percent: new(1.5)}, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := state.New("/w", 500)
@@ -357,7 +357,7 @@ func TestUsageSample(t *testing.T) {
 
 func TestCompactForgetsTheFill(t *testing.T) {
 	s := state.New("/w", 500)
-	state.Reduce(s, state.UsageSample{Usage: state.Usage{CompactAt: state.Ptr[int64](400), Tokens: state.Ptr[int64](300), Percent: state.Ptr(60.0)}})
+	state.Reduce(s, state.UsageSample{Usage: state.Usage{CompactAt: new(int64(400)), Tokens: new(int64(300)), Percent: new(60.0)}})
 	state.Reduce(s, state.TurnStart{Now: 1})
 	state.Reduce(s, state.Compact{})
 	if s.Usage.Tokens != nil || s.Usage.Percent != nil || *s.Usage.CompactAt != 400 || s.Usage.Window != 500 || !slices.Equal(s.Compactions, []int{1}) {
@@ -371,10 +371,10 @@ func TestPaneFields(t *testing.T) {
 		a                  state.Action
 		expanded, steering string // "" for nil
 	}{
-		{state.Expand{PatternID: state.Ptr("a")}, "a", ""},
-		{state.Expand{PatternID: state.Ptr("b")}, "b", ""},
-		{state.Expand{PatternID: state.Ptr("b")}, "", ""},
-		{state.Expand{PatternID: state.Ptr("a")}, "a", ""},
+		{state.Expand{PatternID: new("a")}, "a", ""},
+		{state.Expand{PatternID: new("b")}, "b", ""},
+		{state.Expand{PatternID: new("b")}, "", ""},
+		{state.Expand{PatternID: new("a")}, "a", ""},
 		{state.Expand{PatternID: nil}, "", ""},
 		{state.SteerBegin{PatternID: "a"}, "", "a"},
 		{state.SteerDraft{Text: "half"}, "", "a"},
@@ -419,14 +419,14 @@ func TestResetKeepsStoredPatterns(t *testing.T) {
 	state.Reduce(s, state.SetOverhead{Overhead: state.Overhead{Memory: 1, MCP: 2, Agents: 3}})
 	state.Reduce(s, state.SetColumns{Columns: 160})
 	state.Reduce(s, state.SetPane{Open: true, Auto: true})
-	state.Reduce(s, state.UsageSample{Usage: state.Usage{Tokens: state.Ptr[int64](5)}, Now: 10})
+	state.Reduce(s, state.UsageSample{Usage: state.Usage{Tokens: new(int64(5))}, Now: 10})
 	state.Reduce(s, state.Reset{})
 	want := state.New("/w", 200_000)
 	want.Overhead = &state.Overhead{Memory: 1, MCP: 2, Agents: 3}
-	want.Columns = state.Ptr(160)
+	want.Columns = new(160)
 	want.PaneOpen = true
 	stored := statetest.SuitePattern().StoredPattern
-	stored.LastDecision = state.Ptr(state.FixWithNote)
+	stored.LastDecision = new(state.FixWithNote)
 	want.Patterns = []state.Pattern{state.FromStored(stored)}
 	statetest.SameJSON(t, "reset", s, statetest.JSONValue(t, want))
 	// The reset session reduces like a fresh one.

@@ -98,7 +98,7 @@ func TestParseRegistry(t *testing.T) {
 	got := state.ParseRegistry([]any{a, "junk", b, c, nil})
 	want := []state.StoredPattern{
 		{ID: "execution:full-suite", Category: "execution", Kind: "newer", Why: "w", Alternative: "a", Confidence: 0.8,
-			Signature: &state.Signature{Tool: "Bash", Key: "k"}, Lean: state.Ptr("lean way")},
+			Signature: &state.Signature{Tool: "Bash", Key: "k"}, Lean: new("lean way")},
 		{ID: "reading:logs", Category: "execution", Kind: "k", Why: "w", Alternative: "a", Confidence: 0.8},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -120,7 +120,7 @@ func TestParseRegistry(t *testing.T) {
 
 func TestStoredRoundTrip(t *testing.T) {
 	p := statetest.SuitePattern()
-	p.Decision, p.Ignored, p.Cost = state.Ptr(state.Fix), 2, &state.Cost{Tokens: 1}
+	p.Decision, p.Ignored, p.Cost = new(state.Fix), 2, &state.Cost{Tokens: 1}
 	back := state.FromStored(state.ToStored(&p))
 	if !reflect.DeepEqual(back.StoredPattern, p.StoredPattern) || back.Hits == nil || len(back.Hits) != 0 || back.Decision != nil ||
 		back.Ignored != 0 || back.Cost != nil {
@@ -172,7 +172,7 @@ func TestStorableOf(t *testing.T) {
 func stored(id string, confidence float64, decided bool) state.StoredPattern {
 	p := state.StoredPattern{ID: id, Category: "execution", Kind: "k", Alternative: "a", Confidence: confidence}
 	if decided {
-		p.LastDecision = state.Ptr(state.Ignore)
+		p.LastDecision = new(state.Ignore)
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/saverd/saverd/state"
@@ -76,7 +77,7 @@ func TestRelapseAfterSettling(t *testing.T) {
 			}
 			state.Reduce(s, state.AddRow{Row: c.relapse})
 			p = s.PatternByID("execution:full-suite")
-			if p.Ignored != c.ignored || s.Saved != c.saved || state.Contains(s.Cards, p.ID) != c.queued {
+			if p.Ignored != c.ignored || s.Saved != c.saved || slices.Contains(s.Cards, p.ID) != c.queued {
 				t.Fatalf("after the row: ignored %d, saved %+v, cards %v; want ignored %d, saved %+v, queued %v",
 					p.Ignored, s.Saved, s.Cards, c.ignored, c.saved, c.queued)
 			}
@@ -99,7 +100,7 @@ func TestRelapseAfterSettling(t *testing.T) {
 // card is not back in the queue.
 func TestBehaviourStopsAccruingWhenBack(t *testing.T) {
 	habit := state.FromStored(state.StoredPattern{ID: "behavior:narrates", Category: "behavior", Kind: "Claude narrates every step",
-		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: state.Ptr(100.0)})
+		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: new(100.0)})
 	s := statetest.Judged(t, habit)
 	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Fix})
 	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{}})

@@ -1,5 +1,7 @@
 package state
 
+import "slices"
+
 // The ledger: one row per tool call, capped at RowCap. A row pushed off the front is folded into its
 // (tool, key) pair, never simply lost, so STATS, the LEDGER's `~` lines and the sinks still count a call
 // the judge can no longer cite.
@@ -220,7 +222,7 @@ type citedMemo struct {
 // scanCited is firstCited by scanning the ledger, for a State whose rows the index cannot vouch for.
 func scanCited(s *State, hits []string) *Row {
 	for i := range s.Rows {
-		if Contains(hits, s.Rows[i].ID) {
+		if slices.Contains(hits, s.Rows[i].ID) {
 			return &s.Rows[i]
 		}
 	}

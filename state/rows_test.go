@@ -62,7 +62,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 
 func TestAdopt(t *testing.T) {
 	s := statetest.Judged(t)
-	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("x")})
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: new("x")})
 	state.Reduce(s, state.Adopt{Rows: []state.Row{
 		statetest.Call("h1", statetest.SuiteKey, state.ClassTest, 3, 0, 10),
 		statetest.Call("h2", "git:git log", state.ClassGit, 5, 0, 10),

@@ -1,5 +1,7 @@
 package state
 
+import "slices"
+
 // Settlements: how a sent instruction (a steer or a kill) is credited or found ignored (D4). A row that
 // repeats the pattern's signature after the decision's turn means the instruction was ignored: the card
 // comes back and nothing is saved. A row of the pattern's class that is not the repeat means it held: the
@@ -100,7 +102,7 @@ func settleWithRow(s *State, at int, p *Pattern, row *Row) settlement {
 func relapsed(s *State, p *Pattern, row *Row) bool {
 	return row.Agent == MainAgent && p.OpenedAtTurn == nil && IsSent(p.Decision) &&
 		p.Signature != nil && row.Key == p.Signature.Key && p.DecidedAtTurn != nil && row.Turn > *p.DecidedAtTurn &&
-		!Contains(s.Cards, p.ID)
+		!slices.Contains(s.Cards, p.ID)
 }
 
 // withdraw takes back what a pattern was credited: the settlement that subtracts it from Saved (its
@@ -135,7 +137,7 @@ func credit(s *State, p *Pattern, ms, chars float64) {
 // it is already queued. The queue is rebuilt, never shifted in place.
 func requeueCards(s *State, ids []string) {
 	for _, id := range ids {
-		if Contains(s.Cards, id) {
+		if slices.Contains(s.Cards, id) {
 			continue
 		}
 		cards := make([]string, 0, len(s.Cards)+1)
@@ -165,7 +167,7 @@ func turnComplete(s *State, stat TurnStat, e *Effects) {
 		}
 	}
 	if stat.Context != nil {
-		stat.Context = Ptr(*stat.Context)
+		stat.Context = new(*stat.Context)
 	}
 	s.Turns = append(s.Turns, stat)
 }
@@ -176,7 +178,7 @@ func turnComplete(s *State, stat TurnStat, e *Effects) {
 // is not back in the queue.
 func settleAtTurn(s *State, p *Pattern) (ms, chars float64) {
 	var accrued float64
-	if p.Signature == nil && IsSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil && !Contains(s.Cards, p.ID) {
+	if p.Signature == nil && IsSent(p.Decision) && p.Ignored == 0 && p.EstTokensPerTurn != nil && !slices.Contains(s.Cards, p.ID) {
 		accrued = *p.EstTokensPerTurn * 4
 	}
 	if p.OpenedAtTurn == nil || s.Turn-*p.OpenedAtTurn < SettleTurns {

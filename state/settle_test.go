@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/saverd/saverd/state"
@@ -12,7 +13,7 @@ import (
 func steered(t *testing.T) *state.State {
 	t.Helper()
 	s := statetest.Judged(t)
-	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: state.Ptr("run only the auth tests")})
+	state.Reduce(s, state.Decide{PatternID: "execution:full-suite", Choice: state.FixWithNote, Text: new("run only the auth tests")})
 	p := s.PatternByID("execution:full-suite")
 	if !p.Decided(state.FixWithNote) || p.OpenedAtTurn == nil || *p.OpenedAtTurn != 1 || len(s.Cards) != 0 {
 		t.Fatalf("steer did not open the instruction: %+v cards %v", p, s.Cards)
@@ -32,7 +33,7 @@ func TestSettleIgnoredRequeues(t *testing.T) {
 	if len(s.Cards) != 1 || s.Cards[0] != p.ID {
 		t.Fatalf("cards %v, want the card back in front", s.Cards)
 	}
-	if !state.Contains(p.Hits, "r3") || s.Saved != (state.Saved{}) {
+	if !slices.Contains(p.Hits, "r3") || s.Saved != (state.Saved{}) {
 		t.Fatalf("hits %v saved %+v: the repeat is a hit and saves nothing", p.Hits, s.Saved)
 	}
 	if card := view.CardOf(p, s, 1, nil); card.Kind != "ignored · Claude keeps running the whole suite" {
@@ -47,7 +48,7 @@ func TestSettleRowInDecisionTurnSettlesNothing(t *testing.T) {
 	if p.Ignored != 0 || p.OpenedAtTurn == nil || len(s.Cards) != 0 || s.Saved != (state.Saved{}) {
 		t.Fatalf("a call in flight before the instruction settled something: %+v cards %v saved %+v", p, s.Cards, s.Saved)
 	}
-	if !state.Contains(p.Hits, "r3") {
+	if !slices.Contains(p.Hits, "r3") {
 		t.Fatalf("hits %v: the call still carries the signature", p.Hits)
 	}
 }
@@ -92,7 +93,7 @@ func TestSettleSameClassCreditsDifference(t *testing.T) {
 	if s.Saved != (state.Saved{Ms: 40_000, Chars: 5_000}) {
 		t.Fatalf("saved %+v, want the baseline less the narrower run", s.Saved)
 	}
-	if p := s.PatternByID("execution:full-suite"); p.OpenedAtTurn != nil || p.Ignored != 0 || state.Contains(p.Hits, "r3") {
+	if p := s.PatternByID("execution:full-suite"); p.OpenedAtTurn != nil || p.Ignored != 0 || slices.Contains(p.Hits, "r3") {
 		t.Fatalf("%+v: a narrower run closes the instruction, is no repeat and no hit", p)
 	}
 	// A run dearer than the baseline saves nothing rather than a negative amount.
@@ -111,14 +112,14 @@ func TestSettleAgentRowsNeverSettle(t *testing.T) {
 	r.Agent = "agent-1"
 	state.Reduce(s, state.AddRow{Row: r})
 	p := s.PatternByID("execution:full-suite")
-	if p.Ignored != 0 || p.OpenedAtTurn == nil || !state.Contains(p.Hits, "a1") {
+	if p.Ignored != 0 || p.OpenedAtTurn == nil || !slices.Contains(p.Hits, "a1") {
 		t.Fatalf("%+v: a subagent's repeat is a hit, not an ignored instruction", p)
 	}
 }
 
 func TestSettleBehaviouralAccrues(t *testing.T) {
 	habit := state.FromStored(state.StoredPattern{ID: "behavior:narrates", Category: "behavior", Kind: "Claude narrates every step",
-		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: state.Ptr(250.5)})
+		Why: "w", Alternative: "say less", Confidence: 0.8, EstTokensPerTurn: new(250.5)})
 	s := statetest.Judged(t, habit)
 	state.Reduce(s, state.Decide{PatternID: habit.ID, Choice: state.Fix})
 	for turn := 1; turn <= 3; turn++ {
@@ -145,7 +146,7 @@ func TestSettleRequeueOrder(t *testing.T) {
 	a, b := statetest.SuitePattern(), statetest.SuitePattern()
 	b.ID = "execution:suite-again"
 	s := statetest.Judged(t, a, b)
-	state.Reduce(s, state.Decide{PatternID: a.ID, Choice: state.FixWithNote, Text: state.Ptr("x")})
+	state.Reduce(s, state.Decide{PatternID: a.ID, Choice: state.FixWithNote, Text: new("x")})
 	state.Reduce(s, state.Decide{PatternID: b.ID, Choice: state.Fix})
 	state.Reduce(s, state.AddRow{Row: statetest.Call("keep-queued", "x", state.ClassOther, 1, 1, 1)})
 	state.Reduce(s, state.TurnStart{Now: 2})

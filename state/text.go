@@ -57,19 +57,6 @@ func Unique(xs []string) []string {
 	return out
 }
 
-// Contains reports whether xs holds x.
-func Contains[T comparable](xs []T, x T) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// Ptr is a pointer to a copy of v, for the optional fields.
-func Ptr[T any](v T) *T { return &v }
-
 // Str is *p, or "" for nil.
 func Str(p *string) string {
 	if p == nil {

@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
 
 // CommandClass is what a shell command does, as the ledger classifies it.
 type CommandClass string
@@ -104,8 +108,9 @@ type Lines struct {
 	Del int64 `json:"del"`
 }
 
-// Spawn is what an Agent row knows of the loop it spawned.
-type Spawn struct {
+// Launch is what an Agent row knows of the loop it launched (its JSON name stays "spawn", as the
+// plugin's rows have it).
+type Launch struct {
 	Type        string   `json:"type"`
 	Requested   *string  `json:"requested"`
 	Resolved    *string  `json:"resolved"`
@@ -117,20 +122,20 @@ type Spawn struct {
 
 // Row is one tool call in the ledger.
 type Row struct {
-	Seq   int          `json:"seq"` // 1-based, monotonically increasing; the judge sees r<seq>
-	ID    string       `json:"id"`  // tool_use_id
-	Tool  string       `json:"tool"`
-	Key   string       `json:"key"`
-	Cls   CommandClass `json:"cls"`
-	Agent string       `json:"agent"` // the event's agentId, else "main"
-	Turn  int          `json:"turn"`
-	Ms    int64        `json:"ms"`
-	Chars int64        `json:"chars"`
-	Head  string       `json:"head"`  // first 80 printable characters of the result text
-	Flags []string     `json:"flags"` // err denied dedup trunc bg timeout persist=N ask recommended recovered
-	Lines *Lines       `json:"lines"`
-	Paths []string     `json:"paths"`
-	Spawn *Spawn       `json:"spawn"`
+	Seq    int          `json:"seq"` // 1-based, monotonically increasing; the judge sees r<seq>
+	ID     string       `json:"id"`  // tool_use_id
+	Tool   string       `json:"tool"`
+	Key    string       `json:"key"`
+	Cls    CommandClass `json:"cls"`
+	Agent  string       `json:"agent"` // the event's agentId, else "main"
+	Turn   int          `json:"turn"`
+	Ms     int64        `json:"ms"`
+	Chars  int64        `json:"chars"`
+	Head   string       `json:"head"`  // first 80 printable characters of the result text
+	Flags  []string     `json:"flags"` // err denied dedup trunc bg timeout persist=N ask recommended recovered
+	Lines  *Lines       `json:"lines"`
+	Paths  []string     `json:"paths"`
+	Launch *Launch      `json:"spawn"`
 }
 
 // HasFlag reports whether the row carries flag.
@@ -202,7 +207,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	}{o.Kind, o.Critical, o.High, o.Medium, o.Low})
 }
 
-// Loop is one spawned agent loop; ID is its agentId (the ledger's agent), Run the workflow run that
+// Loop is one launched agent loop; ID is its agentId (the ledger's agent), Run the workflow run that
 // launched it, Ended nil while it runs. Calls, Edits, Checks and Reads count its own rows as they land,
 // so its line stays whole once RowCap drops them.
 type Loop struct {
@@ -363,7 +368,7 @@ type Overhead struct {
 	Agents int64 `json:"agents"`
 }
 
-// Delivery is where the standing instructions went: agent ids reached, spawns in flight, last toast.
+// Delivery is where the standing instructions went: agent ids reached, subagent prompt rewrites (agent.spawn) in flight, last toast.
 type Delivery struct {
 	Agents      []string `json:"agents"`
 	Pending     int      `json:"pending"`
@@ -422,8 +427,8 @@ type State struct {
 	LoadCheckSpoke bool `json:"-"`
 	// Probed: the agents a journal was re-read for once already.
 	Probed map[string]bool `json:"-"`
-	// Spawns: the agent.spawn rewrites still open, closed by agent.spawned.
-	Spawns map[string]bool `json:"-"`
+	// Rewrites: the agent.spawn prompt rewrites still open, closed by agent.spawned.
+	Rewrites map[string]bool `json:"-"`
 
 	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
 	// so Clone drops it and the clone rebuilds its own on first use.
@@ -460,38 +465,25 @@ func New(cwd string, window int64) *State {
 func (s *State) Clone() *State {
 	c := *s
 	c.idx = nil
-	c.Rows = clipped(s.Rows)
-	c.Notes = clipped(s.Notes)
-	c.Standing = clipped(s.Standing)
-	c.Written = clipped(s.Written)
-	c.Asks = clipped(s.Asks)
-	c.Compactions = clipped(s.Compactions)
-	c.Delivery.Agents = clipped(s.Delivery.Agents)
+	c.Rows = slices.Clip(s.Rows)
+	c.Notes = slices.Clip(s.Notes)
+	c.Standing = slices.Clip(s.Standing)
+	c.Written = slices.Clip(s.Written)
+	c.Asks = slices.Clip(s.Asks)
+	c.Compactions = slices.Clip(s.Compactions)
+	c.Delivery.Agents = slices.Clip(s.Delivery.Agents)
 	c.Folded = make(map[string]Folded, len(s.Folded))
-	for k, v := range s.Folded {
-		c.Folded[k] = v
-	}
-	c.Turns = copied(s.Turns)
-	c.Loops = copied(s.Loops)
-	c.Runs = copied(s.Runs)
-	c.Patterns = copied(s.Patterns)
+	maps.Copy(c.Folded, s.Folded)
+	c.Turns = slices.Clone(s.Turns)
+	c.Loops = slices.Clone(s.Loops)
+	c.Runs = slices.Clone(s.Runs)
+	c.Patterns = slices.Clone(s.Patterns)
 	for i := range c.Patterns {
-		c.Patterns[i].Hits = clipped(c.Patterns[i].Hits)
+		c.Patterns[i].Hits = slices.Clip(c.Patterns[i].Hits)
 	}
-	c.Cards = copied(s.Cards)
+	c.Cards = slices.Clone(s.Cards)
 	return &c
 }
-
-// copied is a copy of xs in a fresh array; empty stays empty and nil stays nil, so JSON reads the same.
-func copied[T any](xs []T) []T {
-	if xs == nil {
-		return nil
-	}
-	return append(make([]T, 0, len(xs)), xs...)
-}
-
-// clipped is xs with its capacity cut to its length (nil stays nil).
-func clipped[T any](xs []T) []T { return xs[:len(xs):len(xs)] }
 
 // PatternByID is the pattern with id, or nil.
 func (s *State) PatternByID(id string) *Pattern {

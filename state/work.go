@@ -1,5 +1,7 @@
 package state
 
+import "slices"
+
 // What a row did, as the loops, the digest and the AGENTS block count it.
 
 var (
@@ -9,14 +11,14 @@ var (
 )
 
 // IsEdit: an edit whatever its paths say, or any call that changed a path.
-func IsEdit(r *Row) bool { return Contains(editTools, r.Tool) || len(r.Paths) > 0 }
+func IsEdit(r *Row) bool { return slices.Contains(editTools, r.Tool) || len(r.Paths) > 0 }
 
 // IsCheck: a test, lint, typecheck, format or build run.
-func IsCheck(r *Row) bool { return Contains(checkClasses, r.Cls) }
+func IsCheck(r *Row) bool { return slices.Contains(checkClasses, r.Cls) }
 
 // IsRead: a read or a search, by tool or by command class.
 func IsRead(r *Row) bool {
-	return r.Cls == ClassRead || r.Cls == ClassSearch || Contains(readTools, r.Tool)
+	return r.Cls == ClassRead || r.Cls == ClassSearch || slices.Contains(readTools, r.Tool)
 }
 
 // CountRow counts one more of the loop's own rows on it: a call, and an edit, a check or a read when the

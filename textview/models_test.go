@@ -57,14 +57,14 @@ func fullPane() view.PaneModel {
 	note := "run only the tests for the file you just edited; the full suite once at the end of the phase"
 	return view.PaneModel{
 		Header: view.Header{
-			Percent:            state.Ptr(32.0),
-			TokensToCompaction: state.Ptr(int64(580_000)),
-			TurnsToCompaction:  state.Ptr(int64(12)),
+			Percent:            new(32.0),
+			TokensToCompaction: new(int64(580_000)),
+			TurnsToCompaction:  new(int64(12)),
 			Trend:              []float64{12, 14.5, 19, 25, 32},
 			Time:               sinks(2_470_000, "tests", 950_000, 9, "agents", 740_000, 2, "reads", 300_000, 4),
 			Context:            sinks(1_480_000, "reads", 590_000, 4, "agents", 450_000, 2, "tests", 5_000, 9),
-			JudgeTime:          state.Ptr("Most of the time went to the full bun test suite, run three times while only src/auth.ts changed."),
-			JudgeContext:       state.Ptr("The api log was read whole twice; a grep would have shown the 500."),
+			JudgeTime:          new("Most of the time went to the full bun test suite, run three times while only src/auth.ts changed."),
+			JudgeContext:       new("The api log was read whole twice; a grep would have shown the 500."),
 			JudgeRuns:          2,
 			JudgeTokens:        318_200,
 			Budget:             state.Budget{Share: 0.05, Allowed: 29_000, Spent: 18_200, Left: 10_800},
@@ -118,9 +118,9 @@ func fullPane() view.PaneModel {
 		Steering:   &steering,
 		SteerDraft: &draft,
 		Decided: []view.DecidedRow{
-			{PatternID: "reading:api-logs", Choice: state.Fix, Kind: "Claude keeps reading 2000 lines of api logs instead of grepping for the error", SavedPct: state.Ptr(2.0), Settled: true, Sent: 2},
-			{PatternID: "execution:lint-twice", Choice: state.FixWithNote, Kind: "Claude runs eslint twice per edit", SavedPct: state.Ptr(0.8), Instruction: &note, Ignored: 1},
-			{PatternID: "multi-agent:re-explores", Choice: state.Fix, Kind: "Claude keeps spawning a fresh explore agent", SavedPct: state.Ptr(3.6)},
+			{PatternID: "reading:api-logs", Choice: state.Fix, Kind: "Claude keeps reading 2000 lines of api logs instead of grepping for the error", SavedPct: new(2.0), Settled: true, Sent: 2},
+			{PatternID: "execution:lint-twice", Choice: state.FixWithNote, Kind: "Claude runs eslint twice per edit", SavedPct: new(0.8), Instruction: &note, Ignored: 1},
+			{PatternID: "multi-agent:re-explores", Choice: state.Fix, Kind: "Claude keeps spawning a fresh explore agent", SavedPct: new(3.6)},
 			{PatternID: "environment:slow-install", Choice: state.Ignore, Kind: "npm install runs on every session start"},
 		},
 		Artifacts: []rules.Artifact{
@@ -145,7 +145,7 @@ func paneCases() []struct {
 } {
 	full := fullPane()
 	decidedOnly := view.PaneModel{
-		Header: view.Header{Percent: state.Ptr(61.5), TokensToCompaction: state.Ptr(int64(0)), TurnsToCompaction: state.Ptr(int64(0)),
+		Header: view.Header{Percent: new(61.5), TokensToCompaction: new(int64(0)), TurnsToCompaction: new(int64(0)),
 			Trend: []float64{58}, JudgeRuns: 1, JudgeTokens: 24_000, SavedPct: 0, SavedMs: 12_000,
 			Budget: state.Budget{Share: 0.05, Allowed: 9_000, Spent: 24_000, Over: true},
 			Money: &view.MoneyView{JudgeTokens: 24_000, NetTokens: -24_000, Losing: true,

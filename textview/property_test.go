@@ -47,16 +47,16 @@ func randPtr(r *rand.Rand, text int) *string {
 	if r.IntN(3) == 0 {
 		return nil
 	}
-	return state.Ptr(randText(r, text))
+	return new(randText(r, text))
 }
 
 func randPane(r *rand.Rand) view.PaneModel {
 	var m view.PaneModel
 	h := &m.Header
 	if r.IntN(4) > 0 {
-		h.Percent = state.Ptr(randFloat(r))
-		h.TokensToCompaction = state.Ptr(r.Int64N(2e9) - 1e6)
-		h.TurnsToCompaction = state.Ptr(r.Int64N(500) - 5)
+		h.Percent = new(randFloat(r))
+		h.TokensToCompaction = new(r.Int64N(2e9) - 1e6)
+		h.TurnsToCompaction = new(r.Int64N(500) - 5)
 	}
 	for range r.IntN(14) {
 		h.Trend = append(h.Trend, randFloat(r))
@@ -82,7 +82,7 @@ func randPane(r *rand.Rand) view.PaneModel {
 		}
 		m.Wasters = append(m.Wasters, c)
 		if r.IntN(3) == 0 {
-			m.Steering = state.Ptr(c.PatternID)
+			m.Steering = new(c.PatternID)
 		}
 	}
 	m.SteerDraft = randPtr(r, 20)
@@ -91,7 +91,7 @@ func randPane(r *rand.Rand) view.PaneModel {
 		d := view.DecidedRow{Choice: choices[r.IntN(len(choices))], Kind: randText(r, 20), Settled: r.IntN(2) == 0,
 			Instruction: randPtr(r, 30), Ignored: r.IntN(4), Sent: r.IntN(4)}
 		if r.IntN(2) == 0 {
-			d.SavedPct = state.Ptr(randFloat(r))
+			d.SavedPct = new(randFloat(r))
 		}
 		m.Decided = append(m.Decided, d)
 	}

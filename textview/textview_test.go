@@ -70,7 +70,7 @@ func TestBandStates(t *testing.T) {
 			"ContextSaver · watching 212 calls · /saver to open"},
 		{"unknown state reads as watching", view.BandModel{State: "bogus", Calls: 0},
 			"ContextSaver · watching 0 calls · /saver to open"},
-		{"running", view.BandModel{State: view.BandWatching, Calls: 5, Running: &view.BandRunning{Name: "audit", Loops: 2, Calls: 5, Label: state.Ptr("scan")}},
+		{"running", view.BandModel{State: view.BandWatching, Calls: 5, Running: &view.BandRunning{Name: "audit", Loops: 2, Calls: 5, Label: new("scan")}},
 			"ContextSaver · watching 5 calls · audit · 2 loops · 5 calls · scan · /saver to open"},
 	}
 	for _, c := range cases {
@@ -169,7 +169,7 @@ func TestPaneEmptySections(t *testing.T) {
 	if !strings.Contains(onlyDecided, "No wasters waiting") || !strings.Contains(onlyDecided, "- ignored · k") {
 		t.Errorf("decided-only pane:\n%s", onlyDecided)
 	}
-	due := Pane(view.PaneModel{Header: view.Header{TokensToCompaction: state.Ptr(int64(-5)), TurnsToCompaction: state.Ptr(int64(0))}}, 80)
+	due := Pane(view.PaneModel{Header: view.Header{TokensToCompaction: new(int64(-5)), TurnsToCompaction: new(int64(0))}}, 80)
 	if !strings.Contains(due, "Window   compaction due") {
 		t.Errorf("past the threshold:\n%s", due)
 	}

@@ -326,8 +326,8 @@ func replay(tr agentlog.Transcript, window int64) *state.State {
 		stat := state.TurnStat{Input: u.Tokens.Input, Output: u.Tokens.Output, CacheRead: u.Tokens.CacheRead,
 			CacheCreate: u.Tokens.CacheWrite, Ms: u.End.Sub(u.Start).Milliseconds(), At: u.End.UnixMilli()}
 		if u.Context > 0 {
-			stat.Context = state.Ptr(u.Context)
-			state.Reduce(st, state.UsageSample{Usage: state.Usage{Tokens: state.Ptr(u.Context), Window: window}, Now: u.End.UnixMilli()})
+			stat.Context = new(u.Context)
+			state.Reduce(st, state.UsageSample{Usage: state.Usage{Tokens: new(u.Context), Window: window}, Now: u.End.UnixMilli()})
 		}
 		state.Reduce(st, state.TurnComplete{Stat: stat})
 	}

@@ -39,7 +39,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 		Cwd: tr.Cwd, Model: tr.Model, Purpose: "judge", Prompt: prompt})
 	if err != nil {
 		// The run ended without an answer: the pane says it failed, not that it is still checking.
-		state.Reduce(st, state.JudgeDone{Kind: state.HabitJudge, Patterns: st.Patterns, Error: state.Ptr(err.Error()), Dropped: []string{}})
+		state.Reduce(st, state.JudgeDone{Kind: state.HabitJudge, Patterns: st.Patterns, Error: new(err.Error()), Dropped: []string{}})
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	reply := judge.ParseReply(res.Text, st, aliases)

@@ -21,9 +21,9 @@ const (
 	demoExploreAgent = "sub-explore-1"
 )
 
-func demoSample(id, tool, key string, cls state.CommandClass, turn int, ms, chars int64, head string, spawn *state.Spawn) state.Row {
+func demoSample(id, tool, key string, cls state.CommandClass, turn int, ms, chars int64, head string, launch *state.Launch) state.Row {
 	return state.Row{ID: id, Tool: tool, Key: key, Cls: cls, Agent: state.MainAgent, Turn: turn, Ms: ms, Chars: chars, Head: head,
-		Flags: []string{}, Paths: []string{}, Spawn: spawn}
+		Flags: []string{}, Paths: []string{}, Launch: launch}
 }
 
 func demoTurnSample(input, output, ms int64, answer string) state.TurnStat {
@@ -34,7 +34,7 @@ func demoTurnSample(input, output, ms int64, answer string) state.TurnStat {
 // DemoUsage is the usage the demo's header draws from: a third of a million-token window spent, with a
 // compaction threshold.
 func DemoUsage() state.Usage {
-	return state.Usage{Window: 1_000_000, CompactAt: state.Ptr[int64](900_000), Tokens: state.Ptr[int64](320_000), Percent: state.Ptr[float64](32)}
+	return state.Usage{Window: 1_000_000, CompactAt: new(int64(900_000)), Tokens: new(int64(320_000)), Percent: new(float64(32))}
 }
 
 // DemoForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
@@ -62,9 +62,9 @@ func DemoTurns() []state.TurnStat {
 	}
 }
 
-func demoSpawn(promptChars int) *state.Spawn {
-	return &state.Spawn{Type: "explore", Resolved: state.Ptr("claude-sonnet-4-6"), Status: state.Ptr("completed"), Tokens: state.Ptr[float64](9_000),
-		Edits: state.Ptr[float64](0), PromptChars: promptChars}
+func demoLaunch(promptChars int) *state.Launch {
+	return &state.Launch{Type: "explore", Resolved: new("claude-sonnet-4-6"), Status: new("completed"), Tokens: new(float64(9_000)),
+		Edits: new(float64(0)), PromptChars: promptChars}
 }
 
 // DemoRows is the ledger rows the demo's wasters cite (Seq left for the reducer), so their cost and their
@@ -74,10 +74,10 @@ func DemoRows(turn int) []state.Row {
 	return []state.Row{
 		demoSample("demo-suite-1", "Bash", demoSuiteKey, state.ClassTest, demoAt(turn, 3), 62_000, 24_000, "212 pass · 0 fail · ran 1284 expect() calls in 61.98s", nil),
 		demoSample("demo-log-1", "Bash", demoLogKey, state.ClassRead, demoAt(turn, 3), 4_000, 80_000, "GET /health 200 12ms · GET /v1/users 200 41ms · POST /v1/tokens 500 88ms", nil),
-		demoSample("demo-agent-1", "Agent", demoAgentKey, state.ClassOther, demoAt(turn, 2), 90_000, 36_000, "Explored src/auth: 6 files read, the refresh flow lives in src/auth/refresh.ts", demoSpawn(420)),
+		demoSample("demo-agent-1", "Agent", demoAgentKey, state.ClassOther, demoAt(turn, 2), 90_000, 36_000, "Explored src/auth: 6 files read, the refresh flow lives in src/auth/refresh.ts", demoLaunch(420)),
 		demoSample("demo-suite-2", "Bash", demoSuiteKey, state.ClassTest, demoAt(turn, 2), 59_000, 24_000, "212 pass · 0 fail · ran 1284 expect() calls in 58.71s", nil),
 		inExplore(demoSample("demo-log-2", "Bash", demoLogKey, state.ClassRead, demoAt(turn, 1), 11_000, 80_000, "GET /health 200 11ms · GET /v1/users 200 39ms · POST /v1/tokens 500 91ms", nil)),
-		demoSample("demo-agent-2", "Agent", demoAgentKey, state.ClassOther, demoAt(turn, 1), 90_000, 36_000, "Explored src/auth: 6 files read, the refresh flow lives in src/auth/refresh.ts", demoSpawn(430)),
+		demoSample("demo-agent-2", "Agent", demoAgentKey, state.ClassOther, demoAt(turn, 1), 90_000, 36_000, "Explored src/auth: 6 files read, the refresh flow lives in src/auth/refresh.ts", demoLaunch(430)),
 		demoSample("demo-suite-3", "Bash", demoSuiteKey, state.ClassTest, demoAt(turn, 0), 71_000, 24_000, "212 pass · 0 fail · ran 1284 expect() calls in 70.44s", nil),
 	}
 }
@@ -93,7 +93,7 @@ func IsDemoSample(sp state.StoredPattern) bool {
 	return false
 }
 
-// DemoPatterns is three sample wasters for `/saver demo`: two awaiting a decision — the spawn one
+// DemoPatterns is three sample wasters for `/saver demo`: two awaiting a decision — the agent one
 // carrying the judge's own rule — and one already steered, whose rule the pane derives from the
 // instruction that was sent.
 func DemoPatterns(turn int) []state.Pattern {
@@ -110,10 +110,10 @@ func DemoPatterns(turn int) []state.Pattern {
 				Confidence:  0.9,
 			},
 			Hits:          []string{"demo-suite-1", "demo-suite-2", "demo-suite-3"},
-			Decision:      state.Ptr(state.FixWithNote),
-			DecidedAtTurn: state.Ptr(steered),
-			Instruction:   state.Ptr("run only the tests for the file you just edited; the full suite once at the end of the phase"),
-			OpenedAtTurn:  state.Ptr(steered),
+			Decision:      new(state.FixWithNote),
+			DecidedAtTurn: new(steered),
+			Instruction:   new("run only the tests for the file you just edited; the full suite once at the end of the phase"),
+			OpenedAtTurn:  new(steered),
 		},
 		{
 			StoredPattern: state.StoredPattern{

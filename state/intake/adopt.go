@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
@@ -125,15 +126,13 @@ func AdoptRows(messages []SessionMessage) []state.Row {
 
 func adoptedRow(u *ToolUseSummary, turn int) state.Row {
 	e := make(ToolEvent, len(u.Input)+2)
-	for k, v := range u.Input {
-		e[k] = v
-	}
+	maps.Copy(e, u.Input)
 	delete(e, "agentId")
 	e["tool"], e["tool_use_id"] = u.Tool, u.ToolUseID
 	// The transcript kept what the call returned; a refusal was stored as its error text, never a deny.
 	result := ToolResult{Result: u.Result, Text: u.Text, IsError: u.IsError}
 	if u.IsError && result.Text == nil {
-		result.Text = state.Ptr("")
+		result.Text = new("")
 	}
 	row := RowOf(e, result, 0, turn)
 	row.Flags = append(row.Flags, state.RecoveredFlag)

@@ -73,18 +73,18 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 		text = *result.Text
 	}
 	row := state.Row{
-		ID:    anyString(e["tool_use_id"]),
-		Tool:  tool,
-		Key:   strings.Clone(key), // the key may be a slice of a long command or path; the row outlives both
-		Cls:   cls,
-		Agent: anyStringOr(e["agentId"], state.MainAgent),
-		Turn:  turn,
-		Ms:    ms,
-		Chars: int64(jstext.Len16(text)),
-		Head:  rowHead(text),
-		Flags: rowFlags(e, tool, result, res),
-		Paths: []string{},
-		Spawn: rowSpawn(e, tool, res),
+		ID:     anyString(e["tool_use_id"]),
+		Tool:   tool,
+		Key:    strings.Clone(key), // the key may be a slice of a long command or path; the row outlives both
+		Cls:    cls,
+		Agent:  anyStringOr(e["agentId"], state.MainAgent),
+		Turn:   turn,
+		Ms:     ms,
+		Chars:  int64(jstext.Len16(text)),
+		Head:   rowHead(text),
+		Flags:  rowFlags(e, tool, result, res),
+		Paths:  []string{},
+		Launch: rowLaunch(e, tool, res),
 	}
 	if callAnswered(result) {
 		row.Lines = rowLines(e, tool, res)
@@ -290,12 +290,12 @@ func rowPaths(e ToolEvent, tool string, res map[string]any) []string {
 	return []string{}
 }
 
-// rowSpawn is what an Agent row knows of the loop it spawned; nil for every other tool.
-func rowSpawn(e ToolEvent, tool string, res map[string]any) *state.Spawn {
+// rowLaunch is what an Agent row knows of the loop it launched; nil for every other tool.
+func rowLaunch(e ToolEvent, tool string, res map[string]any) *state.Launch {
 	if tool != "Agent" {
 		return nil
 	}
-	return &state.Spawn{
+	return &state.Launch{
 		Type:        anyStringOr(e["subagent_type"], "general"),
 		Requested:   anyStringPtr(e["model"]),
 		Resolved:    anyStringPtr(res["resolvedModel"]),

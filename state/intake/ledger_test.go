@@ -3,6 +3,7 @@ package intake
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -360,9 +361,9 @@ func TestLedgerRowOf(t *testing.T) {
 	// Spawn facts for an Agent row.
 	r = lgRow(t, `{"tool":"Agent","tool_use_id":"a","subagent_type":"Explore","model":"haiku","prompt":"find 😀"}`,
 		`{"result":{"resolvedModel":"claude-haiku","status":"completed","totalTokens":12345,"toolStats":{"editFileCount":2}},"text":"done"}`)
-	want := state.Spawn{Type: "Explore", Requested: state.Ptr("haiku"), Resolved: state.Ptr("claude-haiku"), Status: state.Ptr("completed"), Tokens: state.Ptr(12345.0), Edits: state.Ptr(2.0), PromptChars: 7}
-	if r.Spawn == nil || !reflect.DeepEqual(*r.Spawn, want) {
-		t.Errorf("spawn = %+v; want %+v", r.Spawn, want)
+	want := state.Launch{Type: "Explore", Requested: new("haiku"), Resolved: new("claude-haiku"), Status: new("completed"), Tokens: new(12345.0), Edits: new(2.0), PromptChars: 7}
+	if r.Launch == nil || !reflect.DeepEqual(*r.Launch, want) {
+		t.Errorf("spawn = %+v; want %+v", r.Launch, want)
 	}
 }
 
@@ -373,17 +374,17 @@ func TestLedgerToolResultJSON(t *testing.T) {
 		isError bool
 		deny    *string
 	}{
-		{`{"text":"a"}`, state.Ptr("a"), false, nil},
+		{`{"text":"a"}`, new("a"), false, nil},
 		{`{"text":5}`, nil, false, nil},
 		{`{"text":null}`, nil, false, nil},
 		{`{"isError":true}`, nil, true, nil},
 		{`{"isError":"true"}`, nil, false, nil},
 		{`{"isError":1}`, nil, false, nil},
 		{`{"deny":null}`, nil, false, nil},
-		{`{"deny":""}`, nil, false, state.Ptr("")},
-		{`{"deny":"no"}`, nil, false, state.Ptr("no")},
-		{`{"deny":{"reason": "x"}}`, nil, false, state.Ptr(`{"reason":"x"}`)},
-		{`{"deny":false}`, nil, false, state.Ptr("false")},
+		{`{"deny":""}`, nil, false, new("")},
+		{`{"deny":"no"}`, nil, false, new("no")},
+		{`{"deny":{"reason": "x"}}`, nil, false, new(`{"reason":"x"}`)},
+		{`{"deny":false}`, nil, false, new("false")},
 		{`null`, nil, false, nil},
 	}
 	for _, c := range cases {
@@ -424,7 +425,7 @@ func FuzzNormalize(f *testing.F) {
 		if jstext.Len16(key) > state.KeyMax || !utf8.ValidString(key) {
 			t.Fatalf("key %q: %d units, valid %v", key, jstext.Len16(key), utf8.ValidString(key))
 		}
-		if !state.Contains(lgClasses, cls) || !strings.HasPrefix(key, string(cls)+":") {
+		if !slices.Contains(lgClasses, cls) || !strings.HasPrefix(key, string(cls)+":") {
 			t.Fatalf("class %q for key %q", cls, key)
 		}
 		// The same text as a result: its head is at most 80 units of whole, printable characters.
@@ -440,7 +441,7 @@ func FuzzClassOf(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, command string) {
 		cls := ClassOf(command)
-		if !state.Contains(lgClasses, cls) {
+		if !slices.Contains(lgClasses, cls) {
 			t.Fatalf("class %q", cls)
 		}
 		if _, k := lgBashKey(command); k != cls {

@@ -8,7 +8,6 @@ import (
 	json "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/internal/jstext"
-	"github.com/saverd/saverd/state"
 )
 
 // ToolEvent is the flat event a ledger row is built from: `tool`, `tool_use_id`, an optional `agentId`,
@@ -96,9 +95,9 @@ func (r *ToolResult) UnmarshalJSON(data []byte) error {
 		default:
 			var buf bytes.Buffer
 			if json.Compact(&buf, trimmed) == nil {
-				r.Deny = state.Ptr(buf.String())
+				r.Deny = new(buf.String())
 			} else {
-				r.Deny = state.Ptr(string(trimmed))
+				r.Deny = new(string(trimmed))
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// AGENTS: the loops this session spawned.
+// AGENTS: the loops this session launched.
 //
 //	<name> | <id> | loops <n> | Σ<min>m | Σ<tok>k | edits <n> | turn <n>                one per workflow run
 //	<alias> | <run> | <label> | <model> | <turns> | <min>m | <tok>k | edits <n> | checks <n> | reads <n> | <outcome> | <ended>

@@ -17,12 +17,12 @@ func TestFlagsCell(t *testing.T) {
 		{state.Row{}, "-"},
 		{state.Row{Flags: []string{"err", "persist=48213"}}, "err persist=48213"},
 		{state.Row{Tool: "Edit", Lines: &state.Lines{Add: 12, Del: 3}}, "+12/-3"},
-		{state.Row{Flags: []string{"err"}, Spawn: &state.Spawn{Type: "general-purpose", Resolved: state.Ptr("claude-opus-4-1"),
-			Status: state.Ptr("completed"), Tokens: state.Ptr(41000.0), Edits: state.Ptr(0.0), PromptChars: 300}},
+		{state.Row{Flags: []string{"err"}, Launch: &state.Launch{Type: "general-purpose", Resolved: new("claude-opus-4-1"),
+			Status: new("completed"), Tokens: new(41000.0), Edits: new(0.0), PromptChars: 300}},
 			"err agent=general-purpose/opus/completed/41000tok/0edits/300pch"},
 		// The requested model when the host did not resolve one; `?` for what it did not report.
-		{state.Row{Spawn: &state.Spawn{Type: "Explore", Requested: state.Ptr("haiku")}}, "agent=Explore/haiku/?/?tok/?edits/0pch"},
-		{state.Row{Spawn: &state.Spawn{Type: "x"}}, "agent=x/?/?/?tok/?edits/0pch"},
+		{state.Row{Launch: &state.Launch{Type: "Explore", Requested: new("haiku")}}, "agent=Explore/haiku/?/?tok/?edits/0pch"},
+		{state.Row{Launch: &state.Launch{Type: "x"}}, "agent=x/?/?/?tok/?edits/0pch"},
 	}
 	for _, c := range cases {
 		if got := flagsCell(&c.row); got != c.want {
@@ -214,7 +214,7 @@ func TestDigestCut(t *testing.T) {
 	}
 	// A digest that Shape alone overflows is cut section by section, Shape last, then cut to the cap.
 	for i := range 600 {
-		s.Loops = append(s.Loops, state.Loop{ID: strings.Repeat("x", 60) + string(rune('A'+i%26)) + strings.Repeat("y", i%7), Label: state.Ptr(strings.Repeat("l", 80))})
+		s.Loops = append(s.Loops, state.Loop{ID: strings.Repeat("x", 60) + string(rune('A'+i%26)) + strings.Repeat("y", i%7), Label: new(strings.Repeat("l", 80))})
 	}
 	d = Digest(s, nil)
 	if n := jstext.Len16(d); n > state.DigestMaxChars || strings.Count(d, " lines cut") != 5 {

@@ -32,8 +32,8 @@ func worstSession() *state.State {
 			Flags: []string{long("err", 90), long("persist=", 90), "ask", "recommended"},
 			Lines: &state.Lines{Add: min64, Del: min64},
 			Paths: []string{long("/p1", 300), long("/p2", 300), long("/p3", 300), "/p4", "/p5"},
-			Spawn: &state.Spawn{Type: long("t", 90), Resolved: state.Ptr(long("m", 90)), Status: state.Ptr(long("s", 90)),
-				Tokens: state.Ptr(-1.2345678901234567e-300), Edits: state.Ptr(-1.2345678901234567e-300), PromptChars: minI},
+			Launch: &state.Launch{Type: long("t", 90), Resolved: new(long("m", 90)), Status: new(long("s", 90)),
+				Tokens: new(-1.2345678901234567e-300), Edits: new(-1.2345678901234567e-300), PromptChars: minI},
 		})
 	}
 	for i := range 200 {
@@ -54,9 +54,9 @@ func worstSession() *state.State {
 		if i%2 == 0 {
 			run = long(fmt.Sprint("gone", i), 90) // a run the session no longer holds: its own fold line
 		}
-		s.Loops = append(s.Loops, state.Loop{ID: long(fmt.Sprint("loop", i), 90), Run: &run, Label: state.Ptr(long("label", 200)),
-			Model: state.Ptr(long("model", 200)), Turns: minI, Ms: math.MaxInt64 / 1000, Tokens: state.Tokens{Input: math.MaxInt64 / 1000},
-			Ended: state.Ptr(state.TurnEnd(long("ended", 90))), Outcome: &state.Outcome{Kind: state.OutcomeFindings, Critical: minI, High: minI, Medium: minI, Low: minI},
+		s.Loops = append(s.Loops, state.Loop{ID: long(fmt.Sprint("loop", i), 90), Run: &run, Label: new(long("label", 200)),
+			Model: new(long("model", 200)), Turns: minI, Ms: math.MaxInt64 / 1000, Tokens: state.Tokens{Input: math.MaxInt64 / 1000},
+			Ended: new(state.TurnEnd(long("ended", 90))), Outcome: &state.Outcome{Kind: state.OutcomeFindings, Critical: minI, High: minI, Medium: minI, Low: minI},
 			Edits: minI, Checks: minI, Reads: minI})
 	}
 	for i := range 70 {
@@ -66,7 +66,7 @@ func worstSession() *state.State {
 		}
 		s.Patterns = append(s.Patterns, state.Pattern{StoredPattern: state.StoredPattern{ID: long(fmt.Sprint("id", i), 90),
 			Kind: long("Claude keeps ", 600), Signature: &state.Signature{Tool: "T", Key: long("sk", 400)}, LastDecision: &d},
-			Decision: &d, DecidedAtTurn: state.Ptr(minI)})
+			Decision: &d, DecidedAtTurn: new(minI)})
 	}
 	for range 40 {
 		s.Compactions = append(s.Compactions, minI)

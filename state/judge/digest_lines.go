@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -189,7 +190,7 @@ func artifactLines(s *state.State) []string {
 		if r.Tool == "Read" {
 			p := readPath(r.Key)
 			readPaths = append(readPaths, p)
-			if !state.Contains(readers[p], r.Agent) {
+			if !slices.Contains(readers[p], r.Agent) {
 				readers[p] = append(readers[p], r.Agent)
 			}
 			touched = append(touched, p)
@@ -225,7 +226,7 @@ func artifactLines(s *state.State) []string {
 			continue
 		}
 		how := "read"
-		if state.Contains(written, p) {
+		if slices.Contains(written, p) {
 			how = "written"
 		}
 		lines = append(lines, "memory: "+p[strings.LastIndexByte(p, '/')+1:]+" "+p+" "+how)

@@ -42,7 +42,7 @@ func lines(add, del int64) func(*state.Row) {
 
 func spawn(typ, model, status string, tokens, edits float64, pch int) func(*state.Row) {
 	return func(r *state.Row) {
-		r.Spawn = &state.Spawn{Type: typ, Resolved: state.Ptr(model), Status: state.Ptr(status), Tokens: state.Ptr(tokens), Edits: state.Ptr(edits), PromptChars: pch}
+		r.Launch = &state.Launch{Type: typ, Resolved: new(model), Status: new(status), Tokens: new(tokens), Edits: new(edits), PromptChars: pch}
 	}
 }
 
@@ -76,14 +76,14 @@ func idle(ms int64) func(*state.TurnStat) { return func(t *state.TurnStat) { t.I
 func ended(e state.TurnEnd) func(*state.TurnStat) { return func(t *state.TurnStat) { t.Ended = e } }
 
 func (b *session) loop(id string, run *string, label, phase, model string, opts ...func(*state.Loop)) *state.Loop {
-	l := state.Loop{ID: id, Run: run, Model: state.Ptr(model), Turns: 2, Ms: 180_000,
-		Tokens: state.Tokens{Input: 30_000, Output: 6_000, CacheCreate: 12_000}, Ended: state.Ptr(state.EndAnswer),
+	l := state.Loop{ID: id, Run: run, Model: new(model), Turns: 2, Ms: 180_000,
+		Tokens: state.Tokens{Input: 30_000, Output: 6_000, CacheCreate: 12_000}, Ended: new(state.EndAnswer),
 		FirstTurn: max(1, b.s.Turn), FirstSeq: b.s.Seq + 1}
 	if label != "" {
-		l.Label = state.Ptr(label)
+		l.Label = new(label)
 	}
 	if phase != "" {
-		l.Phase = state.Ptr(phase)
+		l.Phase = new(phase)
 	}
 	for _, o := range opts {
 		o(&l)
@@ -111,7 +111,7 @@ func (b *session) pattern(id, kind string, sig *state.Signature, decision *state
 		Why: "why", Alternative: "Do the narrow thing.", Confidence: 0.8, LastDecision: last},
 		Hits: []string{}, Decision: decision, DecidedAtTurn: at}
 	if cat == "process" {
-		p.Lean = state.Ptr("a lean way")
+		p.Lean = new("a lean way")
 	}
 	b.s.Patterns = append(b.s.Patterns, p)
 	return &b.s.Patterns[len(b.s.Patterns)-1]
@@ -168,8 +168,8 @@ func compactedSession() *state.State {
 	b.turn(6, 300, 0, 0, 0, 1_000, 0, ended(state.EndError), idle(59_999))
 	b.turn(7, 300, 50, 0, 0, 900, 80, ended(state.EndRefusal), idle(3_540_000))
 	s.Patterns[0].Decision = choice(state.FixWithNote)
-	s.Patterns[0].DecidedAtTurn = state.Ptr(3)
-	b.pattern("reading:reread-after-compaction", "Claude keeps re-reading /src/auth.ts", nil, choice(state.Ignore), state.Ptr(5), nil)
+	s.Patterns[0].DecidedAtTurn = new(3)
+	b.pattern("reading:reread-after-compaction", "Claude keeps re-reading /src/auth.ts", nil, choice(state.Ignore), new(5), nil)
 	b.pattern("environment:npx-prisma", "Claude keeps running prisma through npx", sig("Bash", "other:npx prisma migrate dev"), nil, nil, choice(state.Ignore))
 	return s
 }
@@ -183,7 +183,7 @@ func workflowSession() *state.State {
 	}
 	b.turn(1, 2_000, 1_000, 20_000, 2, 120_000, 800)
 	b.run("w1", "impl-chunks", 1, "Impl", "Check", "Review")
-	w1, w2 := state.Ptr("w1"), state.Ptr("w2")
+	w1, w2 := new("w1"), new("w2")
 	for c := 1; c <= 24; c++ {
 		impl := b.loop(fmt.Sprintf("agent-impl-%02d", c), w1, fmt.Sprintf("impl:C%d", c), "Impl", "claude-opus-4-1",
 			counts(6, 3, 0, 2), outcome(state.Outcome{Kind: state.OutcomeReport, Chars: 1_200 + c}))
@@ -215,7 +215,7 @@ func workflowSession() *state.State {
 	b.bash("git:git commit -m chunks", state.ClassGit, "main", 3, 1_200, 400)
 	b.turn(3, 3_000, 2_000, 9_000, 6, 700_000, 1_900)
 	b.pattern("process:review-after-every-chunk", "Runs a full review round after every chunk", nil, nil, nil, nil).Sent = 2
-	b.pattern("multi-agent:check-loops-for-shell-steps", "Claude keeps spawning an agent per chunk to run checks", nil, choice(state.Fix), state.Ptr(2), nil).Ignored = 1
+	b.pattern("multi-agent:check-loops-for-shell-steps", "Claude keeps spawning an agent per chunk to run checks", nil, choice(state.Fix), new(2), nil).Ignored = 1
 	b.s.Cards = []string{"process:review-after-every-chunk"}
 	b.s.Standing = []string{"Run checks as a shell step."}
 	b.s.Delivery.Agents = []string{"agent-fix-01"}
@@ -274,9 +274,9 @@ func fullSession(loops int) *state.State {
 		var at *int
 		switch i % 5 {
 		case 0:
-			d, at = choice(state.Ignore), state.Ptr(5+i)
+			d, at = choice(state.Ignore), new(5+i)
 		case 1:
-			d, at = choice(state.FixWithNote), state.Ptr(6+i)
+			d, at = choice(state.FixWithNote), new(6+i)
 		}
 		var last *state.Choice
 		if i%7 == 3 {

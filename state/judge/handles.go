@@ -3,6 +3,7 @@ package judge
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -229,7 +230,7 @@ func groundedCap(s *state.State, evidence []string) float64 {
 	turns := citedTurns(s, evidence)
 	var answers []float64
 	for i := range s.Turns {
-		if state.Contains(turns, float64(s.Turns[i].Turn)) {
+		if slices.Contains(turns, float64(s.Turns[i].Turn)) {
 			answers = append(answers, float64(s.Turns[i].AnswerChars))
 		}
 	}

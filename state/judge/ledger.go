@@ -100,8 +100,8 @@ func flagsCell(r *state.Row) string {
 	if r.Lines != nil {
 		parts = append(parts, "+"+num(r.Lines.Add)+"/-"+num(r.Lines.Del))
 	}
-	if r.Spawn != nil {
-		parts = append(parts, agentFlag(r.Spawn))
+	if r.Launch != nil {
+		parts = append(parts, agentFlag(r.Launch))
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -110,7 +110,7 @@ func flagsCell(r *state.Row) string {
 }
 
 // agentFlag is `agent=<type>/<model>/<status>/<tokens>tok/<edits>edits/<promptChars>pch`.
-func agentFlag(sp *state.Spawn) string {
+func agentFlag(sp *state.Launch) string {
 	model := sp.Resolved
 	if model == nil {
 		model = sp.Requested

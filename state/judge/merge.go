@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/saverd/saverd/state"
@@ -130,7 +131,7 @@ func Merge(s *state.State, findings []state.Finding) MergeResult {
 		}
 		// A cited pattern nobody decided belongs in front of the person, whether the id is new, remembered
 		// or found by an earlier run: the only undecided pattern that is not news is one already queued.
-		if p.Decision == nil && !state.Contains(s.Cards, id) {
+		if p.Decision == nil && !slices.Contains(s.Cards, id) {
 			res.Fresh = append(res.Fresh, id)
 		}
 	}

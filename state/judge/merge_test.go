@@ -27,7 +27,7 @@ func TestMerge(t *testing.T) {
 	s := smallSession() // r1..r10 over turns 1-4; execution:full-suite-after-each-edit undecided
 	b := &session{s: s}
 	s.Patterns[0].Hits = []string{"tu_1"}
-	b.pattern("reading:steered", "Claude keeps re-reading", nil, choice(state.FixWithNote), state.Ptr(2), nil)
+	b.pattern("reading:steered", "Claude keeps re-reading", nil, choice(state.FixWithNote), new(2), nil)
 	b.pattern("reading:killed-undated", "Claude keeps grepping", nil, choice(state.Fix), nil, nil)
 	b.pattern("communication:queued", "Claude keeps asking", nil, nil, nil, nil)
 	s.Cards = []string{"communication:queued"}
@@ -76,7 +76,7 @@ func TestMergeEvicts(t *testing.T) {
 		if i%10 == 0 {
 			d = choice(state.Ignore)
 		}
-		p := b.pattern(fmt.Sprintf("other:p%02d", i), "Claude keeps p", nil, d, state.Ptr(1), nil)
+		p := b.pattern(fmt.Sprintf("other:p%02d", i), "Claude keeps p", nil, d, new(1), nil)
 		p.Confidence = 0.6 + float64(i%4)/10
 	}
 	s.Patterns[0].Confidence = 0.5 // decided: outranks every undecided pattern whatever its confidence

@@ -95,7 +95,7 @@ func processState() *state.State {
 	s := workflowSession()
 	s.Asks = append(s.Asks, state.Ask{Turn: 4, At: 6_000_000, Head: "and the docs"})
 	s.Patterns = append(s.Patterns, state.Pattern{StoredPattern: state.StoredPattern{ID: "process:kept-already", Category: "process",
-		Kind: "k", Lean: state.Ptr("l")}, Hits: []string{}, Decision: choice(state.Ignore), DecidedAtTurn: state.Ptr(3)})
+		Kind: "k", Lean: new("l")}, Hits: []string{}, Decision: choice(state.Ignore), DecidedAtTurn: new(3)})
 	return s
 }
 

@@ -78,7 +78,7 @@ func estOf(v any, s *state.State, sig *state.Signature, evidence []string) *floa
 	if f, ok := finite(v); ok {
 		claimed = math.Max(0, jstext.Round(f))
 	}
-	return state.Ptr(math.Min(claimed, groundedCap(s, evidence)) + 0) // + 0: never -0
+	return new(math.Min(claimed, groundedCap(s, evidence)) + 0) // + 0: never -0
 }
 
 func sameSignature(a, b *state.Signature) bool {
@@ -222,7 +222,7 @@ func explanationOf(v any) *string {
 	if text == "" {
 		return nil
 	}
-	return state.Ptr(jstext.Short(text, explainMax))
+	return new(jstext.Short(text, explainMax))
 }
 
 // explanationDrop notes an essay where a sentence was asked for: without it a trimmed sentence reads

@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func replyState() *state.State {
 	b.read("/src/auth.ts", "agent-a", 4, 4_000)                   // r11
 	b.bash("test:bun test", state.ClassTest, "agent-a", 4, 30_000, 4_100)
 	b.loop("agent-b", nil, "check:C1", "", "claude-sonnet-4-5", func(l *state.Loop) { l.Tokens = state.Tokens{Input: 10_000, Output: 6_000, CacheCreate: 12_000} })
-	b.pattern("reading:reread-auth", "Claude keeps re-reading /src/auth.ts", sig("Read", "/src/auth.ts:-"), choice(state.Ignore), state.Ptr(2), nil)
+	b.pattern("reading:reread-auth", "Claude keeps re-reading /src/auth.ts", sig("Read", "/src/auth.ts:-"), choice(state.Ignore), new(2), nil)
 	return b.s
 }
 
@@ -47,9 +48,7 @@ func finding(over map[string]any) string {
 func behavioural(id string, over map[string]any) string {
 	m := map[string]any{"id": id, "category": id[:strings.IndexByte(id, ':')], "signature": json.RawMessage("null"),
 		"evidence": []any{"turn:3", "turn:4"}, "kind": "Claude keeps restating the plan each turn"}
-	for k, v := range over {
-		m[k] = v
-	}
+	maps.Copy(m, over)
 	return finding(m)
 }
 

@@ -10,7 +10,7 @@ import (
 //
 //	total | ×<rows> | Σ<amount><unit>
 //	<label> | ×<count> | Σ<amount><unit> | <share>%     the sinkLines largest named sinks with any amount
-//	agents | ×<count> | Σ<amount><unit> | apart         the Agent spawn rows, never added into the total
+//	agents | ×<count> | Σ<amount><unit> | apart         the Agent launch rows, never added into the total
 //	r<seq> | <tool> | <key> | Σ<amount><unit>           the five largest rows
 //
 // The total and the sinks count the whole session, folded rows included; share is of the total, rounded

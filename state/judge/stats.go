@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,8 +21,8 @@ import (
 //   - `waits: ×<n> | Σ<ms>ms | recommended ×<n>` over every AskUserQuestion, or `waits: none`.
 //   - Per class `class <cls> | ×count | Σms | Σchars`, longest first, and per loop `agent <alias> | ×count
 //     | Σms | Σchars`, main first then longest first, at most statsAgents lines then `~ ×N more`. These
-//     two leave Agent spawn rows out: a spawn row's time and context contain its loop's own rows, which
-//     are counted under that loop (TIME and CONTEXT list the spawn rows apart).
+//     two leave Agent launch rows out: a launch row's time and context contain its loop's own rows, which
+//     are counted under that loop (TIME and CONTEXT list the launch rows apart).
 const (
 	statsKeys        = 40 // per-call lines
 	statsAgentsShown = 6  // loops named in one per-call line
@@ -82,7 +83,7 @@ func callStats(s *state.State) map[callKey]*callStat {
 		c.chars += r.Chars
 		c.first = min(c.first, r.Turn)
 		c.last = max(c.last, r.Turn)
-		if !state.Contains(c.agents, r.Agent) {
+		if !slices.Contains(c.agents, r.Agent) {
 			c.agents = append(c.agents, r.Agent)
 		}
 		c.positions = append(c.positions, i)
@@ -231,7 +232,7 @@ func waitsLine(s *state.State) string {
 	return "waits: " + join("×"+inum(n), "Σ"+num(ms)+"ms", "recommended ×"+inum(rec))
 }
 
-// sums adds rows and folded records up by name, Agent spawn rows left out.
+// sums adds rows and folded records up by name, Agent launch rows left out.
 func sums(s *state.State, nameOf func(cls state.CommandClass, agent string) string) map[string]*sum {
 	by := map[string]*sum{}
 	add := func(name string, count int, ms, chars int64) {

@@ -46,7 +46,7 @@ func TestRiskyPermission(t *testing.T) {
 // pattern's CLAUDE.md line, and two skills whose titles slug alike get two files.
 func TestProposeNeverOffersARiskyPermissionOrASharedName(t *testing.T) {
 	decided := func(id string, proposal *state.Proposal) state.Pattern {
-		p := lgDecided(id, state.Ptr(state.Fix), "r1")
+		p := lgDecided(id, new(state.Fix), "r1")
 		p.Proposal = proposal
 		return p
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -171,7 +172,7 @@ func Propose(s *state.State) []Artifact {
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
 		proposal, ok := lastingProposal(p)
-		if !ok || state.Contains(s.Written, p.ID+":"+string(proposal.Kind)) {
+		if !ok || slices.Contains(s.Written, p.ID+":"+string(proposal.Kind)) {
 			continue
 		}
 		path, content, mode := Render(proposal.Kind, proposal, s.Cwd, p.ID)

@@ -81,18 +81,18 @@ func TestRulesAppendedTo(t *testing.T) {
 		want     string
 	}{
 		{"a brand-new file opens on the heading", nil, "## ContextSaver\n- New rule\n"},
-		{"an empty file too", state.Ptr(""), "## ContextSaver\n- New rule\n"},
-		{"an existing file keeps the blank line before it", state.Ptr("# Project\n"), "# Project\n\n## ContextSaver\n- New rule\n"},
-		{"never glued to a line", state.Ptr("# Project"), "# Project\n\n## ContextSaver\n- New rule\n"},
-		{"under the heading at the end", state.Ptr("# P\n## ContextSaver\n- old"), "# P\n## ContextSaver\n- old\n- New rule\n"},
+		{"an empty file too", new(""), "## ContextSaver\n- New rule\n"},
+		{"an existing file keeps the blank line before it", new("# Project\n"), "# Project\n\n## ContextSaver\n- New rule\n"},
+		{"never glued to a line", new("# Project"), "# Project\n\n## ContextSaver\n- New rule\n"},
+		{"under the heading at the end", new("# P\n## ContextSaver\n- old"), "# P\n## ContextSaver\n- old\n- New rule\n"},
 		// KNOWN-ISSUES: the end of the ContextSaver section, not of the file.
-		{"before the next section", state.Ptr("# P\n\n## ContextSaver\n- old\n\n## Other\n- theirs\n"), "# P\n\n## ContextSaver\n- old\n- New rule\n\n## Other\n- theirs\n"},
-		{"before a level-1 heading", state.Ptr("## ContextSaver\n- old\n# Next\n"), "## ContextSaver\n- old\n- New rule\n# Next\n"},
-		{"a level-3 heading stays inside", state.Ptr("## ContextSaver\n- old\n### Sub\n- s\n\n## Other\n"), "## ContextSaver\n- old\n### Sub\n- s\n- New rule\n\n## Other\n"},
-		{"an empty section", state.Ptr("## ContextSaver\n\n## Other\n"), "## ContextSaver\n- New rule\n\n## Other\n"},
-		{"a # in a code fence is no heading", state.Ptr("## ContextSaver\n- old\n```sh\n# comment\n```\n## Other\n"), "## ContextSaver\n- old\n```sh\n# comment\n```\n- New rule\n## Other\n"},
-		{"trailing whitespace on the heading", state.Ptr("## ContextSaver  \r\n- old\r\n## Other\r\n"), "## ContextSaver  \r\n- old\r\n- New rule\r\n## Other\r\n"},
-		{"the heading in prose is no section", state.Ptr("see ## ContextSaver\n"), "see ## ContextSaver\n\n## ContextSaver\n- New rule\n"},
+		{"before the next section", new("# P\n\n## ContextSaver\n- old\n\n## Other\n- theirs\n"), "# P\n\n## ContextSaver\n- old\n- New rule\n\n## Other\n- theirs\n"},
+		{"before a level-1 heading", new("## ContextSaver\n- old\n# Next\n"), "## ContextSaver\n- old\n- New rule\n# Next\n"},
+		{"a level-3 heading stays inside", new("## ContextSaver\n- old\n### Sub\n- s\n\n## Other\n"), "## ContextSaver\n- old\n### Sub\n- s\n- New rule\n\n## Other\n"},
+		{"an empty section", new("## ContextSaver\n\n## Other\n"), "## ContextSaver\n- New rule\n\n## Other\n"},
+		{"a # in a code fence is no heading", new("## ContextSaver\n- old\n```sh\n# comment\n```\n## Other\n"), "## ContextSaver\n- old\n```sh\n# comment\n```\n- New rule\n## Other\n"},
+		{"trailing whitespace on the heading", new("## ContextSaver  \r\n- old\r\n## Other\r\n"), "## ContextSaver  \r\n- old\r\n- New rule\r\n## Other\r\n"},
+		{"the heading in prose is no section", new("see ## ContextSaver\n"), "see ## ContextSaver\n\n## ContextSaver\n- New rule\n"},
 	}
 	for _, c := range cases {
 		if got := AppendedTo(c.existing, content); got != c.want {
@@ -146,13 +146,13 @@ func TestRulesMergeSettings(t *testing.T) {
 		want     string
 	}{
 		{"no file", nil, "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"empty file", state.Ptr(" \n"), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"keeps every other setting in its place", state.Ptr(`{"z":1.0,"permissions":{"deny":["a"],"allow":["Bash(ls)"]},"env":{"A":"<&>\u2028"},"a":[]}`),
+		{"empty file", new(" \n"), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"keeps every other setting in its place", new(`{"z":1.0,"permissions":{"deny":["a"],"allow":["Bash(ls)"]},"env":{"A":"<&>\u2028"},"a":[]}`),
 			"{\n  \"z\": 1,\n  \"permissions\": {\n    \"deny\": [\n      \"a\"\n    ],\n    \"allow\": [\n      \"Bash(ls)\",\n      \"Bash(npm test:*)\"\n    ]\n  },\n  \"env\": {\n    \"A\": \"<&>\u2028\"\n  },\n  \"a\": []\n}\n"},
-		{"idempotent", state.Ptr(`{"permissions":{"allow":["Bash(npm test:*)"]}}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"a BOM is dropped (KNOWN-ISSUES)", state.Ptr("\uFEFF{\"model\":\"opus\"}"), "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"a duplicate key keeps its first place and last value", state.Ptr(`{"a":1,"b":2,"a":3}`), "{\n  \"a\": 3,\n  \"b\": 2,\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"a non-object permissions is replaced, as the seed did", state.Ptr(`{"permissions":"x"}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"idempotent", new(`{"permissions":{"allow":["Bash(npm test:*)"]}}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"a BOM is dropped (KNOWN-ISSUES)", new("\uFEFF{\"model\":\"opus\"}"), "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"a duplicate key keeps its first place and last value", new(`{"a":1,"b":2,"a":3}`), "{\n  \"a\": 3,\n  \"b\": 2,\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"a non-object permissions is replaced, as the seed did", new(`{"permissions":"x"}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
 	}
 	for _, c := range cases {
 		got, err := MergeSettings(c.existing, rule)
@@ -196,9 +196,9 @@ func lgDecided(id string, c *state.Choice, hits ...string) state.Pattern {
 }
 
 func TestRulesPropose(t *testing.T) {
-	kill, steer, keep := state.Ptr(state.Fix), state.Ptr(state.FixWithNote), state.Ptr(state.Ignore)
+	kill, steer, keep := new(state.Fix), new(state.FixWithNote), new(state.Ignore)
 	withInstruction := lgDecided("execution:b", steer, "r5", "r6", "r7")
-	withInstruction.Instruction = state.Ptr("Only run x; then y.")
+	withInstruction.Instruction = new("Only run x; then y.")
 	s := lgProposeState(200_000, lgDecided("execution:a", kill, "r1", "r2"), withInstruction, lgDecided("execution:c", keep, "r7"), lgDecided("execution:d", nil, "r7"))
 	got := Propose(s)
 	want := []Artifact{
@@ -222,7 +222,7 @@ func TestRulesPropose(t *testing.T) {
 	}
 	// A process finding grants no permission: its lasting line is the lean way; other proposals stand.
 	process := lgDecided("process:a", steer, "r3")
-	process.Lean = state.Ptr("Plan lean.")
+	process.Lean = new("Plan lean.")
 	process.Proposal = &state.Proposal{Kind: state.ArtifactSettingsAllow, Title: "Allow", Body: "Bash(npm test:*)"}
 	skill := lgDecided("execution:s", kill, "r1")
 	skill.Proposal = &state.Proposal{Kind: state.ArtifactSkill, Title: "!!!", Body: "Run it."}

@@ -1,6 +1,10 @@
 package view
 
-import "github.com/saverd/saverd/state"
+import (
+	"slices"
+
+	"github.com/saverd/saverd/state"
+)
 
 // The band: the one teaser line above the prompt.
 
@@ -60,12 +64,12 @@ func diedOf(s *state.State) *state.TurnEnd {
 		return nil
 	}
 	if e := s.Turns[n-1].Ended; e == state.EndError || e == state.EndRefusal {
-		return state.Ptr(e)
+		return new(e)
 	}
 	return nil
 }
 
-// runningOf is the newest run still going: how many loops it has spawned, how many calls they made,
+// runningOf is the newest run still going: how many loops it has launched, how many calls they made,
 // which stage is running.
 func runningOf(s *state.State, now int64) *BandRunning {
 	active := state.ActiveRuns(s, now)
@@ -93,7 +97,7 @@ func callsOf(rows []state.Row, ids []string) int {
 	calls := 0
 	if len(ids) <= 8 {
 		for i := range rows {
-			if rows[i].Agent != state.MainAgent && state.Contains(ids, rows[i].Agent) {
+			if rows[i].Agent != state.MainAgent && slices.Contains(ids, rows[i].Agent) {
 				calls++
 			}
 		}

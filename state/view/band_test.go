@@ -73,8 +73,8 @@ func TestBandRunning(t *testing.T) {
 		t.Fatalf("a stale loopless run still runs: %+v", r.Running)
 	}
 	state.Reduce(s, state.RunJournal{RunID: "new", Now: 3_000, Entries: []state.JournalEntry{
-		{Kind: "started", AgentID: "w1", Label: state.Ptr("lint")},
-		{Kind: "started", AgentID: "w2", Label: state.Ptr("tests")},
+		{Kind: "started", AgentID: "w1", Label: new("lint")},
+		{Kind: "started", AgentID: "w2", Label: new("tests")},
 		{Kind: "started", AgentID: "w3"},
 	}})
 	state.Reduce(s, state.LoopTurn{AgentID: "w3", Ended: state.EndAnswer})

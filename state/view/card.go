@@ -69,7 +69,7 @@ func indexedRows(s *state.State) (citedRows, bool) {
 func rowsAt(s *state.State, hits []string, position func(string) int) []*state.Row {
 	var idx []int
 	for _, h := range hits {
-		if i := position(h); i >= 0 && !state.Contains(idx, i) {
+		if i := position(h); i >= 0 && !slices.Contains(idx, i) {
 			idx = append(idx, i)
 		}
 	}
@@ -88,7 +88,7 @@ func rowsAt(s *state.State, hits []string, position func(string) int) []*state.R
 func scanRows(s *state.State, hits []string) []*state.Row {
 	var out []*state.Row
 	for i := range s.Rows {
-		if state.Contains(hits, s.Rows[i].ID) {
+		if slices.Contains(hits, s.Rows[i].ID) {
 			out = append(out, &s.Rows[i])
 		}
 	}
@@ -258,7 +258,7 @@ func evidenceOf(c cited, aliases map[string]string) []Evidence {
 		r := rows[i]
 		var agent *string
 		if r.Agent != state.MainAgent {
-			agent = state.Ptr(state.AliasOf(aliases, r.Agent))
+			agent = new(state.AliasOf(aliases, r.Agent))
 		}
 		out = append(out, Evidence{Turn: r.Turn, What: whatRan(r), Agent: agent, Ms: r.Ms, Chars: r.Chars, Head: r.Head})
 	}
@@ -276,7 +276,7 @@ func evidenceOf(c cited, aliases map[string]string) []Evidence {
 }
 
 // citedLoop is a cited loop quoted as one line of evidence: its stage and model, dated by the turn that
-// spawned it.
+// launched it.
 func citedLoop(l *state.Loop, aliases map[string]string) Evidence {
 	label, model := "agent", "?"
 	if l.Label != nil {
@@ -289,7 +289,7 @@ func citedLoop(l *state.Loop, aliases map[string]string) Evidence {
 	return Evidence{
 		Turn:  l.FirstTurn,
 		What:  label + " · " + model,
-		Agent: state.Ptr(state.AliasOf(aliases, l.ID)),
+		Agent: new(state.AliasOf(aliases, l.ID)),
 		Ms:    l.Ms,
 		Head:  jstext.JSNumber(ktok) + "k tokens · " + strconv.Itoa(l.Edits) + " edits",
 	}

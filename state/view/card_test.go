@@ -26,7 +26,7 @@ func cardSession() *state.State {
 		s.Rows[i].Seq = i + 1
 	}
 	s.Loops = []state.Loop{
-		{ID: "ag-x", Label: state.Ptr("explore"), Model: state.Ptr("sonnet"), Tokens: state.Tokens{Input: 9_000, CacheCreate: 2_500, Output: 600, CacheRead: 50_000}, Edits: 2, FirstTurn: 1, Ms: 45_000},
+		{ID: "ag-x", Label: new("explore"), Model: new("sonnet"), Tokens: state.Tokens{Input: 9_000, CacheCreate: 2_500, Output: 600, CacheRead: 50_000}, Edits: 2, FirstTurn: 1, Ms: 45_000},
 		{ID: "ag-y", FirstTurn: 2, Ms: 5_000},
 	}
 	s.Turns = []state.TurnStat{
@@ -34,14 +34,14 @@ func cardSession() *state.State {
 		{Turn: 3, Input: 2_000, Output: 200, CacheCreate: 20, Ms: 7_000, AnswerChars: 12, AnswerHead: "Checked."},
 	}
 	habit := func(id string, hits ...string) state.Pattern {
-		p := state.FromStored(state.StoredPattern{ID: id, Category: "execution", Kind: "kind of " + id, Why: "why", Alternative: "fix", Confidence: 0.8, EstTokensPerTurn: state.Ptr(300.0)})
+		p := state.FromStored(state.StoredPattern{ID: id, Category: "execution", Kind: "kind of " + id, Why: "why", Alternative: "fix", Confidence: 0.8, EstTokensPerTurn: new(300.0)})
 		p.Hits = hits
 		return p
 	}
 	withCost := habit("process:with-cost", "agent:ag-x")
-	withCost.Lean, withCost.Cost = state.Ptr("lean"), &state.Cost{Tokens: 41_000, Ms: 230_000}
+	withCost.Lean, withCost.Cost = new("lean"), &state.Cost{Tokens: 41_000, Ms: 230_000}
 	measured := habit("process:measured", "agent:ag-x", "turn:3")
-	measured.Lean = state.Ptr("lean")
+	measured.Lean = new("lean")
 	ignored := habit("execution:ignored", "r1")
 	ignored.Ignored = 2
 	s.Patterns = []state.Pattern{

@@ -79,7 +79,7 @@ func ProcessLine(s *state.State) *string {
 	if runs == 1 {
 		plural = ""
 	}
-	return state.Ptr("process " + decimal(runs) + " run" + plural + " · " + jstext.Kilo(float64(s.Process.Spent)) + " tokens")
+	return new("process " + decimal(runs) + " run" + plural + " · " + jstext.Kilo(float64(s.Process.Spent)) + " tokens")
 }
 
 // UsageLine is what one judge fork cost, one line: the same text `/saver debug` and the debug log print.

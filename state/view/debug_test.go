@@ -54,8 +54,8 @@ func TestDebugDumpNeverOverflows(t *testing.T) {
 	}
 	s.Judge.Last = &state.JudgeRun{Returned: 10, Dropped: dropped, Usage: &state.JudgeUsage{}}
 	s.Process.Last = &state.JudgeRun{Returned: 10, Dropped: dropped, Usage: &state.JudgeUsage{}}
-	s.Judge.Error = state.Ptr("fork failed:\nline two\nline three")
-	s.Judge.Focus = state.Ptr(strings.Repeat("😀", 100) + "\nnext")
+	s.Judge.Error = new("fork failed:\nline two\nline three")
+	s.Judge.Focus = new(strings.Repeat("😀", 100) + "\nnext")
 	dump := DebugDump(s, false)
 	lines := strings.Split(dump, "\n")
 	if len(lines) != state.DebugMaxLines {

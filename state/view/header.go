@@ -16,7 +16,7 @@ func judgeShare(s *state.State) *float64 {
 	if total == 0 {
 		return nil
 	}
-	return state.Ptr(jstext.Round(float64(s.Judge.Spent)/float64(total)*1000) / 10)
+	return new(jstext.Round(float64(s.Judge.Spent)/float64(total)*1000) / 10)
 }
 
 // trendOf is how full the window was after each of the last TrendTurns turns that reported it.
@@ -51,7 +51,7 @@ func HeaderOf(s *state.State) Header {
 	}
 	var percent *float64
 	if s.Usage.Percent != nil {
-		percent = state.Ptr(*s.Usage.Percent)
+		percent = new(*s.Usage.Percent)
 	}
 	return Header{
 		Percent:            percent,

@@ -15,7 +15,7 @@ func withContexts(window int64, tokens *int64, compactAt *int64, contexts ...int
 	for i, c := range contexts {
 		t := state.TurnStat{Turn: i + 1}
 		if c >= 0 {
-			t.Context = state.Ptr(c)
+			t.Context = new(c)
 		}
 		s.Turns = append(s.Turns, t)
 	}
@@ -23,7 +23,7 @@ func withContexts(window int64, tokens *int64, compactAt *int64, contexts ...int
 }
 
 func TestCompactionFigures(t *testing.T) {
-	n := state.Ptr[int64]
+	n := func(v int64) *int64 { return new(v) }
 	for _, tc := range []struct {
 		name      string
 		s         *state.State
@@ -50,7 +50,7 @@ func TestCompactionFigures(t *testing.T) {
 }
 
 func TestHeader(t *testing.T) {
-	s := withContexts(1_000, state.Ptr[int64](700), nil, 100, 200, 300, 400, 500, 600, 700, 701, 702, 703, 755)
+	s := withContexts(1_000, new(int64(700)), nil, 100, 200, 300, 400, 500, 600, 700, 701, 702, 703, 755)
 	h := HeaderOf(s)
 	if !slices.Equal(h.Trend, []float64{20, 30, 40, 50, 60, 70, 70.1, 70.2, 70.3, 75.5}) {
 		t.Fatalf("trend %v: the last ten samples as a share of the window", h.Trend)
@@ -64,7 +64,7 @@ func TestHeader(t *testing.T) {
 	state.Reduce(s, state.TurnComplete{Stat: state.TurnStat{Input: 7_000, Output: 1_000}})
 	s.Judge.Spent = 1_234
 	s.Saved = state.Saved{Ms: 5, Chars: 4_000}
-	state.Reduce(s, state.UsageSample{Usage: state.Usage{Percent: state.Ptr(12.5)}})
+	state.Reduce(s, state.UsageSample{Usage: state.Usage{Percent: new(12.5)}})
 	h = HeaderOf(s)
 	if h.JudgeShare != 15.4 || h.JudgeTokens != 1_234 || h.JudgeRuns != 1 || h.SavedPct != 0.5 || h.SavedMs != 5 || *h.Percent != 12.5 {
 		t.Fatalf("header %+v", h)

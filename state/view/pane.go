@@ -82,10 +82,10 @@ func decidedRowOf(s *state.State, p *state.Pattern, find citedRows) DecidedRow {
 		Sent:      p.Sent,
 	}
 	if sent {
-		row.SavedPct = state.Ptr(state.PctOf(baselineOf(find(p.Hits)).Chars, s.Usage.Window))
+		row.SavedPct = new(state.PctOf(baselineOf(find(p.Hits)).Chars, s.Usage.Window))
 	}
 	if *p.Decision == state.FixWithNote && p.Instruction != nil && jstext.CollapseWs(*p.Instruction) != jstext.CollapseWs(p.Alternative) {
-		row.Instruction = state.Ptr(*p.Instruction)
+		row.Instruction = new(*p.Instruction)
 	}
 	return row
 }

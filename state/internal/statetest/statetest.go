@@ -23,11 +23,11 @@ func FullSession(tb testing.TB) *state.State {
 	tb.Helper()
 	s := state.New("/repo", 200_000)
 	for i := 0; i < state.LoopCap; i++ {
-		state.Reduce(s, state.AgentStart{AgentID: LoopID(i), Description: "explore " + LoopID(i), Model: state.Ptr("sonnet")})
+		state.Reduce(s, state.AgentStart{AgentID: LoopID(i), Description: "explore " + LoopID(i), Model: new("sonnet")})
 	}
 	state.Reduce(s, state.RunStart{Run: state.RunInfo{ID: "run-1", Name: "review"}, Now: 1_000})
-	state.Reduce(s, state.RunJournal{RunID: "run-1", Entries: []state.JournalEntry{{Kind: "started", AgentID: LoopID(399), Label: state.Ptr("review")}}, Now: 1_000})
-	state.Reduce(s, state.UsageSample{Usage: state.Usage{Window: 200_000, Tokens: state.Ptr[int64](90_000), Percent: state.Ptr(45.0)}, Now: 1_000})
+	state.Reduce(s, state.RunJournal{RunID: "run-1", Entries: []state.JournalEntry{{Kind: "started", AgentID: LoopID(399), Label: new("review")}}, Now: 1_000})
+	state.Reduce(s, state.UsageSample{Usage: state.Usage{Window: 200_000, Tokens: new(int64(90_000)), Percent: new(45.0)}, Now: 1_000})
 	seq := 0
 	for turn := 1; turn <= 44; turn++ {
 		state.Reduce(s, state.TurnStart{Now: int64(turn) * 60_000})
@@ -45,12 +45,12 @@ func FullSession(tb testing.TB) *state.State {
 			state.Reduce(s, JudgeWith(s, 50))
 			for i := 0; i < 50; i += 3 {
 				choice := []state.Choice{state.FixWithNote, state.Fix, state.Ignore}[i%3]
-				state.Reduce(s, state.Decide{PatternID: s.Patterns[i].ID, Choice: choice, Text: state.Ptr("do it the cheap way")})
+				state.Reduce(s, state.Decide{PatternID: s.Patterns[i].ID, Choice: choice, Text: new("do it the cheap way")})
 			}
 		}
 		switch turn {
 		case 43:
-			state.Reduce(s, state.Decide{PatternID: s.Patterns[1].ID, Choice: state.FixWithNote, Text: state.Ptr("only the touched tests")})
+			state.Reduce(s, state.Decide{PatternID: s.Patterns[1].ID, Choice: state.FixWithNote, Text: new("only the touched tests")})
 		case 44:
 			state.Reduce(s, state.Decide{PatternID: s.Patterns[2].ID, Choice: state.Fix}) // still open
 		}
@@ -101,7 +101,7 @@ func JudgeWith(s *state.State, n int) state.JudgeDone {
 			Confidence: 0.8, Signature: &state.Signature{Tool: r.Tool, Key: r.Key}})
 		if i%5 == 4 {
 			p.Signature = nil
-			p.EstTokensPerTurn = state.Ptr(400.0)
+			p.EstTokensPerTurn = new(400.0)
 		}
 		p.Hits = []string{r.ID, s.Rows[len(s.Rows)-2-(i*7)%len(s.Rows)].ID}
 		patterns = append(patterns, p)
@@ -227,7 +227,7 @@ func DemoSession() *state.State {
 	turns := demo.DemoTurns()
 	for at, context := range []int64{120_000, 190_000, 250_000, 320_000} {
 		stat := turns[at%len(turns)]
-		stat.Context = state.Ptr(context)
+		stat.Context = new(context)
 		state.Reduce(s, state.TurnComplete{Stat: stat})
 	}
 	for _, r := range demo.DemoRows(s.Turn) {

@@ -143,7 +143,7 @@ func TestSpawnsParseJournalLines(t *testing.T) {
 	}, "\n")
 	got := ParseJournal(text)
 	want := []state.JournalEntry{
-		{Kind: JournalStarted, AgentID: "a1", Label: state.Ptr("review"), Phase: state.Ptr("Review")},
+		{Kind: JournalStarted, AgentID: "a1", Label: new("review"), Phase: new("Review")},
 		{Kind: JournalResult, AgentID: "a1", Outcome: &state.Outcome{Kind: state.OutcomeReport, Chars: 4}},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -8,8 +8,9 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// Spawns: what a Workflow or Agent result names, and a workflow's journal read into started and
-// returned loops. (What a row did for its loop — IsEdit, IsCheck, IsRead, CountRow — is in work.go.)
+// Outcomes: what a Workflow or Agent result names (its run, its agent, what it returned), and a
+// workflow's journal read into started and returned loops. (What a row did for its loop — IsEdit,
+// IsCheck, IsRead, CountRow — is in package state, work.go.)
 
 // Journal entry kinds.
 const (
