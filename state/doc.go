@@ -17,5 +17,7 @@
 // To keep Clone cheap, the reducer only ever appends to the slices Clone shares (Rows, Notes, Standing,
 // Written, Asks, Compactions, Delivery.Agents, a pattern's Hits, a run's Phases) or replaces them
 // with freshly allocated ones; it never writes inside their current length. The slices it does edit in
-// place (Patterns, Loops, Turns, Runs, Cards) and the Folded map are copied by Clone.
+// place (Patterns, Loops, Turns, Runs, Cards) and the Folded map are copied by Clone; the Probed and
+// Rewrites maps are never written in place but replaced (withKey), so Clone shares them. Reduce returns
+// what the action did (Effects), so a caller never compares the state before and after it.
 package state
