@@ -256,3 +256,33 @@ type panicHost struct{}
 
 func (panicHost) Fork(context.Context, ForkRequest) (*ForkResult, error) { panic("host broke") }
 func (panicHost) Notify(string, any)                                     {}
+
+// TestRollbackCoversTheSessionsFlags: what a session remembers beside the plugin's state (a claimed run,
+// an ask of it, an open prompt rewrite, a probe, the load check's toast) lives in the state, so an event
+// that panics takes its changes to them back with everything else.
+func TestRollbackCoversTheSessionsFlags(t *testing.T) {
+	h := newHarness(t, nil)
+	h.twelve()
+	sess, _ := h.srv.session("s")
+	sess.event(func() { sess.observe(state.RewriteOpened{SpawnID: "spawn-kept"}) })
+	func() {
+		defer func() { _ = recover() }()
+		sess.event(func() {
+			sess.observe(state.JudgeClaim{})
+			sess.observe(state.JudgeAsked{})
+			sess.observe(state.JudgeClaim{Kind: state.ProcessJudge})
+			sess.observe(state.RewriteOpened{SpawnID: "spawn-lost"})
+			sess.observe(state.LoopProbed{AgentID: "agent-1"})
+			sess.observe(state.LoadCheckSpoke{})
+			panic("the event fails")
+		})
+	}()
+	sess.event(func() {
+		st := sess.st
+		if st.Judge.InFlight || st.Judge.Asked || st.Process.InFlight || st.LoadCheckSpoke || st.Probed["agent-1"] ||
+			st.Rewrites["spawn-lost"] || !st.Rewrites["spawn-kept"] {
+			t.Errorf("after the rollback: judge %v/%v, process %v, spoke %v, probed %v, rewrites %v",
+				st.Judge.InFlight, st.Judge.Asked, st.Process.InFlight, st.LoadCheckSpoke, st.Probed, st.Rewrites)
+		}
+	})
+}
