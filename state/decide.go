@@ -113,10 +113,10 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 
 // alreadyIgnored reports whether the recurrence a judge run reports for id was already counted.
 //
-// KNOWN-ISSUES fix, "one recurrence is counted as ignored twice". The seed counts an ignored instruction
+// One recurrence is counted as ignored once (protocol.md, "Differences from the plugin"). The plugin counts an ignored instruction
 // on two paths: a row that repeats the signature after the decision's turn (settleWithRow), and a judge
 // run whose finding cites a call after the decision (judge.done's recurred). One recurrence reaches both
-// — its row lands, and the next run cites that row — so the seed counted it twice. Both paths do the same
+// — its row lands, and the next run cites that row — so the plugin counted it twice. Both paths do the same
 // two things: they close the decision (openedAtTurn nil) and bring the card back to the queue, where it
 // waits until the person decides again (a new decision takes it off the queue and reopens it). So a sent
 // pattern that is closed and queued has had its ignore counted since its last decision, and a recurrence
@@ -205,7 +205,7 @@ func judgeDone(s *State, a JudgeDone) {
 
 // processDone takes a process run's merged registry: its patterns join beside the habit judge's, fresh
 // undecided ones are queued first, and its cadence and cost are its own (its backoff doubles past the
-// budget share, uncapped, as the seed's).
+// budget share, uncapped, as the plugin's).
 func processDone(s *State, a ProcessDone) {
 	patterns := ownPatterns(a.Patterns, len(s.Patterns))
 	reported := len(patterns)
