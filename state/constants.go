@@ -1,6 +1,6 @@
 package state
 
-// The seed's constants (core/types.ts), with the reason each has the value it has.
+// The plugin's constants, with the reason each has the value it has.
 const (
 	PluginName = "contextsaver"
 	PaneID     = "saver"
@@ -101,15 +101,15 @@ type Command struct {
 	ArgumentHint string `json:"argumentHint"`
 }
 
-// SaverCommand is `/saver`, with the seed's description and hint.
+// SaverCommand is `/saver`, with the plugin's description and hint.
 var SaverCommand = Command{
 	Name:         "saver",
 	Description:  "ContextSaver: toggle the pane · check | fix [n] [text] | ignore <n> | debug | reset",
 	ArgumentHint: "[check | fix [n] [text] | ignore <n> | debug | reset]",
 }
 
-// FileTools are the tools whose ledger key is the path they touched. MultiEdit is one of them: the seed
-// left it out, so its rows had no key path, no lines and no paths (KNOWN-ISSUES).
+// FileTools are the tools whose ledger key is the path they touched. MultiEdit is one of them: the plugin
+// left it out, so its rows had no key path, no lines and no paths (protocol.md, "Differences from the plugin").
 var FileTools = []string{"Read", "Edit", "Write", "NotebookEdit", "MultiEdit"}
 
 // StoreKey is the registry's key for one project.

@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Evidence: what the seed's missing core/evidence.ts provided, designed from how it is called.
+// Evidence: the arithmetic over rows, loops and handles that the views, the settlements and the judges
+// share.
 //
 //   - AgentAliases names loops a1, a2, … in order of first appearance over the ledger's rows, then the
 //     loops the rows never showed (their rows folded away, or none yet), oldest first. main is never
@@ -325,7 +326,7 @@ func TurnHandle(h string) (int, bool) {
 	return turnNumber(h[5:])
 }
 
-// turnNumber reads the digits of a handle as the seed's /^\d+$/ and Number() do.
+// turnNumber reads the digits of a handle as the plugin's /^\d+$/ and Number() do.
 func turnNumber(digits string) (int, bool) {
 	if digits == "" {
 		return 0, false

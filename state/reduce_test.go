@@ -73,7 +73,7 @@ func BenchmarkClone(b *testing.B) {
 	}
 }
 
-// tsAction is one action as the seed's JSON writes it ({"type": …}), decoded into the Go action.
+// tsAction is one action as the plugin's JSON writes it ({"type": …}), decoded into the Go action.
 func tsAction(t *testing.T, raw json.RawMessage) state.Action {
 	t.Helper()
 	var a struct {
@@ -221,7 +221,7 @@ func relapseIn(s *state.State, a state.Action) string {
 	return ""
 }
 
-// oracleDiffs is every way s and its views differ from the seed's recorded answers.
+// oracleDiffs is every way s and its views differ from the plugin's recorded answers.
 func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 	var diffs []string
 	same := func(what string, got, want any) {
@@ -293,8 +293,8 @@ func oracleSessions(t *testing.T) []oracleSession {
 	return file.Sessions
 }
 
-// TestOracleSessions replays random sessions the seed reduced and compares the state and every view
-// with the seed's answers. The seed's evidence module was a stub when they were recorded: its sinks
+// TestOracleSessions replays random sessions the plugin reduced and compares the state and every view
+// with the plugin's answers. The plugin's evidence module was a stub when they were recorded: its sinks
 // named nothing, so the Go header's named sinks and the debug dump's sinks lines are left out.
 func TestOracleSessions(t *testing.T) {
 	for _, o := range oracleSessions(t) {

@@ -173,7 +173,7 @@ func (ix *lookup) syncRows(s *State) {
 	ix.rowHead = firstAddr(s.Rows)
 }
 
-// firstCited is the first row in ledger order the pattern's hits name (the seed's rowsOf(…)[0]), or nil.
+// firstCited is the first row in ledger order the pattern's hits name (RowsOf's first), or nil.
 // It is asked for every main-loop row while an instruction is open, so it is remembered per pattern: a
 // pattern's hits only grow at the end (a new call carrying its signature, which lands after every row
 // it could precede), and the ledger only loses rows at the front, so the first cited row stays first

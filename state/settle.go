@@ -2,7 +2,7 @@ package state
 
 import "slices"
 
-// Settlements: how a sent instruction (a steer or a kill) is credited or found ignored (D4). A row that
+// Settlements: how a sent instruction (a steer or a kill) is credited or found ignored. A row that
 // repeats the pattern's signature after the decision's turn means the instruction was ignored: the card
 // comes back and nothing is saved. A row of the pattern's class that is not the repeat means it held: the
 // difference to the pattern's baseline is saved. An instruction that outlives SettleTurns turns untouched
@@ -33,8 +33,8 @@ const (
 )
 
 // settleRow settles every pattern against one row about to be appended (numbered, not yet in the
-// ledger), then applies the settlements in pattern order, as the seed's applySettlements does. What it
-// settled and brought back is told in e.
+// ledger), then applies the settlements in pattern order, as the plugin does. What it settled and
+// brought back is told in e.
 func settleRow(s *State, row *Row, e *Effects) {
 	var requeue []string
 	for i := range s.Patterns {

@@ -6,11 +6,8 @@ import (
 	"github.com/saverd/saverd/internal/jstext"
 )
 
-// Text rules. The seed measured strings in UTF-16 code units and cut them there, which can leave half
-// a surrogate pair. Here lengths are still counted in UTF-16 units (Len16), so every cap and every
-// `chars` figure agrees with the plugin's, but every cut (Cut16) stops before a character that would
-// not fit whole: the output is always valid UTF-8. Whitespace is Go's unicode.IsSpace (which includes
-// NBSP and U+0085 but not U+FEFF); lower-casing is Go's unicode.ToLower, one rune to one rune.
+// Small helpers the core's arithmetic shares. How text is measured, cut and printed is in
+// internal/jstext.
 
 // Median of xs; 0 when there are none.
 func Median(xs []float64) float64 {

@@ -26,7 +26,7 @@ const (
 // Category is a finding's category: the nine names are the whole enum.
 type Category string
 
-// Categories lists the nine categories in the seed's order.
+// Categories lists the nine categories in the plugin's order.
 var Categories = []Category{"execution", "reading", "production", "behavior", "communication", "multi-agent", "environment", "process", "other"}
 
 // IsCategory reports whether s is one of the nine categories.
@@ -190,7 +190,7 @@ type Outcome struct {
 	Chars    int    `json:"chars"`
 }
 
-// MarshalJSON writes only the fields the outcome's kind has, as the seed's union does.
+// MarshalJSON writes only the fields the outcome's kind has, as the plugin's union does.
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	if o.Kind == OutcomeReport {
 		return json.Marshal(struct {

@@ -32,7 +32,7 @@ func card(c *view.Card, steering bool, draft *string, w int) []string {
 	body := "   "
 	lines := wrap("["+string(c.Category)+"] "+c.Kind, w, seat, body)
 	if stats := clean(c.Stats); stats != "" {
-		// The seed's stats are " · "-joined figures: break between them, never inside one.
+		// The plugin's stats are " · "-joined figures: break between them, never inside one.
 		lines = append(lines, wrapParts(strings.Split(stats, sep), w, body, body)...)
 	}
 	lines = append(lines, labelled(body, "why", c.Why, w)...)

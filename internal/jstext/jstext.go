@@ -18,7 +18,13 @@ import (
 	json "github.com/segmentio/encoding/json"
 )
 
-// Len16 is the length of s in UTF-16 code units, the unit the seed's `.length` counts.
+// Text rules. The plugin measured strings in UTF-16 code units and cut them there, which can leave half
+// a surrogate pair. Here lengths are still counted in UTF-16 units (Len16), so every cap and every
+// `chars` figure agrees with the plugin's, but every cut (Cut16) stops before a character that would
+// not fit whole: the output is always valid UTF-8. Whitespace is Go's unicode.IsSpace (which includes
+// NBSP and U+0085 but not U+FEFF); lower-casing is Go's unicode.ToLower, one rune to one rune.
+
+// Len16 is the length of s in UTF-16 code units, the unit the plugin's `.length` counts.
 func Len16(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
@@ -164,6 +170,9 @@ func JSNumber(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
+// AppendJSON appends v as JSON.stringify writes it: JavaScript's string escaping and number form,
+// non-finite numbers as null. omit names top-level keys left out; sorted orders object keys by Less16
+// (else they come in map order). A Go value of any other type goes through encoding/json first.
 func AppendJSON(b []byte, v any, omit []string, sorted bool) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -210,6 +219,7 @@ func AppendJSON(b []byte, v any, omit []string, sorted bool) []byte {
 	return AppendJSON(b, back, omit, sorted)
 }
 
+// appendJSObject appends m as a JSON object, for AppendJSON.
 func appendJSObject(b []byte, m map[string]any, omit []string, sorted bool) []byte {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -38,8 +38,8 @@ func TestDemoData(t *testing.T) {
 	}
 }
 
-// TestDemoMatchesSeed compares the demo session with the seed's answers for it.
-func TestDemoMatchesSeed(t *testing.T) {
+// TestDemoMatchesPlugin compares the demo session with the plugin's answers for it.
+func TestDemoMatchesPlugin(t *testing.T) {
 	data := statetest.OracleFile(t, "oracle_demo.json")
 	var want struct {
 		State, Pane, Band, Storable any

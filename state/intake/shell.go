@@ -8,21 +8,21 @@ import (
 
 // Reading a Bash command for its ledger key and class.
 //
-// The seed split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
-// they stood, quotes included, and it read heredoc bodies as commands (KNOWN-ISSUES). readShell scans
+// The plugin split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
+// they stood, quotes included, and it read heredoc bodies as commands (protocol.md, "Differences from the plugin"). readShell scans
 // the command once, the way the shell quotes it: single and double quotes, backslash escapes, `$(…)`,
 // `$((…))` and backticks hide what they hold from the command around them; a heredoc's body (and its
 // terminator line) is data and is dropped; a `#` comment's quotes open nothing. It returns the command
-// with whitespace collapsed, as the seed's key prints it, and the top-level tokens found in that text:
+// with whitespace collapsed, as the plugin's key prints it, and the top-level tokens found in that text:
 // words, chain operators, pipes and redirects.
 //
 // A cat whose output goes to a file writes, so its segment is other and the whole command (target
 // included) is the key: a stdout redirect (`>`, `>>`, `>|`, `1>`, `&>`, `&>>`, `>& file`) to anything
 // but a /dev/ device, anywhere in its pipeline, or a later `tee` stage with a file operand. A
 // segment's class is still read from the segment as typed (`npm test|x` is no `npm test `), as the
-// seed read it.
+// plugin read it.
 //
-// Kept from the seed on purpose: a newline is whitespace, not a separator (splitting on newlines would
+// Kept from the plugin on purpose: a newline is whitespace, not a separator (splitting on newlines would
 // read heredoc bodies as commands), and a `#` comment runs only to the newline but its `&&`, `;`, `|`,
 // `<` and `>` still count, as they did.
 
@@ -38,7 +38,7 @@ const (
 )
 
 // shellTok is one token: its byte range in the collapsed text. A redirect's range starts at the fd
-// digit written right before it (the seed's `\d?`) or at the `&` of `&>`.
+// digit written right before it (the plugin's `\d?`) or at the `&` of `&>`.
 type shellTok struct {
 	kind       shellTokKind
 	start, end int
@@ -211,7 +211,7 @@ func (s *shellScanner) space(i int, r rune, size int) int {
 }
 
 // commentChar: quotes, escapes and substitutions are inert in a comment; at top level its operators
-// still count, as they did in the seed.
+// still count, as they did in the plugin.
 func (s *shellScanner) commentChar(i, size int) int {
 	if len(s.frames) == 0 && size == 1 && strings.IndexByte("&|;<>", s.raw[i]) >= 0 {
 		return s.operator(i, false)
@@ -348,7 +348,7 @@ func (s *shellScanner) arithChar(i, size int) int {
 }
 
 // escape writes a backslash and the character it quotes. A backslash before whitespace leaves the
-// whitespace to collapse as usual, so the key reads as the seed's did.
+// whitespace to collapse as usual, so the key reads as the plugin's did.
 func (s *shellScanner) escape(i int) int {
 	s.put(`\`)
 	s.wordStart = false

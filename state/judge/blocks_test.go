@@ -87,8 +87,8 @@ func TestTallyOrder(t *testing.T) {
 	}
 }
 
-// The hand-written matchers agree with the seed's regular expressions.
-func TestMatchersAgreeWithTheSeedsRegexps(t *testing.T) {
+// The hand-written matchers agree with the plugin's regular expressions.
+func TestMatchersAgreeWithThePluginsRegexps(t *testing.T) {
 	readRange := regexp.MustCompile(`:\d*-\d*$`)
 	memory := regexp.MustCompile(`(/memory/[^/]+\.md|/(CLAUDE|MEMORY)\.md)$`)
 	role := regexp.MustCompile(`^[A-Za-z][\w-]*`)

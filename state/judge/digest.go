@@ -7,7 +7,7 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// The PROCESS digest (the seed's digestOf): what the person typed, the shape of the spawned work, the
+// The PROCESS digest: what the person typed, the shape of the launched work, the
 // cadence, the artifacts and the interventions, at most DigestMaxChars.
 
 type sectionName int

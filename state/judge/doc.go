@@ -1,9 +1,9 @@
 // Package judge builds the two judges' prompts and reads their replies: the habit judge (what repeated,
-// where the time and the context went) and the process judge (how the work is being run). It is a port
-// of ContextSaver's core/judge.ts and core/process.ts, plus the evidence blocks the seed's missing
-// core/blocks.ts rendered, designed here from the headings the prompt prints above each block.
+// where the time and the context went) and the process judge (how the work is being run). It ports
+// ContextSaver's two judges, plus the evidence blocks their prompts show, designed here from the
+// headings the prompt prints above each block.
 //
-// The package is pure like state: no I/O, no clock, no goroutines. The prompts are the seed's text,
+// The package is pure like state: no I/O, no clock, no goroutines. The prompts are the plugin's text,
 // embedded byte for byte from judge-prompt.txt and process-prompt.txt.
 //
 // # The evidence blocks
@@ -37,7 +37,7 @@
 //
 // Lengths are UTF-16 units (state.Len16) and cuts stop on whole characters. Whitespace and
 // lower-casing follow Go's Unicode rules (unicode.IsSpace, strings.ToLower: `İ` lowers to `i`), where
-// the seed used JavaScript's. The seed's regular expressions that JavaScript runs without the u flag
+// the plugin used JavaScript's. The plugin's regular expressions that JavaScript runs without the u flag
 // (\b, \d, the i flag) match ASCII only here too. Reply JSON is read as JavaScript's JSON.parse reads
 // it: numbers stay numbers (a quoted "0.9" is a string), a literal past the double range is infinite.
 package judge

@@ -13,7 +13,7 @@ import (
 )
 
 // Reply parsing shared by the habit and process judges: the evidence handles each may cite, and the
-// grounded ceiling on what a finding may claim (the seed's text.ts).
+// grounded ceiling on what a finding may claim.
 
 // cellOf is the model's text quoted inside a one-line drop reason: anything but a string is "",
 // whitespace is collapsed so a multi-line value never breaks the one-reason-per-line contract.
@@ -185,7 +185,7 @@ func citedLoops(s *state.State, evidence []string) []*state.Loop {
 }
 
 // citedTurns is the turns the evidence names: a turn handle's own, a loop's first, a row's. Numbers,
-// as the seed's are: a turn handle past any int still reads as later than every decision.
+// as the plugin's are: a turn handle past any int still reads as later than every decision.
 func citedTurns(s *state.State, evidence []string) []float64 {
 	var out []float64
 	for _, h := range evidence {

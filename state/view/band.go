@@ -84,7 +84,7 @@ func runningOf(s *state.State, now int64) *BandRunning {
 		if l.Run == nil || *l.Run != run.ID {
 			continue
 		}
-		ids = append(ids, l.ID) // a loop id held twice counts twice, as the seed's filter
+		ids = append(ids, l.ID) // a loop id held twice counts twice, as the plugin's filter
 		if l.Ended == nil {
 			label = l.Label
 		}

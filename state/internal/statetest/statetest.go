@@ -110,7 +110,7 @@ func JudgeWith(s *state.State, n int) state.JudgeDone {
 	return state.JudgeDone{Patterns: patterns, Fresh: fresh, Recurred: []string{}, Dropped: []string{}, Spent: 20_000}
 }
 
-// JSONValue is v as generic JSON, for comparing with the seed's answers.
+// JSONValue is v as generic JSON, for comparing with the plugin's answers.
 func JSONValue(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -124,7 +124,7 @@ func JSONValue(t *testing.T, v any) any {
 	return out
 }
 
-// SameJSON fails with the first differing paths between a Go value and the seed's answer.
+// SameJSON fails with the first differing paths between a Go value and the plugin's answer.
 func SameJSON(t *testing.T, what string, got, want any) {
 	t.Helper()
 	var diffs []string
