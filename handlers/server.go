@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/sourcegraph/conc"
 
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
@@ -78,7 +77,9 @@ type Server struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	bg     conc.WaitGroup
+	// bg is every background run; guard already turns their panics into logs, so a plain WaitGroup
+	// is all Shutdown needs.
+	bg sync.WaitGroup
 	// busy counts background runs in flight, so replay and tests can wait for quiet.
 	busyMu sync.Mutex
 	busy   int
@@ -209,7 +210,7 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}
 	}
 	if req.Method != "exit" && s.shutdown.Load() {
-		return nil, rpc.ServerShuttingDown()
+		return nil, serverShuttingDown()
 	}
 	return m(ctx, req.Params)
 }
@@ -259,7 +260,7 @@ func (s *Server) session(id string) (*Session, error) {
 		sess = s.rejoin(id)
 	}
 	if sess == nil {
-		return nil, &rpc.Error{Code: rpc.CodeUnknownSession, Message: "unknown sessionId " + fmt.Sprintf("%q", id) + ": call session.start first"}
+		return nil, unknownSession(id)
 	}
 	s.seen(sess)
 	return sess, nil
