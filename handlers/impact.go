@@ -41,7 +41,7 @@ func impactReport(ctx context.Context, raw json.RawMessage) (*impact.Report, err
 	}
 	rep, err := impact.Query(ctx, opt)
 	if err != nil {
-		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
+		return nil, requestFailed("%s", err.Error())
 	}
 	return rep, nil
 }
