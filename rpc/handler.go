@@ -33,25 +33,14 @@ type HandlerFunc func(ctx context.Context, req Request) (result any, err error)
 //     apply in wire order.
 //   - Off the loop: a Later result is worked out on a goroutine of its own (answerLater), so a long
 //     git log behind impact.query never holds up a tool.call.
-//   - Cancellation: its context ends when the connection stops (the peer hung up, Close, Serve's ctx).
-//   - A watch on the input once it has run for slowHandler (see readahead.go).
+//   - Cancellation and a watch on the input (begin).
 //   - Recovery: a panic is logged with its stack and answered -32603 (invoke); a notification's
 //     failure is only logged and never ends the connection.
 func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 	return func(ctx context.Context, m *request) {
 		req := Request{Method: m.method, Params: m.params, Notification: m.id == nil}
-		c.handling.Store(true)
-		// A stop that came while the handler ran ends the connection once its reply is out.
-		defer c.idle()
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		c.cancelHandler.Store(&cancel)
-		defer c.cancelHandler.Store(nil)
-		if c.s.cause() != nil {
-			cancel()
-		}
-		watch := time.AfterFunc(slowHandler, c.watchInput)
-		defer watch.Stop()
+		ctx, done := c.begin(ctx)
+		defer done()
 		result, panicked, err := c.invoke(ctx, h, req)
 		if later, ok := result.(Later); ok && err == nil {
 			if !req.Notification {
@@ -67,6 +56,26 @@ func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 			return
 		}
 		c.answer(ctx, m.id, req.Method, result, err, false)
+	}
+}
+
+// begin marks a handler running on the read loop. Its context ends when the connection stops (the
+// peer hung up, Close, Serve's ctx), and once it has run for slowHandler the input is watched for the
+// peer hanging up (see readahead.go). done undoes it all; a stop that came meanwhile then ends the
+// connection, the handler's reply being out.
+func (c *Conn) begin(ctx context.Context) (_ context.Context, done func()) {
+	c.handling.Store(true)
+	ctx, cancel := context.WithCancel(ctx)
+	c.cancelHandler.Store(&cancel)
+	if c.s.cause() != nil {
+		cancel()
+	}
+	watch := time.AfterFunc(slowHandler, c.watchInput)
+	return ctx, func() {
+		watch.Stop()
+		c.cancelHandler.Store(nil)
+		cancel()
+		c.idle()
 	}
 }
 
