@@ -20,11 +20,8 @@ func Socket() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
 		return filepath.Join(d, "saverd", "saverd.sock")
 	}
-	tmp := os.Getenv("TMPDIR")
-	if tmp == "" {
-		tmp = "/tmp"
-	}
-	return filepath.Join(tmp, "saverd-"+strconv.Itoa(os.Getuid()), "saverd.sock")
+	// os.TempDir is $TMPDIR or /tmp on Unix, and the user's own %TMP% on Windows.
+	return filepath.Join(os.TempDir(), "saverd-"+strconv.Itoa(os.Getuid()), "saverd.sock")
 }
 
 // StateDir is where saverd keeps what it learns: $XDG_STATE_HOME/saverd, else ~/.local/state/saverd.
