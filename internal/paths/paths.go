@@ -57,3 +57,13 @@ func SessionsLog() (string, error) {
 	}
 	return filepath.Join(d, "sessions.jsonl"), nil
 }
+
+// ForksLog is the file the socket daemon appends one line to per fork it ran through a client (a judge
+// run through claude -p --fork-session): the session readers count a fork's spend as its parent's.
+func ForksLog() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "forks.jsonl"), nil
+}
