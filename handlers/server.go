@@ -52,6 +52,9 @@ type Options struct {
 	// SessionsLog, when set, is the file one record per ended bridged session is appended to (read from
 	// the harness's transcript): `saverd impact` and `saverd sessions` read it.
 	SessionsLog string
+	// HistoryLogs are the daemon logs impact reads when a query names no sessions file: the sessions
+	// log (read even by a daemon that writes none) and the forks log. "" reads none.
+	HistoryLogs HistoryLogs
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
