@@ -52,7 +52,7 @@ func (s *Server) impactReport(ctx context.Context, raw json.RawMessage) (*impact
 			SessionsLog: s.opt.HistoryLogs.SessionsLog, ForksLog: s.opt.HistoryLogs.ForksLog}
 		opt.Found, warn, err = agentlog.ReadLocal(ctx, local)
 		if err != nil {
-			return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
+			return nil, requestFailed("%s", err.Error())
 		}
 	}
 	rep, err := impact.Query(ctx, opt)
