@@ -1,6 +1,7 @@
 package state
 
-// Finding is one judge finding after validation.
+// Finding is one judge finding after validation: what state/judge returns from a reply and the
+// handlers turn into patterns.
 type Finding struct {
 	ID               string     `json:"id"`
 	Category         Category   `json:"category"`

@@ -5,8 +5,8 @@ import (
 	"github.com/saverd/saverd/state/rules"
 )
 
-// The view models the band and the pane draw, and the judge's validated findings: computed by the
-// views (card.go, pane.go, band.go, header.go) from a State, never stored in it.
+// The view models the band and the pane draw: computed by the views (card.go, pane.go, band.go,
+// header.go) from a State, never stored in it. The judges' validated findings are state.Finding.
 
 // Evidence is one cited call (or turn, or loop) as the details render it.
 type Evidence struct {
