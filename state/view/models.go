@@ -56,9 +56,9 @@ type Header struct {
 	JudgeRunning       bool         `json:"judgeRunning"`
 	SavedPct           float64      `json:"savedPct"`
 	SavedMs            float64      `json:"savedMs"`
-	// Budget is where the judges stand against their cap (budget.go).
+	// Budget is where the judges stand against their cap (state.BudgetOf).
 	Budget state.Budget `json:"budget"`
-	// Money is the net of savings and judge spend (money.go), nil while there is none.
+	// Money is the net of savings and judge spend (MoneyOf), nil while there is none.
 	Money *MoneyView `json:"money"`
 }
 
