@@ -10,6 +10,7 @@ require (
 	github.com/segmentio/encoding v0.3.4
 	github.com/sourcegraph/conc v0.3.0
 	go.lsp.dev/jsonrpc2 v0.10.0
+	golang.org/x/sys v0.46.0
 )
 
 require (
@@ -20,6 +21,5 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	go.uber.org/atomic v1.7.0 // indirect
 	go.uber.org/multierr v1.9.0 // indirect
-	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
 )

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/saverd/saverd/internal/filelock"
 )
 
 // AppendRecord appends rec as one JSON line to the sessions log at path (the daemon's is
 // paths.SessionsLog()), creating its directory 0700 and the file 0600. The line goes out in one write to a
-// file opened O_APPEND, under an exclusive flock, so two daemons appending at once never interleave a line.
+// file opened O_APPEND, under an exclusive lock, so two daemons appending at once never interleave a line.
 func AppendRecord(path string, rec Record) error {
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -26,10 +27,10 @@ func AppendRecord(path string, rec Record) error {
 	}
 	defer f.Close()
 	// The lock also covers writers that are not O_APPEND-atomic (an NFS home): one line at a time.
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(f, true); err != nil {
 		return fmt.Errorf("append session %s: lock %s: %w", rec.SessionID, path, err)
 	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing unlocks too
+	defer filelock.Unlock(f) //nolint:errcheck // closing unlocks too
 	n, err := f.Write(line)
 	if err == nil && n < len(line) {
 		err = fmt.Errorf("short write: %d of %d bytes", n, len(line))

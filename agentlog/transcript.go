@@ -7,13 +7,15 @@ import (
 	"io"
 	"time"
 
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state/intake"
 )
 
-// Transcript is a Claude Code session read back for an offline audit: its messages in the shape a host
+// Transcript is a Claude Code session or a Codex rollout read back for an offline audit: its messages in the shape a host
 // sends them on session.start (so state.AdoptRows rebuilds the same rows), each tool call's real duration
 // and each turn's usage.
 type Transcript struct {
+	Harness   string // HarnessClaude or HarnessCodex
 	SessionID string
 	Cwd       string
 	Model     string // the model of the last call
@@ -96,7 +98,7 @@ type wireUse struct {
 type turnCall struct {
 	turn  int
 	at    time.Time
-	usage claudeUsage
+	usage prices.Usage
 }
 
 // ReadClaudeTranscript reads the main transcript at path (its subagents are not part of the main loop's
@@ -108,7 +110,7 @@ func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
 	}
 	defer closeFn()
 	r := &transcriptReader{
-		t:        Transcript{Durations: map[string]int64{}},
+		t:        Transcript{Harness: HarnessClaude, Durations: map[string]int64{}},
 		uses:     map[string]time.Time{},
 		outcomes: map[string]toolOutcome{},
 		calls:    map[string]int{},
@@ -219,9 +221,9 @@ func (r *transcriptReader) assistant(l *transcriptLine, at time.Time) error {
 		key := m.ID + "\x00" + l.RequestID
 		if i, ok := r.calls[key]; !ok || m.ID == "" {
 			r.calls[key] = len(r.usage)
-			r.usage = append(r.usage, turnCall{turn: len(r.t.Turns) - 1, at: at, usage: *m.Usage})
-		} else if usageSize(m.Usage.usage()) > usageSize(r.usage[i].usage.usage()) {
-			r.usage[i].usage = *m.Usage
+			r.usage = append(r.usage, turnCall{turn: len(r.t.Turns) - 1, at: at, usage: m.Usage.usage()})
+		} else if u := m.Usage.usage(); usageSize(u) > usageSize(r.usage[i].usage) {
+			r.usage[i].usage = u
 		}
 	}
 	if len(m.Content) == 0 || m.Content[0] != '[' {
@@ -258,7 +260,8 @@ func resultText(c json.RawMessage) *string {
 	}
 	s = ""
 	for _, b := range blocks {
-		if b.Type == "text" {
+		// Claude Code's blocks are "text"; a Codex tool output's are "input_text".
+		if b.Type == "text" || b.Type == "input_text" {
 			s += b.Text
 		}
 	}
@@ -296,7 +299,7 @@ func (r *transcriptReader) finish() error {
 			continue // a call before any typed prompt (a resumed session's first line): no turn to bill
 		}
 		t := &r.t.Turns[c.turn]
-		u := c.usage.usage()
+		u := c.usage
 		t.Calls++
 		t.Tokens.Add(Tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite5m + u.CacheWrite1h})
 		if !c.at.Before(t.End) {

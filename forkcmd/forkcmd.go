@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/saverd/saverd/internal/codexexec"
@@ -179,9 +178,7 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 	cmd.Env = append(os.Environ(), EnvMarker+"=1",
 		"SAVERD_SESSION_ID="+req.SessionID, "SAVERD_CWD="+req.Cwd, "SAVERD_MODEL="+req.Model,
 		"SAVERD_PURPOSE="+req.Purpose, "SAVERD_HARNESS="+req.Harness)
-	// Its own process group, so a timeout ends the client and whatever it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	return cmd, nil
 }

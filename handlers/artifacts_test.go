@@ -98,7 +98,7 @@ func TestWriteClaudeMD(t *testing.T) {
 			// The pane offers none now: a second write is refused, never written twice.
 			_, err = h.act("write", map[string]any{"patternId": a.PatternID, "kind": a.Kind})
 			var rerr *rpc.Error
-			if !errors.As(err, &rerr) || rerr.Code != rpc.CodeRequestFailed {
+			if !errors.As(err, &rerr) || rerr.Code != CodeRequestFailed {
 				t.Fatalf("a second write: %v", err)
 			}
 		})
@@ -200,7 +200,7 @@ func TestArtifactHostPathIgnored(t *testing.T) {
 	// A pattern with no rule to offer is refused, whatever the host sends.
 	_, err = h.act("write", map[string]any{"patternId": "reading:grep-again", "kind": "claude-md", "path": outside})
 	var rerr *rpc.Error
-	if !errors.As(err, &rerr) || rerr.Code != rpc.CodeRequestFailed {
+	if !errors.As(err, &rerr) || rerr.Code != CodeRequestFailed {
 		t.Fatalf("a rule the pane never offered: %v", err)
 	}
 	if _, err := os.Stat(outside); !os.IsNotExist(err) {

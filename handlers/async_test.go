@@ -168,7 +168,7 @@ func TestShutdownMethodRefusesAfter(t *testing.T) {
 	}
 	_, err := h.callErr("turn.start", map[string]any{"sessionId": "s"})
 	var e *rpc.Error
-	if !errors.As(err, &e) || e.Code != rpc.CodeServerShuttingDown {
+	if !errors.As(err, &e) || e.Code != CodeServerShuttingDown {
 		t.Fatalf("turn.start after shutdown = %v, want -32002", err)
 	}
 	if _, err := h.callErr("exit", nil); err != nil {

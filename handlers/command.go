@@ -247,17 +247,17 @@ var demoContext = []int64{120_000, 190_000, 250_000, 320_000}
 
 // demo loads the pane's own look without waiting for a real finding (debug sessions only).
 func (sess *Session) demo() {
-	sess.dispatch(state.UsageSample{Usage: demo.DemoUsage(), Now: 0})
-	samples := demo.DemoTurns()
+	sess.dispatch(state.UsageSample{Usage: demo.Usage(), Now: 0})
+	samples := demo.Turns()
 	for at, context := range demoContext {
 		stat := samples[at%len(samples)]
 		stat.Context = new(context)
 		sess.dispatch(state.TurnComplete{Stat: stat})
 	}
-	for _, row := range demo.DemoRows(sess.st.Turn) {
+	for _, row := range demo.Rows(sess.st.Turn) {
 		sess.dispatch(state.AddRow{Row: row})
 	}
-	patterns := demo.DemoPatterns(sess.st.Turn)
+	patterns := demo.Patterns(sess.st.Turn)
 	var fresh []string
 	for _, p := range patterns {
 		if p.Decision == nil {
@@ -265,8 +265,8 @@ func (sess *Session) demo() {
 		}
 	}
 	// The sample's judge run is billed as a fork is, mostly cache reads, and priced at its model's price.
-	sess.noteModel(demo.DemoModel, 0)
-	usage := demo.DemoWarmForkUsage()
+	sess.noteModel(demo.Model, 0)
+	usage := demo.WarmForkUsage()
 	fork := ForkResult{Usage: judge.ForkUsage{InputTokens: usage.Input, OutputTokens: usage.Output, CacheReadInputTokens: usage.CacheRead}}
 	sess.dispatch(state.JudgeDone{
 		Kind: state.HabitJudge, Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: judge.SpentOf(usage),

@@ -217,6 +217,6 @@ func (sess *Session) restoreFixes(stored map[string]storedCopy, transcript strin
 		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Fix || c.sp.Lean != nil {
 			continue
 		}
-		sess.dispatch(state.StandingAdd{Text: state.InstructionOf(state.KillPrompt(&c.sp))})
+		sess.dispatch(state.StandingAdd{Text: state.InstructionOf(state.FixPrompt(&c.sp))})
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -15,9 +17,6 @@ func impactOptions(raw json.RawMessage) (impact.Options, error) {
 	p, err := decode[ImpactParams](raw)
 	if err != nil {
 		return impact.Options{}, err
-	}
-	if len(p.Sessions) == 0 {
-		return impact.Options{}, rpc.InvalidParams("params.sessions: at least one sessions JSONL file is required")
 	}
 	if p.Days < 0 {
 		return impact.Options{}, rpc.InvalidParams("params.days: want ≥ 0, got %d", p.Days)
@@ -33,17 +32,46 @@ func impactOptions(raw json.RawMessage) (impact.Options, error) {
 	return opt, nil
 }
 
-// impactReport runs the analysis the method's params describe.
-func impactReport(ctx context.Context, raw json.RawMessage) (*impact.Report, error) {
+// HistoryLogs are the daemon's own logs of a machine's sessions.
+type HistoryLogs struct {
+	SessionsLog string // one record per ended session (paths.SessionsLog)
+	ForksLog    string // the forks the socket daemon ran through a client (paths.ForksLog)
+}
+
+// impactReport runs the analysis the method's params describe. With no sessions file named it reads
+// this machine's history first, as `saverd impact` does with no --sessions.
+func (s *Server) impactReport(ctx context.Context, raw json.RawMessage) (*impact.Report, error) {
 	opt, err := impactOptions(raw)
 	if err != nil {
 		return nil, err
 	}
+	var warn []string
+	if len(opt.Sessions) == 0 {
+		p, _ := decode[ImpactParams](raw) // impactOptions decoded it already
+		local := agentlog.Local{Sources: agentlog.Named(p.ClaudeDirs, p.CodexDirs), Prices: s.priceTable(),
+			SessionsLog: s.opt.HistoryLogs.SessionsLog, ForksLog: s.opt.HistoryLogs.ForksLog}
+		opt.Found, warn, err = agentlog.ReadLocal(ctx, local)
+		if err != nil {
+			return nil, requestFailed("%s", err.Error())
+		}
+	}
 	rep, err := impact.Query(ctx, opt)
 	if err != nil {
-		return nil, &rpc.Error{Code: rpc.CodeRequestFailed, Message: err.Error()}
+		return nil, requestFailed("%s", err.Error())
+	}
+	if len(warn) > 0 {
+		rep.Warnings = append(warn, rep.Warnings...)
 	}
 	return rep, nil
+}
+
+// priceTable is the table sessions read from the agents' logs are priced at: the daemon's own, when it
+// is a table; nil is the embedded one.
+func (s *Server) priceTable() *prices.Table {
+	if t, ok := s.opt.Prices.(TablePrices); ok {
+		return t.Table
+	}
+	return nil
 }
 
 // impactQuery links commits to agent sessions and reports what each kept commit cost.
@@ -53,7 +81,7 @@ func (s *Server) impactQuery(_ context.Context, raw json.RawMessage) (any, error
 	if _, err := impactOptions(raw); err != nil {
 		return nil, err
 	}
-	return rpc.Later(func(ctx context.Context) (any, error) { return impactReport(ctx, raw) }), nil
+	return rpc.Later(func(ctx context.Context) (any, error) { return s.impactReport(ctx, raw) }), nil
 }
 
 // impactPending lists the subjects that wait for a commit_link decision.
@@ -62,7 +90,7 @@ func (s *Server) impactPending(_ context.Context, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	return rpc.Later(func(ctx context.Context) (any, error) {
-		rep, err := impactReport(ctx, raw)
+		rep, err := s.impactReport(ctx, raw)
 		if err != nil {
 			return nil, err
 		}

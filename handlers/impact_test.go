@@ -75,11 +75,44 @@ func TestImpactMethods(t *testing.T) {
 	if len(pending.Pending) != 0 || len(pending.Warnings) != 1 {
 		t.Fatalf("impact.pending = %+v (a trailer link waits for nothing)", pending)
 	}
-	for _, bad := range []map[string]any{{}, {"sessions": []string{sessions}, "now": "yesterday"}, {"sessions": []string{sessions}, "days": -1}} {
+	for _, bad := range []map[string]any{{"sessions": []string{sessions}, "now": "yesterday"}, {"sessions": []string{sessions}, "days": -1}, {"claude_dirs": "x"}} {
 		_, err := h.callErr("impact.query", bad)
 		var e *rpc.Error
 		if !errors.As(err, &e) || e.Code != rpc.CodeInvalidParams {
 			t.Errorf("impact.query %v = %v, want -32602", bad, err)
 		}
+	}
+}
+
+// TestImpactWithoutSessions: a query that names no sessions file reads this machine's history, the
+// agents' logs and the daemon's sessions log, as `saverd impact` does with no --sessions; nothing found
+// is a warning that says where to look, not an error.
+func TestImpactWithoutSessions(t *testing.T) {
+	repo := gitRepo(t)
+	log := filepath.Join(t.TempDir(), "sessions.jsonl")
+	line, _ := json.Marshal(map[string]any{"session_id": "a", "harness": "claude-code", "repo": repo, "project": nil,
+		"start": "2026-06-02T10:00:00Z", "end": "2026-06-02T11:00:00Z", "calls": 40, "tools": map[string]int{"Edit": 3}, "cost": map[string]any{"total": 2.0}})
+	if err := os.WriteFile(log, append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Synchronous: true, HistoryLogs: HistoryLogs{SessionsLog: log}}, true, nil)
+	empty := t.TempDir()
+	var rep struct {
+		Records []struct {
+			SessionID string `json:"session_id"`
+			Link      string `json:"link"`
+		} `json:"records"`
+		Warnings []string `json:"warnings"`
+	}
+	h.callInto("impact.query", map[string]any{"claude_dirs": []string{empty}, "codex_dirs": []string{empty}, "now": "2026-06-03T00:00:00Z"}, &rep)
+	if len(rep.Records) != 1 || rep.Records[0].SessionID != "a" || rep.Records[0].Link != "trailer" || len(rep.Warnings) != 0 {
+		t.Fatalf("impact.query = %+v, want the daemon log's session linked by its trailer", rep)
+	}
+
+	h = newHarnessWith(t, Options{Synchronous: true}, true, nil)
+	rep.Records, rep.Warnings = nil, nil
+	h.callInto("impact.query", map[string]any{"claude_dirs": []string{empty}, "codex_dirs": []string{empty}}, &rep)
+	if len(rep.Records) != 0 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "no agent sessions found") {
+		t.Fatalf("impact.query with no history = %+v", rep)
 	}
 }

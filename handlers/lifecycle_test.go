@@ -146,8 +146,8 @@ func TestUnknownSession(t *testing.T) {
 	for _, method := range []string{"turn.start", "turn.complete", "tool.call", "prompt.submit", "command.run", "ui.action", "view.band", "view.pane", "debug.state", "session.end", "agent.spawn"} {
 		_, err := h.callErr(method, map[string]any{"sessionId": "nobody"})
 		var rerr *rpc.Error
-		if !errors.As(err, &rerr) || rerr.Code != rpc.CodeUnknownSession {
-			t.Errorf("%s on an unknown session: %v, want code %d", method, err, rpc.CodeUnknownSession)
+		if !errors.As(err, &rerr) || rerr.Code != CodeUnknownSession {
+			t.Errorf("%s on an unknown session: %v, want code %d", method, err, CodeUnknownSession)
 		}
 	}
 }
@@ -169,7 +169,7 @@ func TestSessionEnd(t *testing.T) {
 		}
 	}
 	var rerr *rpc.Error
-	if _, err := h.callErr("debug.state", map[string]any{"sessionId": "s"}); !errors.As(err, &rerr) || rerr.Code != rpc.CodeUnknownSession {
+	if _, err := h.callErr("debug.state", map[string]any{"sessionId": "s"}); !errors.As(err, &rerr) || rerr.Code != CodeUnknownSession {
 		t.Fatalf("debug.state after session.end: %v", err)
 	}
 	// A new session of the same project starts from what was written.

@@ -220,9 +220,13 @@ type ViewTextParams struct {
 
 // ImpactParams is impact.query's and impact.pending's params, the inputs of `saverd impact`.
 type ImpactParams struct {
-	Sessions  []string `json:"sessions"`
-	Repos     []string `json:"repos,omitempty"`
-	Decisions string   `json:"decisions,omitempty"`
-	Days      int      `json:"days,omitempty"`
-	Now       string   `json:"now,omitempty"`
+	// Sessions are sessions JSONL files; none reads this machine's history instead: the agents' logs
+	// (ClaudeDirs, CodexDirs, else their defaults) and the daemon's sessions log.
+	Sessions   []string `json:"sessions,omitempty"`
+	ClaudeDirs []string `json:"claude_dirs,omitempty"`
+	CodexDirs  []string `json:"codex_dirs,omitempty"`
+	Repos      []string `json:"repos,omitempty"`
+	Decisions  string   `json:"decisions,omitempty"`
+	Days       int      `json:"days,omitempty"`
+	Now        string   `json:"now,omitempty"`
 }

@@ -40,7 +40,7 @@ func (sess *Session) changedStored(now int64) []state.StoredPattern {
 	}
 	var out []state.StoredPattern
 	for _, sp := range state.StorableOf(sess.st) {
-		if demo.IsDemoSample(sp) {
+		if demo.IsSample(sp) {
 			continue
 		}
 		c, seen := sess.stored[sp.ID]

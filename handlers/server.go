@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/sourcegraph/conc"
 
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
@@ -53,6 +52,9 @@ type Options struct {
 	// SessionsLog, when set, is the file one record per ended bridged session is appended to (read from
 	// the harness's transcript): `saverd impact` and `saverd sessions` read it.
 	SessionsLog string
+	// HistoryLogs are the daemon logs impact reads when a query names no sessions file: the sessions
+	// log (read even by a daemon that writes none) and the forks log. "" reads none.
+	HistoryLogs HistoryLogs
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
@@ -78,7 +80,9 @@ type Server struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	bg     conc.WaitGroup
+	// bg is every background run; guard already turns their panics into logs, so a plain WaitGroup
+	// is all Shutdown needs.
+	bg sync.WaitGroup
 	// busy counts background runs in flight, so replay and tests can wait for quiet.
 	busyMu sync.Mutex
 	busy   int
@@ -209,7 +213,7 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}
 	}
 	if req.Method != "exit" && s.shutdown.Load() {
-		return nil, rpc.ServerShuttingDown()
+		return nil, serverShuttingDown()
 	}
 	return m(ctx, req.Params)
 }
@@ -259,7 +263,7 @@ func (s *Server) session(id string) (*Session, error) {
 		sess = s.rejoin(id)
 	}
 	if sess == nil {
-		return nil, &rpc.Error{Code: rpc.CodeUnknownSession, Message: "unknown sessionId " + fmt.Sprintf("%q", id) + ": call session.start first"}
+		return nil, unknownSession(id)
 	}
 	s.seen(sess)
 	return sess, nil

@@ -108,7 +108,7 @@ func (sess *Session) artifactFor(p UIActionParams) (rules.Artifact, error) {
 			return a, nil
 		}
 	}
-	return rules.Artifact{}, &rpc.Error{Code: rpc.CodeRequestFailed, Message: fmt.Sprintf("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)}
+	return rules.Artifact{}, requestFailed("no rule to write for %q: the pane offers none (decided, written or skipped already?)", id)
 }
 
 // ruleFileMax is the most of a rule's file read to see whether the rule is there already.

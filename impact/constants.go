@@ -2,8 +2,8 @@ package impact
 
 import "time"
 
-// The constants of the specification. Each keeps the seed's name in its
-// comment so the rules can be read side by side with the code.
+// The constants of the linking rules. Each names, in its comment, the upper-case
+// name protocol.md's rules table uses, so the two can be read side by side.
 const (
 	// DefaultDays is DAYS: sessions whose end lies within this many days
 	// before now are analysed. A month covers a billing cycle.

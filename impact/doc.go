@@ -1,7 +1,7 @@
 // Package impact links coding-agent sessions to the git commits they produced
 // and summarises what each repository and harness got for its money.
 //
-// It implements the impact specification (rules L-scan to L-cost): sessions
+// It implements the linking rules L-scan to L-cost that protocol.md lists: sessions
 // come from JSONL files, commits from one streamed `git log` per repository
 // (the git binary, never a reimplementation), and commit_link decisions from
 // an append-only decisions.jsonl written by [Decide].

@@ -36,7 +36,7 @@ func exampleSessions(t *testing.T, repo string) string {
 	return p
 }
 
-// TestWorkedExample is L-ex: the three passes of the seed, on a real repo.
+// TestWorkedExample is L-ex (protocol.md): its three passes, on a real repo.
 func TestWorkedExample(t *testing.T) {
 	r, c := exampleRepo(t)
 	decisions := filepath.Join(t.TempDir(), "decisions.jsonl")

@@ -55,8 +55,8 @@ type CommitInfo struct {
 	Deleted      int    `json:"deleted"`
 	AgentTrailer string `json:"agent_trailer,omitempty"`
 	// Reachable tells whether the commit is on the default branch. It does
-	// not change linking or the summary (the spec keeps it per commit and
-	// uses it nowhere); it tells a reader which work landed.
+	// not change linking or the summary (L-scan keeps it per commit and no
+	// rule uses it); it tells a reader which work landed.
 	Reachable  bool   `json:"reachable"`
 	RevertOf   string `json:"revert_of,omitempty"`   // the sha (prefix) this commit reverts
 	RevertedBy string `json:"reverted_by,omitempty"` // the commit that reverts this one

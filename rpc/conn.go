@@ -10,8 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"github.com/rs/zerolog"
-	"go.lsp.dev/jsonrpc2"
 )
 
 // Options configure a Conn. The zero value is usable: auto framing, no
@@ -42,13 +43,14 @@ func (o Options) framing() Framing {
 // before closing the output under it.
 const closeGrace = time.Second
 
-// Conn is one JSON-RPC connection to the host. Serve handles incoming
-// requests; Call and Notify send to the host and are safe to use from any
-// goroutine.
+// Conn is one JSON-RPC connection to the host: a read loop over a stream,
+// the requests it hands to a handler, and the calls of ours that await the
+// peer's replies. Serve handles incoming requests; Call and Notify send to
+// the host and are safe to use from any goroutine.
 type Conn struct {
-	s   *stream
-	jc  jsonrpc2.Conn
-	log zerolog.Logger
+	s     *stream
+	calls *calls
+	log   zerolog.Logger
 
 	// handling is true while a handler runs (reply included). The read loop reads the input on its
 	// own goroutine, so it may stay blocked in a Read that cannot be interrupted after the stream
@@ -72,12 +74,11 @@ type Conn struct {
 // Read cannot be interrupted); w is closed, if it is an io.Closer, when the
 // connection ends. Nothing is read until Serve.
 func NewConn(r io.Reader, w io.Writer, opt Options) *Conn {
-	s := newStream(r, w, opt)
 	return &Conn{
-		s:    s,
-		jc:   jsonrpc2.NewConn(s),
-		log:  opt.Logger,
-		done: make(chan struct{}),
+		s:     newStream(r, w, opt),
+		calls: newCalls(),
+		log:   opt.Logger,
+		done:  make(chan struct{}),
 	}
 }
 
@@ -98,15 +99,43 @@ func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
 	stop := context.AfterFunc(ctx, func() {
 		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
 	})
-	c.jc.Go(ctx, c.dispatch(h))
+	handle := c.dispatch(h)
 	// A stopped stream ends the connection at once when no handler is running, whether or not the
 	// read loop is still blocked on the input (see stream.Read).
 	context.AfterFunc(c.s.life, c.idleIfStopped)
 	go func() {
-		<-c.jc.Done()
+		c.run(ctx, handle)
 		stop()
 		c.finish()
 	}()
+}
+
+// run is the read loop: each request goes to handle, in wire order, and each reply to the call it
+// answers. It returns when the stream stops.
+func (c *Conn) run(ctx context.Context, handle func(context.Context, *request)) {
+	for {
+		msg, _, err := c.s.Read(ctx)
+		if err != nil {
+			return // the stream stopped; its cause says why
+		}
+		switch m := msg.(type) {
+		case *request:
+			handle(ctx, m)
+		case *reply:
+			c.deliver(m)
+		}
+	}
+}
+
+// deliver hands the peer's reply to the call of ours it answers, or answers or drops a stray one.
+func (c *Conn) deliver(r *reply) {
+	switch {
+	case c.calls.settle(r):
+	case r.unmatched != nil:
+		c.s.reject(r.replyTo, r.unmatched)
+	default:
+		c.log.Warn().RawJSON("id", r.replyTo).Msg("rpc: dropping a reply to no pending call")
+	}
 }
 
 // idle runs after each handler: if the stream stopped meanwhile, the connection is done.
@@ -197,25 +226,26 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	if err != nil {
 		return fmt.Errorf("rpc: call %s: %w", method, err)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	// jsonrpc2's Call only watches ctx, not the connection: tie them.
-	stop := context.AfterFunc(c.s.life, func() { cancel(context.Cause(c.s.life)) })
-	defer stop()
-
-	// The result reaches us verbatim through the stream, not through jsonrpc2.
-	id, err := c.jc.Call(ctx, method, p, nil)
-	raw, _ := c.s.outbox.collect(id)
-	if err != nil {
+	id, replies := c.calls.add()
+	defer c.calls.forget(id)
+	if _, err := c.s.Write(ctx, &outCall{id: id, method: method, params: p}); err != nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		}
 		return fmt.Errorf("rpc: call %s: %w", method, err)
 	}
-	if raw == nil {
-		raw = jsonNull // not expected: a successful reply always has a result
+	var r *reply
+	select {
+	case r = <-replies:
+	case <-ctx.Done():
+		return fmt.Errorf("rpc: call %s: %w", method, context.Cause(ctx))
+	case <-c.s.life.Done():
+		return fmt.Errorf("rpc: call %s: %w", method, context.Cause(c.s.life))
 	}
-	if err := decodeResult(raw, result); err != nil {
+	if r.err != nil {
+		return fmt.Errorf("rpc: call %s: %w", method, r.err)
+	}
+	if err := decodeResult(r.result, result); err != nil {
 		return fmt.Errorf("rpc: call %s: %w", method, err)
 	}
 	return nil
@@ -226,7 +256,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	p, err := marshalRequest(method, params)
 	if err == nil {
-		err = c.jc.Notify(ctx, method, p)
+		_, err = c.s.Write(ctx, &outNotification{method: method, params: p})
 	}
 	if err != nil {
 		return fmt.Errorf("rpc: notify %s: %w", method, err)
@@ -236,7 +266,9 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 
 // marshalRequest checks an outgoing request and encodes its params with
 // encoding/json, so struct tags and MarshalJSON methods behave exactly as
-// everywhere else in saverd; jsonrpc2 then only copies the bytes.
+// everywhere else in saverd. The params of our requests and notifications
+// then go out with `<`, `>` and `&` escaped (\u003c, …), as they always have:
+// hosts' recordings and the end-to-end goldens hold them so.
 func marshalRequest(method string, params any) (json.RawMessage, error) {
 	if method == "" {
 		// The peer would take a message without a method for a reply.
@@ -251,6 +283,9 @@ func marshalRequest(method string, params any) (json.RawMessage, error) {
 	}
 	if k := kindOf(raw); k != kindObject && k != kindArray && k != kindNull {
 		return nil, fmt.Errorf("params must be a JSON object or array, got %s", k)
+	}
+	if escaped, err := fastjson.Marshal(json.RawMessage(raw)); err == nil {
+		raw = escaped
 	}
 	return raw, nil
 }

@@ -123,18 +123,20 @@ func TestParamsReachTheHandlerVerbatim(t *testing.T) {
 func TestHandlerAnswers(t *testing.T) {
 	var typedNil *Error
 	answers := map[string]func() (any, error){
-		"nil":         func() (any, error) { return nil, nil },
-		"struct":      func() (any, error) { return struct{ A int }{1}, nil },
-		"not found":   func() (any, error) { return nil, MethodNotFound("nope") },
-		"with data":   func() (any, error) { return nil, InvalidParams("bad").WithData(map[string]string{"field": "x"}) },
-		"wrapped":     func() (any, error) { return nil, fmt.Errorf("session.event: %w", UnknownSession("s1")) },
+		"nil":       func() (any, error) { return nil, nil },
+		"struct":    func() (any, error) { return struct{ A int }{1}, nil },
+		"not found": func() (any, error) { return nil, MethodNotFound("nope") },
+		"with data": func() (any, error) { return nil, InvalidParams("bad").WithData(map[string]string{"field": "x"}) },
+		"wrapped": func() (any, error) {
+			return nil, fmt.Errorf("session.event: %w", NewError(-32001, "unknown sessionId: call session.start first").WithData(map[string]string{"sessionId": "s1"}))
+		},
 		"plain":       func() (any, error) { return nil, errors.New("disk full") },
 		"typed nil":   func() (any, error) { return nil, typedNil },
 		"panic":       func() (any, error) { panic("kaboom") },
 		"bad result":  func() (any, error) { return make(chan int), nil },
-		"bad data":    func() (any, error) { return nil, RequestFailed("x").WithData(func() {}) },
-		"failed":      func() (any, error) { return nil, RequestFailed("model busy") },
-		"shutting":    func() (any, error) { return nil, ServerShuttingDown() },
+		"bad data":    func() (any, error) { return nil, NewError(-32003, "x").WithData(func() {}) },
+		"failed":      func() (any, error) { return nil, NewError(-32003, "model busy") },
+		"shutting":    func() (any, error) { return nil, NewError(-32002, "server shutting down") },
 		"result+err":  func() (any, error) { return "ignored", InternalError("both") },
 		"raw message": func() (any, error) { return json.RawMessage(`{"z": [1, 2]}`), nil },
 		"echo":        func() (any, error) { return []int{99}, nil },
@@ -158,14 +160,14 @@ func TestHandlerAnswers(t *testing.T) {
 		{method: "not found", code: CodeMethodNotFound, msg: "method not found: nope"},
 		{method: "unknown.method", code: CodeMethodNotFound, msg: "method not found: unknown.method"},
 		{method: "with data", code: CodeInvalidParams, msg: "bad", data: `{"field":"x"}`},
-		{method: "wrapped", code: CodeUnknownSession, msg: "session.event: unknown sessionId: call session.start first", data: `{"sessionId":"s1"}`},
+		{method: "wrapped", code: -32001, msg: "session.event: unknown sessionId: call session.start first", data: `{"sessionId":"s1"}`},
 		{method: "plain", code: CodeInternalError, msg: "disk full"},
 		{method: "typed nil", code: CodeInternalError, msg: "handler returned a nil *rpc.Error"},
 		{method: "panic", code: CodeInternalError, msg: "internal error: handler for panic panicked: kaboom"},
 		{method: "bad result", code: CodeInternalError, msg: "internal error: encoding result of bad result: json: unsupported type: chan int"},
-		{method: "bad data", code: CodeRequestFailed, msg: "x"},
-		{method: "failed", code: CodeRequestFailed, msg: "model busy"},
-		{method: "shutting", code: CodeServerShuttingDown, msg: "server shutting down"},
+		{method: "bad data", code: -32003, msg: "x"},
+		{method: "failed", code: -32003, msg: "model busy"},
+		{method: "shutting", code: -32002, msg: "server shutting down"},
 		{method: "result+err", code: CodeInternalError, msg: "both"},
 	}
 	h := startHost(t, Options{}, handler)

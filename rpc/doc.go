@@ -1,37 +1,50 @@
 // Package rpc is saverd's wire: JSON-RPC 2.0 over a byte stream (the
-// daemon's stdin/stdout), built on go.lsp.dev/jsonrpc2.
+// daemon's stdin/stdout, or one connection of its Unix socket).
 //
-// jsonrpc2 v0.10.0 supplies the call/reply bookkeeping, but several of its
-// behaviours must not reach saverd's users, so this package wraps them:
+// A Conn is one connection: a stream (stream.go) that reads and writes one
+// message at a time, in the shape of a go.lsp.dev/jsonrpc2 Stream, a read
+// loop that hands each request to the handler and each reply to the call of
+// ours it answers (calls.go), and the handler's composition (handler.go).
+// The socket daemon opens one Conn per accepted connection.
 //
-//   - A malformed frame makes a jsonrpc2 Stream return an error, which ends
-//     the connection. Our stream never does that: it answers the frame itself
-//     (-32700 parse error, or -32600 invalid request, with id null when the id
-//     cannot be trusted) and reads on.
-//   - A notification handler error ends a jsonrpc2 connection and a handler
-//     panic crashes the process. Every handler is wrapped: panics are
-//     recovered and logged with their stack, calls are answered -32603, and
-//     notification failures are only logged.
-//   - jsonrpc2 closes the connection by closing the stream and waits for its
-//     read to return, which never happens on a raw blocking stdin. Our stream
-//     reads on a separate goroutine, so stopping does not wait for a blocked
-//     Read; the input is never closed by this package.
-//   - jsonrpc2 only represents int32 or non-empty string ids (an id such as
-//     1e12 ends its connection, "" is answered as 0) and re-encodes params
-//     and results with its own JSON library. So jsonrpc2 is handed ids,
-//     methods and errors only: the peer's ids are echoed back verbatim, and
-//     params and results reach handlers and callers verbatim (ledger.go).
-//   - A pending jsonrpc2 Call waits forever once the peer hangs up, and its
-//     read loop blocks forever on a duplicated reply. Our Call fails as soon
-//     as the connection ends, and only the first reply to a pending call is
+// The messages and the loop are this package's own, not jsonrpc2 v0.10.0's,
+// because what hosts rely on cannot pass through it:
+//
+//   - Its ID is an int32 or a non-empty string: an id such as 1e12 ends its
+//     connection and "" is answered as 0. The peer's id is echoed back here
+//     byte for byte.
+//   - It re-encodes params and results with its own JSON library. Here
+//     params reach handlers verbatim and a result is encoded once, with
+//     encoding/json.
+//   - A malformed frame makes its Stream fail, which ends the connection.
+//     Our stream answers the frame (-32700 parse error, or -32600 invalid
+//     request, with id null when the id cannot be trusted) and reads on.
+//   - A notification handler's error ends its connection and a handler panic
+//     crashes the process. Here panics are recovered and logged with their
+//     stack, calls are answered -32603, and notification failures are only
+//     logged.
+//   - It closes a connection by closing the stream and waiting for its read
+//     to return, which never happens on a raw blocking stdin. Stopping here
+//     does not wait for a blocked Read; the input is never closed by this
+//     package.
+//   - Its pending Call waits forever once the peer hangs up, and its read
+//     loop blocks for good on a duplicated reply. Our Call fails as soon as
+//     the connection ends, and only the first reply to a pending call is
 //     delivered.
-//   - A jsonrpc2 handler error followed by a read error panics (two error
-//     types stored in one atomic.Value). Our handlers never return one.
+//
+// jsonrpc2 supplies the standard error codes (errors.go). The daemon's own
+// codes (an unknown session, shutting down, a failed request) are its
+// methods' business and live in package handlers.
 //
 // Frames are newline-delimited JSON by default, or LSP-style
 // "Content-Length: N\r\n\r\n" framing, detected from the first bytes of the
 // input. Requests are handled one at a time, in wire order, on the read
-// goroutine; outgoing Calls and Notifies may come from any goroutine.
+// goroutine, except that a handler may return a Later, which is worked out on
+// a goroutine of its own while the loop reads on; a handler's context ends
+// when the connection stops. Outgoing Calls and Notifies may come from any
+// goroutine. Frames are decoded with a fast decoder first (every tool.call
+// carries a tool's whole output), and with encoding/json only to word what is
+// wrong with a frame it refused.
 //
 // Nothing is ever written to the output except frames; diagnostics go to
 // the zerolog.Logger given in Options.

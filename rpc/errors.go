@@ -3,25 +3,18 @@ package rpc
 import (
 	"errors"
 	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
-// Standard JSON-RPC 2.0 error codes.
+// The standard JSON-RPC 2.0 error codes, as go.lsp.dev/jsonrpc2 defines them. The daemon's own codes
+// (an unknown session, shutting down, a failed request) live with its methods, in package handlers.
 const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-)
-
-// saverd's own error codes, from the range JSON-RPC reserves for servers.
-const (
-	// CodeUnknownSession: the request names a session the daemon does not know.
-	CodeUnknownSession = -32001
-	// CodeServerShuttingDown: the daemon no longer accepts work.
-	CodeServerShuttingDown = -32002
-	// CodeRequestFailed: the handler failed for a reason other than bad params.
-	CodeRequestFailed = -32003
+	CodeParseError     = int64(jsonrpc2.ParseError)
+	CodeInvalidRequest = int64(jsonrpc2.InvalidRequest)
+	CodeMethodNotFound = int64(jsonrpc2.MethodNotFound)
+	CodeInvalidParams  = int64(jsonrpc2.InvalidParams)
+	CodeInternalError  = int64(jsonrpc2.InternalError)
 )
 
 // ErrClosed is wrapped by every error caused by the connection having ended,
@@ -77,27 +70,6 @@ func MethodNotFound(method string) *Error {
 // InternalError returns a -32603 error.
 func InternalError(format string, args ...any) *Error {
 	return Errorf(CodeInternalError, format, args...)
-}
-
-// UnknownSession returns the -32001 error. The message is fixed so hosts can
-// show it as is; the offending id, when known, is carried in Data.
-func UnknownSession(sessionID string) *Error {
-	e := NewError(CodeUnknownSession, "unknown sessionId: call session.start first")
-	if sessionID != "" {
-		e.Data = map[string]string{"sessionId": sessionID}
-	}
-	return e
-}
-
-// ServerShuttingDown returns the -32002 error.
-func ServerShuttingDown() *Error {
-	return NewError(CodeServerShuttingDown, "server shutting down")
-}
-
-// RequestFailed returns a -32003 error: the request was well formed but
-// could not be carried out.
-func RequestFailed(format string, args ...any) *Error {
-	return Errorf(CodeRequestFailed, format, args...)
 }
 
 // AsError returns the *Error that answers err on the wire: err itself if it

@@ -40,9 +40,6 @@ func TestConstructors(t *testing.T) {
 		{MethodNotFound("x.y"), CodeMethodNotFound, "method not found: x.y"},
 		{InvalidParams("want %s", "seq"), CodeInvalidParams, "want seq"},
 		{InternalError("oops %d", 1), CodeInternalError, "oops 1"},
-		{UnknownSession("s1"), CodeUnknownSession, "unknown sessionId: call session.start first"},
-		{ServerShuttingDown(), CodeServerShuttingDown, "server shutting down"},
-		{RequestFailed("model %s", "gone"), CodeRequestFailed, "model gone"},
 		{Errorf(-1, "%d", 5), -1, "5"},
 		{NewError(-2, "m"), -2, "m"},
 	}
@@ -50,9 +47,6 @@ func TestConstructors(t *testing.T) {
 		if tt.err.Code != tt.code || tt.err.Error() != tt.msg {
 			t.Errorf("got %d %q, want %d %q", tt.err.Code, tt.err.Error(), tt.code, tt.msg)
 		}
-	}
-	if UnknownSession("").Data != nil {
-		t.Error("UnknownSession(\"\") has data")
 	}
 	var typedNil *Error
 	if typedNil.Error() == "" {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 // Request is one incoming call or notification.
@@ -29,56 +27,68 @@ type Request struct {
 // goroutine the handler is blocking.
 type HandlerFunc func(ctx context.Context, req Request) (result any, err error)
 
-// dispatch adapts h to jsonrpc2. The adapted handler never returns an
-// error: jsonrpc2 would end the connection on one, and on the next read
-// error store a second error of another type in the same atomic.Value,
-// which panics. Stopping is done through the stream instead.
-func (c *Conn) dispatch(h HandlerFunc) jsonrpc2.Handler {
-	return func(ctx context.Context, reply jsonrpc2.Replier, msg jsonrpc2.Request) error {
-		call, isCall := msg.(*jsonrpc2.Call)
-		req := Request{Method: msg.Method(), Params: c.s.inbox.takeParams(msg), Notification: !isCall}
-		c.handling.Store(true)
-		// A stop that came while the handler ran ends the connection once its reply is out.
-		defer c.idle()
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		c.cancelHandler.Store(&cancel)
-		defer c.cancelHandler.Store(nil)
-		if c.s.cause() != nil {
-			cancel()
-		}
-		watch := time.AfterFunc(slowHandler, c.watchInput)
-		defer watch.Stop()
+// dispatch is what the read loop runs for each request: h, composed with what every request of the
+// daemon needs.
+//   - In order: it runs on the read loop, so the next request waits for it; hook and session events
+//     apply in wire order.
+//   - Off the loop: a Later result is worked out on a goroutine of its own (answerLater), so a long
+//     git log behind impact.query never holds up a tool.call.
+//   - Cancellation and a watch on the input (begin).
+//   - Recovery: a panic is logged with its stack and answered -32603 (invoke); a notification's
+//     failure is only logged and never ends the connection.
+func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
+	return func(ctx context.Context, m *request) {
+		req := Request{Method: m.method, Params: m.params, Notification: m.id == nil}
+		ctx, done := c.begin(ctx)
+		defer done()
 		result, panicked, err := c.invoke(ctx, h, req)
 		if later, ok := result.(Later); ok && err == nil {
 			if !req.Notification {
-				c.answerLater(reply, call.ID(), req, later)
-				return nil
+				c.answerLater(m.id, req, later)
+				return
 			}
-			result, panicked, err = c.invoke(ctx, func(ctx context.Context, _ Request) (any, error) { return later(ctx) }, req)
+			result, panicked, err = c.invoke(ctx, later.handler(), req)
 		}
 		if req.Notification {
 			if err != nil && !panicked {
 				c.log.Warn().Err(err).Str("method", req.Method).Msg("rpc: notification handler failed")
 			}
-			return nil
+			return
 		}
-		c.answer(ctx, reply, call.ID(), req.Method, result, err)
-		return nil
+		c.answer(ctx, m.id, req.Method, result, err, false)
+	}
+}
+
+// begin marks a handler running on the read loop. Its context ends when the connection stops (the
+// peer hung up, Close, Serve's ctx), and once it has run for slowHandler the input is watched for the
+// peer hanging up (see readahead.go). done undoes it all; a stop that came meanwhile then ends the
+// connection, the handler's reply being out.
+func (c *Conn) begin(ctx context.Context) (_ context.Context, done func()) {
+	c.handling.Store(true)
+	ctx, cancel := context.WithCancel(ctx)
+	c.cancelHandler.Store(&cancel)
+	if c.s.cause() != nil {
+		cancel()
+	}
+	watch := time.AfterFunc(slowHandler, c.watchInput)
+	return ctx, func() {
+		watch.Stop()
+		c.cancelHandler.Store(nil)
+		cancel()
+		c.idle()
 	}
 }
 
 // answerLater runs a Later on a goroutine of its own and replies with what it returns; the reply is
 // written at once, not held for the read loop's next flush (see stream.Write).
-func (c *Conn) answerLater(reply jsonrpc2.Replier, id jsonrpc2.ID, req Request, later Later) {
-	c.s.inbox.markLate(id)
+func (c *Conn) answerLater(id json.RawMessage, req Request, later Later) {
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(c.s.life, cancel)
 	go func() {
 		defer cancel()
 		defer stop()
-		result, _, err := c.invoke(ctx, func(ctx context.Context, _ Request) (any, error) { return later(ctx) }, req)
-		c.answer(ctx, reply, id, req.Method, result, err)
+		result, _, err := c.invoke(ctx, later.handler(), req)
+		c.answer(ctx, id, req.Method, result, err, true)
 	}()
 }
 
@@ -99,26 +109,24 @@ func (c *Conn) invoke(ctx context.Context, h HandlerFunc, req Request) (result a
 	return result, false, err
 }
 
-// answer sends the reply to call id. (A failure to write it stops the
-// stream; see writeFrame.)
-func (c *Conn) answer(ctx context.Context, reply jsonrpc2.Replier, id jsonrpc2.ID, method string, result any, err error) {
+// answer sends the reply to the peer's call id; now writes it at once (see stream.Write). A failure
+// to write it stops the stream (see writeFrame).
+func (c *Conn) answer(ctx context.Context, id json.RawMessage, method string, result any, err error, now bool) {
+	resp := &response{id: id, now: now}
 	if err == nil {
-		// Encoded here, with encoding/json, so an unencodable result is a
-		// -32603 answer rather than a jsonrpc2 failure; it reaches the
-		// stream beside jsonrpc2 (see ledger.go).
+		// Encoded here, with encoding/json, so an unencodable result is a -32603 answer.
 		raw, merr := marshal(result)
 		if merr != nil {
 			c.log.Error().Err(merr).Str("method", method).Msg("rpc: cannot encode handler result")
 			err = InternalError("internal error: encoding result of %s: %v", method, merr)
 		}
-		c.s.inbox.keepResult(id, raw)
+		resp.result = raw
 	}
 	if err != nil {
-		e := AsError(err)
-		c.logAnswerError(method, e)
-		err = e
+		resp.err = AsError(err)
+		c.logAnswerError(method, resp.err)
 	}
-	if werr := reply(ctx, nil, err); werr != nil {
+	if _, werr := c.s.Write(ctx, resp); werr != nil {
 		c.log.Error().Err(werr).Str("method", method).Msg("rpc: cannot write reply")
 	}
 }

@@ -17,3 +17,8 @@ func Settle(ctx context.Context, result any, err error) (any, error) {
 	}
 	return result, err
 }
+
+// handler is l as a HandlerFunc, so it runs under the same recovery as any handler.
+func (l Later) handler() HandlerFunc {
+	return func(ctx context.Context, _ Request) (any, error) { return l(ctx) }
+}

@@ -1,5 +1,3 @@
-//go:build unix
-
 package rpc
 
 import (
@@ -8,7 +6,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/saverd/saverd/internal/filelock"
 )
 
 // ErrRunning: another daemon already serves the socket (it holds the socket's lock).
@@ -37,13 +36,13 @@ func Listen(path string) (*Listener, error) {
 			return nil, fmt.Errorf("socket directory %s: %w", dir, err)
 		}
 	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|filelock.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("socket lock %s.lock: %w", path, err)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(lock); err != nil {
 		lock.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, filelock.ErrLocked) {
 			return nil, ErrRunning
 		}
 		return nil, fmt.Errorf("socket lock %s.lock: %w", path, err)
@@ -55,9 +54,7 @@ func Listen(path string) (*Listener, error) {
 		}
 		_ = os.Remove(path) // stale: its daemon no longer holds the lock
 	}
-	old := syscall.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	syscall.Umask(old)
+	ln, err := listenPrivate(path)
 	if err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("listen on %s: %w", path, err)

@@ -10,17 +10,15 @@ import (
 	"sync/atomic"
 
 	"github.com/rs/zerolog"
-	"go.lsp.dev/jsonrpc2"
 )
 
-// stream is the jsonrpc2.Stream under a Conn. Unlike jsonrpc2's own streams
-// it never fails on a malformed frame (it answers the frame and reads on),
-// and stopping it never waits for a blocked Read of the input.
+// stream is the transport under a Conn, in the shape of a jsonrpc2.Stream (Read and Write one message,
+// Close) over this package's own messages (see messages.go). Unlike jsonrpc2's streams it never fails on
+// a malformed frame (it answers the frame and reads on), and stopping it never waits for a blocked Read
+// of the input.
 type stream struct {
 	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
 	frames *frameReader
-	inbox  *incoming
-	outbox *outgoing
 	rec    *recorder
 	log    zerolog.Logger
 
@@ -36,8 +34,6 @@ type stream struct {
 	wclose  sync.Once
 }
 
-var _ jsonrpc2.Stream = (*stream)(nil)
-
 // maxHeld bounds the replies held back for one write (see Write): pipelined debug.state requests, each
 // answer held until the input ran dry, once held 1.86 GB.
 const maxHeld = 1 << 20
@@ -52,8 +48,6 @@ func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	return &stream{
 		ahead:  ahead,
 		frames: newFrameReader(ahead, opt.framing(), maxFrame),
-		inbox:  newIncoming(),
-		outbox: newOutgoing(),
 		rec:    newRecorder(opt.Record, opt.Logger),
 		log:    opt.Logger,
 		life:   life,
@@ -79,10 +73,9 @@ func (s *stream) cause() error {
 	return context.Cause(s.life)
 }
 
-// Close implements jsonrpc2.Stream. jsonrpc2 calls it when its read loop
-// fails; it only stops the stream. The output is closed later, once the read
-// loop is done, so a reply being written is not cut off; the input is never
-// closed, as a Read blocked on a raw stdin would not return anyway.
+// Close stops the stream. The output is closed later, once the read loop is
+// done, so a reply being written is not cut off; the input is never closed,
+// as a Read blocked on a raw stdin would not return anyway.
 func (s *stream) Close() error {
 	s.shutdown(ErrClosed)
 	return nil
@@ -102,17 +95,17 @@ func (s *stream) closeWriter() error {
 	return err
 }
 
-// Read implements jsonrpc2.Stream: it returns the next message for jsonrpc2,
-// answering (and skipping) anything that is not one. It fails only when the
-// stream stops: peer EOF, a read error, Close, or ctx.
+// Read returns the next request or reply, answering (and skipping) anything
+// that is neither. It fails only when the stream stops: peer EOF, a read
+// error, Close, or the Conn's context.
 //
-// It reads the input itself, on jsonrpc2's read-loop goroutine: handing each
+// It reads the input itself, on the Conn's read-loop goroutine: handing each
 // frame over from a reader goroutine cost a goroutine wake-up per request,
 // the larger part of a round trip. The price is that a stop cannot interrupt
 // a Read blocked on a raw stdin; so the connection does not wait for it (see
 // Conn.idleIfStopped), a frame read after the stop is dropped, and the
 // goroutine ends with the input or with the process.
-func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (s *stream) Read(context.Context) (message, int64, error) {
 	for {
 		if err := s.cause(); err != nil {
 			return nil, 0, err
@@ -141,30 +134,71 @@ func inputEnded(err error) error {
 	return fmt.Errorf("reading input: %w", err)
 }
 
-// Write implements jsonrpc2.Stream. Replies are written as long as the
-// output is open, even while stopping, so a handler that closes the
-// connection still gets its answer out; new calls and notifications are
-// refused once the stream has stopped.
-func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	if _, isReply := msg.(*jsonrpc2.Response); !isReply {
-		if err := s.cause(); err != nil {
+// Write sends one message. Replies are written as long as the output is
+// open, even while stopping, so a handler that closes the connection still
+// gets its answer out; new calls and notifications are refused once the
+// stream has stopped or ctx is done.
+//
+// A reply is written by the read loop, which flushes before it waits for input: a host that sends
+// requests back to back gets its replies in one write instead of one system call each. A Later's
+// reply comes from its own goroutine, when the read loop may be waiting already: it goes out at once.
+func (s *stream) Write(ctx context.Context, msg message) (int64, error) {
+	var body []byte
+	var err error
+	hold := false
+	switch m := msg.(type) {
+	case *response:
+		hold = !m.now
+		body, err = s.encodeResponse(m)
+	case *outCall:
+		if err := s.refusing(ctx); err != nil {
 			return 0, err
 		}
-		if err := ctx.Err(); err != nil {
+		body, err = encodeRequest(m.id, m.method, m.params)
+	case *outNotification:
+		if err := s.refusing(ctx); err != nil {
 			return 0, err
 		}
+		body, err = encodeRequest(0, m.method, m.params)
+	default:
+		err = fmt.Errorf("encoding message: unexpected type %T", msg)
 	}
-	// A reply is written by the read loop, which flushes before it waits for input: a host that sends
-	// requests back to back gets its replies in one write instead of one system call each. A Later's
-	// reply comes from its own goroutine, when the read loop may be waiting already: it goes out at once.
-	resp, isReply := msg.(*jsonrpc2.Response)
-	hold := isReply && !s.inbox.isLate(resp.ID())
-	body, err := s.encode(msg)
 	if err != nil {
 		return 0, err
 	}
 	n, err := s.writeFrame(body, hold)
 	return int64(n), err
+}
+
+// refusing is why a new call or notification cannot be sent now, or nil.
+func (s *stream) refusing(ctx context.Context) error {
+	if err := s.cause(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// encodeResponse marshals our reply to an incoming call, echoing the peer's own id.
+func (s *stream) encodeResponse(m *response) ([]byte, error) {
+	out := &wireOut{JSONRPC: version, ID: m.id}
+	if m.err != nil {
+		out.Error = m.err
+	} else if out.Result = m.result; len(out.Result) == 0 {
+		out.Result = jsonNull
+	}
+	if out.Error == nil && compactID(out.ID) {
+		// The hot path, every tool.call: the result was encoded compact by marshal, so the frame is put
+		// together as bytes rather than marshaled (and scanned) once more.
+		return appendResult(out.ID, out.Result), nil
+	}
+	body, err := out.encode()
+	if err != nil && out.Error != nil && out.Error.Data != nil {
+		// The handler's error data would not marshal: send the error without it.
+		s.log.Error().Err(err).Int64("code", out.Error.Code).Msg("rpc: dropping unencodable error data")
+		out.Error = out.Error.WithData(nil)
+		body, err = out.encode()
+	}
+	return body, err
 }
 
 // frameWaiting reports whether a whole NDJSON frame is already buffered, so reading it will not block.
@@ -238,7 +272,7 @@ func (s *stream) writeFrame(body []byte, hold bool) (int, error) {
 	return n, nil
 }
 
-// reject answers a frame that jsonrpc2 never sees.
+// reject answers a frame that is not a request or reply; no handler sees it.
 func (s *stream) reject(id []byte, e *Error) {
 	if id == nil {
 		id = jsonNull

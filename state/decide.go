@@ -35,7 +35,7 @@ func decide(s *State, id string, choice Choice, text *string, e *Effects) {
 	case choice == Fix && process:
 		instruction = p.Alternative
 	case choice == Fix:
-		instruction = KillPrompt(&p.StoredPattern)
+		instruction = FixPrompt(&p.StoredPattern)
 	case text != nil:
 		instruction = *text
 	}

@@ -30,7 +30,7 @@ func TestDecide(t *testing.T) {
 		notes       []string
 		standing    []string
 	}{
-		{"keep sends nothing", habit, state.Ignore, nil, true, nil, []string{}, []string{}},
+		{"ignore sends nothing", habit, state.Ignore, nil, true, nil, []string{}, []string{}},
 		{"steer sends the text, standing", habit, state.FixWithNote, new("only the auth tests"), true, new("only the auth tests"),
 			[]string{state.InstructionOf("only the auth tests")}, []string{state.InstructionOf("only the auth tests")}},
 		{"a blank steer decides nothing", habit, state.FixWithNote, new(" \n "), false, nil, []string{}, []string{}},

@@ -1,6 +1,7 @@
 package state
 
-// Finding is one judge finding after validation.
+// Finding is one judge finding after validation: what state/judge reads from a reply and merges into
+// the session's patterns.
 type Finding struct {
 	ID               string     `json:"id"`
 	Category         Category   `json:"category"`

@@ -258,7 +258,7 @@ func pushUnique(xs []string, x string) []string {
 	return append(xs, x)
 }
 
-// IsSent: a steer or a kill sends an instruction; a keep sends nothing.
+// IsSent: Fix… and Fix send an instruction; Ignore sends nothing.
 func IsSent(c *Choice) bool { return c != nil && (*c == FixWithNote || *c == Fix) }
 
 // usageSample applies a context sample: present values win, window and compactAt stick, so a partial

@@ -2,7 +2,7 @@ package state
 
 import "slices"
 
-// Settlements: how a sent instruction (a steer or a kill) is credited or found ignored. A row that
+// Settlements: how a sent instruction (Fix… or Fix) is credited or found ignored. A row that
 // repeats the pattern's signature after the decision's turn means the instruction was ignored: the card
 // comes back and nothing is saved. A row of the pattern's class that is not the repeat means it held: the
 // difference to the pattern's baseline is saved. An instruction that outlives SettleTurns turns untouched

@@ -36,8 +36,8 @@ func InstructionOf(text string) string {
 	return "Instruction from the user (via ContextSaver): " + text
 }
 
-// KillPrompt is what Fix sends for a habit: stop the behaviour, do the alternative.
-func KillPrompt(p *StoredPattern) string {
+// FixPrompt is what Fix sends for a habit: stop the behaviour, do the alternative.
+func FixPrompt(p *StoredPattern) string {
 	return "Stop this behaviour for the rest of the session: " + p.Kind + ". From now on: " + p.Alternative
 }
 

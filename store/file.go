@@ -1,11 +1,11 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/saverd/saverd/internal/filelock"
 )
 
 // tempMark separates a key's file name from a temp file's random suffix.
@@ -45,22 +45,6 @@ func writeAtomic(path string, data []byte) error {
 	return syncDir(dir)
 }
 
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync store dir %s: %w", dir, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("sync store dir %s: %w", dir, err)
-	}
-	return nil
-}
-
 // fileLock is a held flock on a sidecar lock file. The lock file is never removed: deleting it while
 // another process waits on it would let two holders lock two different files.
 type fileLock struct {
@@ -71,26 +55,22 @@ type fileLock struct {
 // lock opens path (creating it) and flocks it, exclusively or shared. A symlink is not followed: the lock
 // file would be created, or an existing file opened for writing, wherever it points.
 func lock(path string, exclusive bool) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|filelock.NoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock store %s: %w", path, err)
 	}
-	how := syscall.LOCK_SH
-	if exclusive {
-		how = syscall.LOCK_EX
-	}
 	l := &fileLock{f: f, path: path}
-	if err := flock(f, how); err != nil {
+	if err := filelock.Lock(f, exclusive); err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("lock store %s: %w", path, err)
 	}
 	return l, nil
 }
 
-// upgrade turns a shared lock into an exclusive one. flock may drop the shared lock before granting
-// the exclusive one, so the caller must look at the file again afterwards.
+// upgrade turns a shared lock into an exclusive one. The shared lock may be dropped before the
+// exclusive one is granted, so the caller must look at the file again afterwards.
 func (l *fileLock) upgrade() error {
-	if err := flock(l.f, syscall.LOCK_EX); err != nil {
+	if err := filelock.Upgrade(l.f); err != nil {
 		return fmt.Errorf("lock store %s: %w", l.path, err)
 	}
 	return nil
@@ -98,7 +78,7 @@ func (l *fileLock) upgrade() error {
 
 // release unlocks and closes the lock file.
 func (l *fileLock) release() error {
-	err := flock(l.f, syscall.LOCK_UN)
+	err := filelock.Unlock(l.f)
 	// Closing releases the lock too, so a failed unlock still ends with the lock gone.
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
@@ -107,14 +87,4 @@ func (l *fileLock) release() error {
 		return fmt.Errorf("unlock store %s: %w", l.path, err)
 	}
 	return nil
-}
-
-// flock retries when a signal interrupts the wait.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,12 +9,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/intake"
 	"github.com/saverd/saverd/state/view"
@@ -21,21 +24,24 @@ import (
 
 const auditUsage = `Usage:
   saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [flags]
-      A past Claude Code session played through the reducer offline: the rows rebuilt from its transcript
-      with their real durations, then the header (window, trend, where time and context went), the repeated
-      calls with what they cost, the largest context consumers and the compaction forecast.
+      A past Claude Code or Codex session played through the reducer offline: the rows rebuilt from its
+      transcript (or rollout) with their real durations, then the header (window, trend, where time and
+      context went), the repeated calls with what they cost, the largest context consumers and the
+      compaction forecast.
 
 Flags:
   --judge            also run the habit judge over it through the fork command (claude -p --resume
-                     <session> --fork-session, or $SAVERD_JUDGE_CMD / the config file's judgeCommand)
-                     and print its cards
+                     <session> --fork-session, codex exec for a Codex session, or $SAVERD_JUDGE_CMD /
+                     the config file's judgeCommand / codexJudgeCommand) and print its cards
   --judge-timeout D  how long the judge may take (default 10m)
-  --last             the most recently written transcript
+  --last             the most recently written transcript or rollout
   --since D          every session active since D (a date, RFC 3339, or an age: 7d, 12h)
   --format F         text or json (default text)
   --width N          text width (default 100)
   --window N         context window in tokens (default: the model's, else 200000)
   --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex); naming only one
+                     harness's directory audits only that harness
 `
 
 // auditCmd holds the flags of `saverd audit`.
@@ -57,6 +63,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	fs.Var(&c.logs.claudeDirs, "claude-dir", "")
+	fs.Var(&c.logs.codexDirs, "codex-dir", "")
 	fs.BoolVar(&c.last, "last", false, "")
 	fs.BoolVar(&c.judge, "judge", false, "")
 	fs.DurationVar(&c.wait, "judge-timeout", 10*time.Minute, "")
@@ -148,7 +155,7 @@ func (c *auditCmd) check(pos []string) error {
 	return nil
 }
 
-// transcripts resolves what to audit: a transcript path, a session id among the Claude Code transcripts,
+// transcripts resolves what to audit: a transcript or rollout path, a session id among the agents' logs,
 // the newest one, or every one active since a date.
 func (c *auditCmd) transcripts(pos []string) ([]string, error) {
 	if len(pos) == 1 {
@@ -156,23 +163,20 @@ func (c *auditCmd) transcripts(pos []string) ([]string, error) {
 			return pos, nil
 		}
 	}
-	src := agentlog.Sources{ClaudeDirs: c.logs.claudeDirs, CodexDirs: []string{}}
+	src := c.logs.sources()
 	files, warn := agentlog.Discover(src)
 	if len(files) == 0 {
-		dirs := src.ClaudeDirs
-		if len(dirs) == 0 {
-			dirs = agentlog.DefaultClaudeDirs()
-		}
-		return nil, fmt.Errorf("no Claude Code transcripts found under %s (see --claude-dir)%s", strings.Join(dirs, ", "), joinWarnings(warn))
+		return nil, fmt.Errorf("no Claude Code transcripts and no Codex rollouts found under %s (see --claude-dir, --codex-dir)%s",
+			strings.Join(searched(src), ", "), joinWarnings(warn))
 	}
 	switch {
 	case len(pos) == 1:
 		for _, f := range files {
-			if strings.TrimSuffix(filepath.Base(f.Path), ".jsonl") == pos[0] {
+			if sessionIDOf(f) == pos[0] {
 				return []string{f.Path}, nil
 			}
 		}
-		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a Claude Code session in %s", pos[0], strings.Join(dirsOf(files), ", "))
+		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session in %s", pos[0], strings.Join(dirsOf(files), ", "))
 	case c.last:
 		newest, at := "", time.Time{}
 		for _, f := range files {
@@ -190,10 +194,54 @@ func (c *auditCmd) transcripts(pos []string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no Claude Code transcript written since %s", from.Format(time.RFC3339))
+		return nil, fmt.Errorf("no transcript or rollout written since %s", from.Format(time.RFC3339))
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// searched names the directories a discovery looked in.
+func searched(src agentlog.Sources) []string {
+	claude, codex := src.ClaudeDirs, src.CodexDirs
+	if claude == nil {
+		claude = agentlog.DefaultClaudeDirs()
+	}
+	if codex == nil {
+		codex = agentlog.DefaultCodexDirs()
+	}
+	return append(append([]string{}, claude...), codex...)
+}
+
+// sessionIDOf is the session id a log file's name carries: a Claude Code transcript is <id>.jsonl, a
+// Codex rollout rollout-<time>-<id>.jsonl(.zst).
+func sessionIDOf(f agentlog.File) string {
+	base := filepath.Base(f.Path)
+	if f.Harness == agentlog.HarnessCodex {
+		if m := rolloutName.FindStringSubmatch(base); m != nil {
+			return m[1]
+		}
+	}
+	return strings.TrimSuffix(base, ".jsonl")
+}
+
+// rolloutName is the session uuid at the end of a rollout file's name.
+var rolloutName = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$`)
+
+// readTranscript reads a Codex rollout or a Claude Code transcript, told apart by the rollout's first line.
+func readTranscript(path string) (agentlog.Transcript, error) {
+	if isRollout(path) {
+		return agentlog.ReadCodexTranscript(path, agentlog.Options{})
+	}
+	return agentlog.ReadClaudeTranscript(path, agentlog.Options{})
+}
+
+// isRollout: a Codex rollout's name ends .zst, or its first line is its session_meta.
+func isRollout(path string) bool {
+	if strings.HasSuffix(path, ".zst") {
+		return true
+	}
+	head, err := safefile.Head(path, 4096)
+	return err == nil && bytes.Contains(head, []byte(`"session_meta"`))
 }
 
 func joinWarnings(w []string) string {
@@ -218,6 +266,7 @@ func dirsOf(files []agentlog.File) []string {
 
 // audit is one session's audit, as the json format prints it.
 type audit struct {
+	Harness    string               `json:"harness"`
 	SessionID  string               `json:"sessionId"`
 	Transcript string               `json:"transcript"`
 	Cwd        string               `json:"cwd"`
@@ -257,12 +306,12 @@ type forecast struct {
 const largestShown = 5
 
 func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
-	tr, err := agentlog.ReadClaudeTranscript(path, agentlog.Options{})
+	tr, err := readTranscript(path)
 	if err != nil {
 		return audit{}, err
 	}
 	if len(tr.Messages) == 0 && len(tr.Turns) == 0 {
-		why := "no Claude Code transcript line in it"
+		why := "no Claude Code transcript or Codex rollout line in it"
 		if len(tr.Warnings) > 0 {
 			why += " (" + tr.Warnings[0] + ")"
 		}
@@ -274,7 +323,7 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	}
 	st := replay(tr, window)
 	a := audit{
-		SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
+		Harness: tr.Harness, SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
 		Turns: len(tr.Turns), Rows: len(st.Rows), Header: view.HeaderOf(st), Warnings: tr.Warnings,
 		Repeated: repeated(st.Rows), Largest: largest(st.Rows), TurnUsage: tr.Turns, st: st,
 		Forecast: forecast{Tokens: st.Usage.Tokens, TokensToCompaction: state.TokensToCompaction(st), TurnsToCompaction: state.TurnsToCompaction(st)},

@@ -35,7 +35,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	state.Reduce(st, state.JudgeStart{Kind: state.HabitJudge, Seq: st.Seq})
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: forkcmd.HarnessClaude, SessionID: tr.SessionID,
+	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: tr.Harness, SessionID: tr.SessionID,
 		Cwd: tr.Cwd, Model: tr.Model, Purpose: "judge", Prompt: prompt})
 	if err != nil {
 		// The run ended without an answer: the pane says it failed, not that it is still checking.

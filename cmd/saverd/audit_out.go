@@ -37,7 +37,7 @@ func (c *auditCmd) write(w io.Writer, audits []audit) error {
 // the three sections the pane has no room for.
 func auditText(a *audit, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "session %s · %s · %s\n", a.SessionID, orDash(a.Model), orDash(a.Cwd))
+	fmt.Fprintf(&b, "session %s · %s · %s · %s\n", a.SessionID, orDash(a.Harness), orDash(a.Model), orDash(a.Cwd))
 	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", plural(a.Turns, "turn"), plural(a.Calls, "API call"), plural(a.Rows, "tool call"), a.Transcript)
 	b.WriteString(textview.Pane(view.BuildPane(a.st, nil), width))
 

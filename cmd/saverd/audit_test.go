@@ -9,7 +9,11 @@ import (
 	"testing"
 )
 
-const twoTurns = fixtureClaude + "/projects/-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"
+const (
+	twoTurns = fixtureClaude + "/projects/-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"
+	// resumed is the Codex rollout resumed with a model switch that compacts, then code mode.
+	resumed = fixtureCodex + "/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl"
+)
 
 func runAuditTest(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -99,7 +103,7 @@ func TestAuditErrors(t *testing.T) {
 		{"bad format", []string{twoTurns, "--format", "xml"}, 2, "--format"},
 		{"bad since", []string{"--since", "soon"}, 2, "--since"},
 		{"unknown id", []string{"nope", "--claude-dir", fixtureClaude}, 1, `"nope" is neither a transcript file nor the id`},
-		{"no transcripts", []string{"--last", "--claude-dir", t.TempDir()}, 1, "no Claude Code transcripts found"},
+		{"no transcripts", []string{"--last", "--claude-dir", t.TempDir()}, 1, "no Claude Code transcripts and no Codex rollouts found"},
 		{"binary transcript", []string{bad}, 1, "binary data"},
 		{"help", []string{"-h"}, 0, ""},
 	} {
@@ -151,5 +155,95 @@ func TestAuditJudge(t *testing.T) {
 	code, text, errOut = runAuditTest(t, twoTurns, "--judge")
 	if code != 0 || !strings.Contains(errOut, "warning: judge:") || !strings.Contains(text, "REPEATED CALLS") {
 		t.Errorf("a failed judge must leave the audit standing: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestAuditCodex: a Codex rollout audits like a transcript, by path or by its session id under --codex-dir:
+// its two turns (the resume), every call with its real duration, the command a code-mode script ran as
+// a Bash row of its own.
+func TestAuditCodex(t *testing.T) {
+	code, out, errOut := runAuditTest(t, resumed)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "audit-codex-resumed.golden", []byte(out))
+
+	code, out, errOut = runAuditTest(t, "01a23322-d88d-73b3-9fa7-823c5494f927", "--codex-dir", fixtureCodex, "--format", "json")
+	if code != 0 {
+		t.Fatalf("by id: exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Audits []struct {
+			Harness string `json:"harness"`
+			Model   string `json:"model"`
+			Window  int64  `json:"window"`
+			Turns   int    `json:"turns"`
+			Calls   int    `json:"calls"`
+			Rows    int    `json:"rows"`
+			Largest []struct {
+				Tool string `json:"tool"`
+				Ms   int64  `json:"ms"`
+			} `json:"largest"`
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Audits) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	a := rep.Audits[0]
+	if a.Harness != "codex" || a.Model != "gpt-5.6-terra" || a.Window != 272_000 || a.Turns != 2 || a.Calls != 6 || a.Rows != 4 {
+		t.Errorf("audit %+v: want codex, gpt-5.6-terra's 272000 window, 2 turns, 6 calls, 4 tool calls", a)
+	}
+	for _, l := range a.Largest {
+		if l.Ms <= 0 {
+			t.Errorf("row %+v has no duration", l)
+		}
+	}
+
+	code, out, errOut = runAuditTest(t, "--since", "2000-01-01", "--codex-dir", fixtureCodex, "--format", "json")
+	if code != 0 || strings.Count(out, `"harness": "codex"`) != 4 {
+		t.Errorf("--since over the rollouts: exit %d, %d codex audits: %s", code, strings.Count(out, `"harness": "codex"`), errOut)
+	}
+}
+
+// TestAuditCodexJudge: --judge on a Codex session forks through the Codex judge command and reads its
+// `codex exec --json` events.
+func TestAuditCodexJudge(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	reply, _ := json.Marshal(map[string]any{
+		"focus": "listing the project", "time": "the shell", "context": "file listings",
+		"findings": []any{map[string]any{
+			"id": "execution:ls-again", "category": "execution",
+			"kind":        "Claude keeps listing the same directory",
+			"evidence":    []string{"r1", "r2"},
+			"signature":   map[string]any{"tool": "Bash", "key": "read:ls"},
+			"why":         "two listings one after the other",
+			"alternative": "list once",
+			"confidence":  0.8, "est_tokens_per_turn": nil, "proposal": nil,
+		}},
+	})
+	item, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_0", "type": "agent_message", "text": string(reply)}})
+	events := `{"type":"thread.started","thread_id":"t-1"}` + "\n" + `{"type":"turn.started"}` + "\n" + string(item) + "\n" +
+		`{"type":"turn.completed","usage":{"input_tokens":6100,"cached_input_tokens":5500,"cache_write_input_tokens":0,"output_tokens":100}}` + "\n"
+	out := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(out, []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "saverd")
+	if err := os.MkdirAll(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf, _ := json.Marshal(map[string]string{"judgeCommand": "exit 9", "codexJudgeCommand": "cat " + out})
+	if err := os.WriteFile(filepath.Join(cfg, "config.json"), conf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, text, errOut := runAuditTest(t, resumed, "--judge")
+	if code != 0 || strings.Contains(errOut, "warning") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"1 findings returned, 1 kept", "Claude keeps listing the same directory"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
 	}
 }

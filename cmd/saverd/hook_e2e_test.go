@@ -404,28 +404,6 @@ func sessionRecord(t *testing.T, log, id string) map[string]any {
 	return nil
 }
 
-func TestDaemonRecordsKeepTheLast(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sessions.jsonl")
-	body := `{"session_id":"a","calls":3}
-not json
-{"session_id":"b","calls":1}
-{"session_id":"a","calls":9}
-`
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	recs, warn := daemonRecords(path)
-	if len(recs) != 2 || !strings.Contains(string(recs[0]), `"calls":9`) || !strings.Contains(string(recs[1]), `"session_id":"b"`) {
-		t.Fatalf("records %s", recs)
-	}
-	if len(warn) != 1 || !strings.Contains(warn[0], path+":2: not a session record") {
-		t.Fatalf("warnings %q", warn)
-	}
-	if recs, warn := daemonRecords(filepath.Join(t.TempDir(), "none")); recs != nil || warn != nil {
-		t.Fatalf("a missing log: %v %v", recs, warn)
-	}
-}
-
 // TestNoJudgeCommand: with no claude to fork, no run starts on its own, none is counted, and /saver
 // check says why at once.
 func TestNoJudgeCommand(t *testing.T) {

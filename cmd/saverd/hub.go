@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/paths"
@@ -139,34 +140,22 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 	return &handlers.ForkResult{Text: res.Text, Usage: res.Usage, CostUSD: res.CostUSD}, nil
 }
 
-// forkRecord is one line of the forks log: a session the daemon started itself, so the session readers
-// count its spend as the judged session's judge spend, never as a session of its own.
-type forkRecord struct {
-	SessionID string   `json:"session_id"`
-	Parent    string   `json:"parent"`
-	Harness   string   `json:"harness"`
-	Purpose   string   `json:"purpose"`
-	At        string   `json:"at"`
-	CostUSD   *float64 `json:"cost_usd"`
-}
-
-// ForksLogName is the forks log's name in the state directory.
-const ForksLogName = "forks.jsonl"
-
+// recordFork appends a fork the client reported a session id for to the forks log, so the session
+// readers count its spend as the judged session's judge spend, never as a session of its own.
 func (h *hub) recordFork(req handlers.ForkRequest, res forkcmd.Result) {
 	if res.ForkID == "" {
 		return
 	}
-	dir, err := paths.StateDir()
+	path, err := paths.ForksLog()
 	if err != nil {
 		return
 	}
-	line, _ := json.Marshal(forkRecord{SessionID: res.ForkID, Parent: req.SessionID, Harness: req.Harness,
+	line, _ := json.Marshal(agentlog.ForkRecord{SessionID: res.ForkID, Parent: req.SessionID, Harness: req.Harness,
 		Purpose: req.Purpose, At: time.Now().UTC().Format(time.RFC3339), CostUSD: res.CostUSD})
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ForksLogName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		h.log.Warn().Err(err).Msg("forks log")
 		return

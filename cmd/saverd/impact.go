@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/impact"
-	"github.com/saverd/saverd/internal/paths"
-	"github.com/saverd/saverd/internal/safefile"
 )
 
 const impactUsage = `Usage:
@@ -167,28 +164,13 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 	return nil
 }
 
-// readLogs fills the options with the sessions of the agents' own logs and, when it exists, the daemon's
-// sessions log (which repeats what it read from them; those repeats are not duplicates).
+// readLogs fills the options with the sessions of the agents' own logs and the daemon's sessions log.
 func (c *impactCmd) readLogs(ctx context.Context, stderr io.Writer) ([]string, error) {
-	recs, warn, err := c.logs.read(ctx, stderr)
+	found, warn, err := c.logs.readLocal(ctx, stderr)
 	if err != nil {
 		return nil, err
 	}
-	for i := range recs {
-		raw, err := json.Marshal(&recs[i])
-		if err != nil {
-			return nil, fmt.Errorf("session %s: %w", recs[i].SessionID, err)
-		}
-		c.opt.Found = append(c.opt.Found, raw)
-	}
-	if log, err := paths.SessionsLog(); err == nil {
-		daemon, w := daemonRecords(log)
-		c.opt.Found = append(c.opt.Found, daemon...)
-		warn = append(warn, w...)
-	}
-	if len(c.opt.Found) == 0 && len(c.opt.Sessions) == 0 {
-		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
-	}
+	c.opt.Found = append(c.opt.Found, found...)
 	return warn, nil
 }
 
@@ -266,52 +248,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	null, err := os.Stat(os.DevNull)
 	return err != nil || !os.SameFile(fi, null)
-}
-
-// daemonRecords reads the daemon's sessions log: one record each time a session ended, so a session
-// resumed and ended again has several, and its last covers all of it. The last record of each session
-// is kept, in the order sessions first appear; a missing log is no sessions.
-func daemonRecords(path string) ([]json.RawMessage, []string) {
-	f, err := safefile.Open(path) // a regular file only: a FIFO there would hang the report
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, []string{fmt.Sprintf("daemon sessions log %s: %v", path, err)}
-	}
-	defer f.Close()
-	var (
-		out  []json.RawMessage
-		warn []string
-		at   = map[string]int{}
-	)
-	r := bufio.NewReaderSize(f, 64<<10)
-	for n := 1; ; n++ {
-		raw, tooLong, err := safefile.ReadLine(r, 4<<20)
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
-			}
-			break
-		}
-		if tooLong {
-			warn = append(warn, fmt.Sprintf("%s:%d: a line over 4 MiB, skipped", path, n))
-			continue
-		}
-		var head struct {
-			SessionID string `json:"session_id"`
-		}
-		line := append(json.RawMessage(nil), raw...)
-		if err := json.Unmarshal(line, &head); err != nil || head.SessionID == "" {
-			warn = append(warn, fmt.Sprintf("%s:%d: not a session record, skipped", path, n))
-			continue
-		}
-		if i, ok := at[head.SessionID]; ok {
-			out[i] = line
-			continue
-		}
-		at[head.SessionID] = len(out)
-		out = append(out, line)
-	}
-	return out, warn
 }

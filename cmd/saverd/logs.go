@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,18 +31,8 @@ func (l *logFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.prices, "prices", "", "")
 }
 
-// sources: the directories given, else the defaults. Naming only one harness's directory reads only that
-// harness, so a test or a one-off look never mixes in the machine's own logs.
-func (l *logFlags) sources() agentlog.Sources {
-	src := agentlog.Sources{ClaudeDirs: l.claudeDirs, CodexDirs: l.codexDirs}
-	if len(l.claudeDirs) > 0 && len(l.codexDirs) == 0 {
-		src.CodexDirs = []string{}
-	}
-	if len(l.codexDirs) > 0 && len(l.claudeDirs) == 0 {
-		src.ClaudeDirs = []string{}
-	}
-	return src
-}
+// sources: the directories given, else the defaults (agentlog.Named).
+func (l *logFlags) sources() agentlog.Sources { return agentlog.Named(l.claudeDirs, l.codexDirs) }
 
 // table is the price table: the embedded one with --prices FILE, else <config dir>/prices.json, applied.
 func (l *logFlags) table() (*prices.Table, error) {
@@ -72,62 +60,87 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 		return nil, nil, err
 	}
 	files, warn := agentlog.Discover(l.sources())
-	for _, d := range append(append([]string(nil), l.claudeDirs...), l.codexDirs...) {
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			warn = append(warn, fmt.Sprintf("%s is not a directory: no sessions read from it", d))
-		}
+	warn = append(warn, l.dirWarnings()...)
+	var forks map[string]string
+	if path, err := paths.ForksLog(); err == nil {
+		f, w := agentlog.ReadForks(path)
+		forks, warn = f, append(warn, w...)
 	}
-	forks, w := readForks()
-	warn = append(warn, w...)
-	opt := agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks}
-	if isTerminal(stderr) && len(files) > 0 {
-		var total int64
-		for _, f := range files {
-			total += f.Size
-		}
-		bar := progressbar.NewOptions64(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(fmt.Sprintf("reading %d session logs", len(files))),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish())
-		opt.Done = func(n int64) { _ = bar.Add64(n) }
-		defer bar.Finish() //nolint:errcheck // the bar is cosmetic
-	}
-	recs, w := agentlog.Scan(ctx, files, opt)
+	bar := newProgress(stderr)
+	defer bar.finish()
+	bar.files(files)
+	recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks, Done: bar.done})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	return recs, append(warn, w...), nil
 }
 
-// readForks reads the daemon's forks log (the judge and process forks it ran through a client): fork
-// session id → the session it judged. No log is no forks; a bad line is a warning.
-func readForks() (map[string]string, []string) {
-	dir, err := paths.StateDir()
+// readLocal reads this machine's history as impact's input records: the agents' logs the flags name
+// and the daemon's sessions log.
+func (l *logFlags) readLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage, []string, error) {
+	tab, err := l.table()
 	if err != nil {
-		return nil, nil
+		return nil, nil, err
 	}
-	path := filepath.Join(dir, ForksLogName)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	bar := newProgress(stderr)
+	defer bar.finish()
+	local := agentlog.Local{Sources: l.sources(), Prices: tab, Files: bar.files, Done: bar.done}
+	if path, err := paths.SessionsLog(); err == nil {
+		local.SessionsLog = path
 	}
-	if err != nil {
-		return nil, []string{fmt.Sprintf("forks log %s: %v", path, err)}
+	if path, err := paths.ForksLog(); err == nil {
+		local.ForksLog = path
 	}
-	forks := map[string]string{}
+	found, warn, err := agentlog.ReadLocal(ctx, local)
+	return found, append(l.dirWarnings(), warn...), err
+}
+
+// dirWarnings: a directory named by a flag that is none reads nothing, and says so.
+func (l *logFlags) dirWarnings() []string {
 	var warn []string
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	for _, d := range append(append([]string(nil), l.claudeDirs...), l.codexDirs...) {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			warn = append(warn, fmt.Sprintf("%s is not a directory: no sessions read from it", d))
 		}
-		var f forkRecord
-		if err := json.Unmarshal(line, &f); err != nil || f.SessionID == "" || f.Parent == "" {
-			warn = append(warn, fmt.Sprintf("%s:%d: not a fork record, skipped", path, i+1))
-			continue
-		}
-		forks[f.SessionID] = f.Parent
 	}
-	return forks, warn
+	return warn
+}
+
+// progress is a progress bar over the logs being read, drawn on stderr only when it is a terminal.
+type progress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(stderr io.Writer) *progress { return &progress{w: stderr} }
+
+// files sets the bar up for the logs about to be read; it runs before any of them is read.
+func (p *progress) files(files []agentlog.File) {
+	if !isTerminal(p.w) || len(files) == 0 {
+		return
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	p.bar = progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(fmt.Sprintf("reading %d session logs", len(files))),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+}
+
+// done moves the bar on by a log's size; the readers call it from their goroutines, which the bar allows.
+func (p *progress) done(n int64) {
+	if p.bar != nil {
+		_ = p.bar.Add64(n)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish() // the bar is cosmetic
+	}
 }

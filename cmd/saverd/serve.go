@@ -160,6 +160,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.listen != "" {
 		opt.SessionsLog = sessionsLog(log)
 	}
+	opt.HistoryLogs = historyLogs()
 	srv := handlers.New(opt)
 	if f.listen != "" {
 		return serveSocket(ctx, f, srv, log)
@@ -197,6 +198,19 @@ func startProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
+// state directory has none.
+func historyLogs() handlers.HistoryLogs {
+	var h handlers.HistoryLogs
+	if p, err := paths.SessionsLog(); err == nil {
+		h.SessionsLog = p
+	}
+	if p, err := paths.ForksLog(); err == nil {
+		h.ForksLog = p
+	}
+	return h
 }
 
 // sessionsLog is where the socket daemon appends its session records ("" when no state directory).

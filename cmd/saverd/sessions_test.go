@@ -186,7 +186,7 @@ func TestSessionsForksLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := `{"session_id":"04f0f6ba-c937-4e53-aa5b-13778f5eb2f2","parent":"13c0eb32-b32a-4091-966d-1055a1ec77df","harness":"claude-code","purpose":"judge"}` + "\nnot json\n"
-	if err := os.WriteFile(state+"/saverd/"+ForksLogName, []byte(log), 0o600); err != nil {
+	if err := os.WriteFile(state+"/saverd/forks.jsonl", []byte(log), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(binPath, "sessions", "--format", "json", "--claude-dir", fixtureClaude)
@@ -216,7 +216,7 @@ func TestSessionsForksLog(t *testing.T) {
 			t.Errorf("judge spend %+v, want the fork's 3 calls", s.Judge)
 		}
 	}
-	if !strings.Contains(errb.String(), ForksLogName+":2: not a fork record") {
+	if !strings.Contains(errb.String(), "forks.jsonl:2: not a fork record") {
 		t.Errorf("stderr %q lacks the bad line", errb.String())
 	}
 }

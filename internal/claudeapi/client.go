@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/internal/filelock"
 )
 
 // ClaudeCodeVersion is the Claude Code release the tests drive, the one this package's doc describes.
@@ -87,13 +88,13 @@ func findBinary(dir string) (string, bool) {
 	return "", false
 }
 
-// lockFile takes an exclusive flock on path, waiting for it; the returned func releases it.
+// lockFile takes an exclusive lock on path, waiting for it; the returned func releases it.
 func lockFile(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open install lock %s: %w", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(f, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/saverd/saverd/internal/paths"
@@ -206,7 +205,7 @@ func launchDaemon(daemon, sock string) error {
 		args = append(args, "--log-file", filepath.Join(dir, "daemon.log"))
 	}
 	cmd := exec.Command(daemon, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	cmd.Dir = "/" // it outlives this project's session: it must not hold the project's directory
 	cmd.Env = append(os.Environ(), clientEnv()...)
 	if err := cmd.Start(); err != nil {

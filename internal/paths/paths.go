@@ -20,11 +20,8 @@ func Socket() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
 		return filepath.Join(d, "saverd", "saverd.sock")
 	}
-	tmp := os.Getenv("TMPDIR")
-	if tmp == "" {
-		tmp = "/tmp"
-	}
-	return filepath.Join(tmp, "saverd-"+strconv.Itoa(os.Getuid()), "saverd.sock")
+	// os.TempDir is $TMPDIR or /tmp on Unix, and the user's own %TMP% on Windows.
+	return filepath.Join(os.TempDir(), "saverd-"+strconv.Itoa(os.Getuid()), "saverd.sock")
 }
 
 // StateDir is where saverd keeps what it learns: $XDG_STATE_HOME/saverd, else ~/.local/state/saverd.
@@ -59,4 +56,14 @@ func SessionsLog() (string, error) {
 		return "", err
 	}
 	return filepath.Join(d, "sessions.jsonl"), nil
+}
+
+// ForksLog is the file the socket daemon appends one line to per fork it ran through a client (a judge
+// run through claude -p --fork-session): the session readers count a fork's spend as its parent's.
+func ForksLog() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "forks.jsonl"), nil
 }

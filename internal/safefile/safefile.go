@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"time"
 )
 
@@ -23,11 +22,9 @@ var ErrTooLarge = errors.New("file too large")
 // ErrTimeout: the read did not finish in time.
 var ErrTimeout = errors.New("read timed out")
 
-// Open opens path for reading when it is a regular file. The open is non-blocking, so a FIFO with no
-// writer returns at once (and is refused) instead of blocking the caller forever; the file is then
-// switched back to blocking reads.
+// Open opens path for reading when it is a regular file; anything else is ErrNotRegular, named.
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openNoWait(path)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +37,7 @@ func Open(path string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kindOf(info.Mode()))
 	}
-	if err := syscall.SetNonblock(int(f.Fd()), false); err != nil {
+	if err := blocking(f); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -31,30 +31,30 @@ func demoTurnSample(input, output, ms int64, answer string) state.TurnStat {
 		AnswerChars: jstext.Len16(answer), AnswerHead: answer, Ended: state.EndAnswer}
 }
 
-// DemoUsage is the usage the demo's header draws from: a third of a million-token window spent, with a
+// Usage is the usage the demo's header draws from: a third of a million-token window spent, with a
 // compaction threshold.
-func DemoUsage() state.Usage {
+func Usage() state.Usage {
 	return state.Usage{Window: 1_000_000, CompactAt: new(int64(900_000)), Tokens: new(int64(320_000)), Percent: new(float64(32))}
 }
 
-// DemoForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
+// ForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
 // is most of the bill. The recordings of the plugin's demo replay it.
-func DemoForkUsage() state.JudgeUsage {
+func ForkUsage() state.JudgeUsage {
 	return state.JudgeUsage{Input: 96_000, Output: 1_200, CacheRead: 0, CacheCreate: 221_000}
 }
 
-// DemoModel is the model `/saver demo`'s sample session runs on, so its judge run is priced.
-const DemoModel = "claude-sonnet-4-6"
+// Model is the model `/saver demo`'s sample session runs on, so its judge run is priced.
+const Model = "claude-sonnet-4-6"
 
-// DemoWarmForkUsage is what `/saver demo`'s judge run costs as a fork is billed: the parent's 320k of
+// WarmForkUsage is what `/saver demo`'s judge run costs as a fork is billed: the parent's 320k of
 // context read from its cache, the judge's own prompt as fresh input, and its short answer.
-func DemoWarmForkUsage() state.JudgeUsage {
+func WarmForkUsage() state.JudgeUsage {
 	return state.JudgeUsage{Input: 8_000, Output: 1_200, CacheRead: 320_000, CacheCreate: 0}
 }
 
-// DemoTurns is three sample turns (Turn and Calls left for the reducer), so the header's run to
+// Turns is three sample turns (Turn and Calls left for the reducer), so the header's run to
 // compaction has a pace to state it in turns.
-func DemoTurns() []state.TurnStat {
+func Turns() []state.TurnStat {
 	return []state.TurnStat{
 		demoTurnSample(42_000, 3_000, 96_000, "Ran the suite: 212 pass. Reading the api log for the 500 next."),
 		demoTurnSample(41_000, 4_000, 132_000, "The refresh flow lives in src/auth/refresh.ts; the token TTL is the bug."),
@@ -67,9 +67,9 @@ func demoLaunch(promptChars int) *state.Launch {
 		Edits: new(float64(0)), PromptChars: promptChars}
 }
 
-// DemoRows is the ledger rows the demo's wasters cite (Seq left for the reducer), so their cost and their
+// Rows is the ledger rows the demo's wasters cite (Seq left for the reducer), so their cost and their
 // evidence quotes are real rows.
-func DemoRows(turn int) []state.Row {
+func Rows(turn int) []state.Row {
 	inExplore := func(r state.Row) state.Row { r.Agent = demoExploreAgent; return r }
 	return []state.Row{
 		demoSample("demo-suite-1", "Bash", demoSuiteKey, state.ClassTest, demoAt(turn, 3), 62_000, 24_000, "212 pass · 0 fail · ran 1284 expect() calls in 61.98s", nil),
@@ -82,10 +82,10 @@ func DemoRows(turn int) []state.Row {
 	}
 }
 
-// IsDemoSample reports whether sp is one of the demo's sample patterns, which never reach the registry:
+// IsSample reports whether sp is one of the demo's sample patterns, which never reach the registry:
 // its id and kind are a sample's (a real finding that shares a sample's id has its own kind).
-func IsDemoSample(sp state.StoredPattern) bool {
-	for _, p := range DemoPatterns(demoTurn) {
+func IsSample(sp state.StoredPattern) bool {
+	for _, p := range Patterns(demoTurn) {
 		if p.ID == sp.ID && p.Kind == sp.Kind {
 			return true
 		}
@@ -93,10 +93,10 @@ func IsDemoSample(sp state.StoredPattern) bool {
 	return false
 }
 
-// DemoPatterns is three sample wasters for `/saver demo`: two awaiting a decision — the agent one
+// Patterns is three sample wasters for `/saver demo`: two awaiting a decision — the agent one
 // carrying the judge's own rule — and one already steered, whose rule the pane derives from the
 // instruction that was sent.
-func DemoPatterns(turn int) []state.Pattern {
+func Patterns(turn int) []state.Pattern {
 	steered := demoAt(turn, 1)
 	return []state.Pattern{
 		{

@@ -15,7 +15,7 @@ import (
 func TestDemoData(t *testing.T) {
 	turnsOf := func(turn int) []int {
 		var out []int
-		for _, r := range demo.DemoRows(turn) {
+		for _, r := range demo.Rows(turn) {
 			out = append(out, r.Turn)
 		}
 		return out
@@ -27,13 +27,13 @@ func TestDemoData(t *testing.T) {
 	if got := turnsOf(20); !slices.Equal(got, []int{17, 17, 18, 18, 19, 19, 20}) {
 		t.Fatalf("turns %v", got)
 	}
-	if p := demo.DemoPatterns(20)[0]; *p.DecidedAtTurn != 19 || *p.OpenedAtTurn != 19 {
+	if p := demo.Patterns(20)[0]; *p.DecidedAtTurn != 19 || *p.OpenedAtTurn != 19 {
 		t.Fatalf("steered at %v", p.DecidedAtTurn)
 	}
-	if got := demo.DemoRows(0)[4]; got.Agent != "sub-explore-1" || got.ID != "demo-log-2" {
+	if got := demo.Rows(0)[4]; got.Agent != "sub-explore-1" || got.ID != "demo-log-2" {
 		t.Fatalf("the explore loop's read: %+v", got)
 	}
-	if got := demo.DemoTurns()[1]; got.AnswerChars != 72 || got.CacheRead != 180_000 || got.Ended != state.EndAnswer {
+	if got := demo.Turns()[1]; got.AnswerChars != 72 || got.CacheRead != 180_000 || got.Ended != state.EndAnswer {
 		t.Fatalf("turn %+v", got)
 	}
 }

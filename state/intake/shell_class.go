@@ -6,7 +6,7 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// ---- classifying a command (the tables and noise rules are in ledger.go)
+// ---- classifying a command (the tables and noise rules are in row.go)
 
 // verdict is the command's class and its key text: the first segment of the chain that classifies, as
 // typed, minus the noise before it and the filtering after it (the first top-level pipe or redirect).

@@ -5,8 +5,8 @@ import (
 	"github.com/saverd/saverd/state/rules"
 )
 
-// The view models the band and the pane draw, and the judge's validated findings: computed by the
-// views (card.go, pane.go, band.go, header.go) from a State, never stored in it.
+// The view models the band and the pane draw: computed by the views (card.go, pane.go, band.go,
+// header.go) from a State, never stored in it. The judges' validated findings are state.Finding.
 
 // Evidence is one cited call (or turn, or loop) as the details render it.
 type Evidence struct {
@@ -56,9 +56,9 @@ type Header struct {
 	JudgeRunning       bool         `json:"judgeRunning"`
 	SavedPct           float64      `json:"savedPct"`
 	SavedMs            float64      `json:"savedMs"`
-	// Budget is where the judges stand against their cap (budget.go).
+	// Budget is where the judges stand against their cap (state.BudgetOf).
 	Budget state.Budget `json:"budget"`
-	// Money is the net of savings and judge spend (money.go), nil while there is none.
+	// Money is the net of savings and judge spend (MoneyOf), nil while there is none.
 	Money *MoneyView `json:"money"`
 }
 

@@ -223,24 +223,24 @@ func Judged(t *testing.T, patterns ...state.Pattern) *state.State {
 // the sample rows and the sample wasters in one judge run.
 func DemoSession() *state.State {
 	s := state.New("/repo", 1_000_000)
-	state.Reduce(s, state.UsageSample{Usage: demo.DemoUsage(), Now: 0})
-	turns := demo.DemoTurns()
+	state.Reduce(s, state.UsageSample{Usage: demo.Usage(), Now: 0})
+	turns := demo.Turns()
 	for at, context := range []int64{120_000, 190_000, 250_000, 320_000} {
 		stat := turns[at%len(turns)]
 		stat.Context = new(context)
 		state.Reduce(s, state.TurnComplete{Stat: stat})
 	}
-	for _, r := range demo.DemoRows(s.Turn) {
+	for _, r := range demo.Rows(s.Turn) {
 		state.Reduce(s, state.AddRow{Row: r})
 	}
-	patterns := demo.DemoPatterns(s.Turn)
+	patterns := demo.Patterns(s.Turn)
 	var fresh []string
 	for _, p := range patterns {
 		if p.Decision == nil {
 			fresh = append(fresh, p.ID)
 		}
 	}
-	u := demo.DemoForkUsage()
+	u := demo.ForkUsage()
 	state.Reduce(s, state.JudgeDone{Patterns: patterns, Fresh: fresh, Recurred: []string{}, Spent: u.Input + u.Output + u.CacheCreate,
 		Returned: len(patterns), Kept: len(patterns), Dropped: []string{}, Usage: &u})
 	return s

@@ -240,10 +240,10 @@ func checkVersion(raw json.RawMessage) string {
 	return ""
 }
 
-// ourCallID parses the id of a reply as one of ours: we only send int32 numbers. A host that answers
+// ourCallID parses the id of a reply as one of ours: we only send positive numbers. A host that answers
 // with the number as a string ("7" for 7) is taken at its word, rather than leaving the call to wait
 // out its whole timeout; anything else cannot match a pending call.
-func ourCallID(raw json.RawMessage) (int32, bool) {
+func ourCallID(raw json.RawMessage) (int64, bool) {
 	text := string(bytes.TrimSpace(raw))
 	switch kindOf(raw) {
 	case kindNumber:
@@ -256,8 +256,8 @@ func ourCallID(raw json.RawMessage) (int32, bool) {
 	default:
 		return 0, false
 	}
-	n, err := strconv.ParseInt(text, 10, 32)
-	return int32(n), err == nil
+	n, err := strconv.ParseInt(text, 10, 64)
+	return n, err == nil
 }
 
 // encode marshals m, which must have JSONRPC set. encoding/json compacts the

@@ -8,7 +8,7 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// The ledger: one finished tool call becomes one row, its key and class computed from the call's
+// RowOf: one finished tool call becomes one ledger row, its key and class computed from the call's
 // arguments alone, every result field read defensively (a field of the wrong type is absent).
 
 // rowHeadMax is the UTF-16 units of result text quoted as evidence (Row.Head).

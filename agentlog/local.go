@@ -1,0 +1,167 @@
+package agentlog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	json "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/safefile"
+	"github.com/saverd/saverd/prices"
+)
+
+// Local says where one machine's session history is: the agents' own logs, the daemon's sessions log
+// and its forks log. `saverd impact` without --sessions and the impact methods without params.sessions
+// read the same.
+type Local struct {
+	Sources Sources
+	Prices  *prices.Table // nil: the embedded table
+	// SessionsLog is the daemon's sessions log (paths.SessionsLog); "" reads none.
+	SessionsLog string
+	// ForksLog is the socket daemon's forks log (paths.ForksLog); "" reads none.
+	ForksLog string
+	// Done, when set, is called after each agent log is read, with its size: a progress bar's feed.
+	Done func(size int64)
+	// Files, when set, is called with the agent logs found, before they are read.
+	Files func([]File)
+}
+
+// Named is the sources a person named: the directories given, else the defaults. Naming only one
+// harness's directories reads only that harness, so a test or a one-off look never mixes in the
+// machine's own logs of the other.
+func Named(claudeDirs, codexDirs []string) Sources {
+	src := Sources{ClaudeDirs: claudeDirs, CodexDirs: codexDirs}
+	if len(claudeDirs) > 0 && len(codexDirs) == 0 {
+		src.CodexDirs = []string{}
+	}
+	if len(codexDirs) > 0 && len(claudeDirs) == 0 {
+		src.ClaudeDirs = []string{}
+	}
+	return src
+}
+
+// ReadLocal reads the sessions of the agents' logs and of the daemon's sessions log (which repeats what
+// it read from them: those repeats are not duplicates, impact keeps one) as impact's input records.
+// What cannot be read is a warning; only a cancelled ctx is an error.
+func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error) {
+	files, warn := Discover(l.Sources)
+	if l.Files != nil {
+		l.Files(files)
+	}
+	var forks map[string]string
+	if l.ForksLog != "" {
+		f, w := ReadForks(l.ForksLog)
+		forks, warn = f, append(warn, w...)
+	}
+	recs, w := Scan(ctx, files, ScanOptions{Options: Options{Prices: l.Prices}, Forks: forks, Done: l.Done})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	warn = append(warn, w...)
+	var found []json.RawMessage
+	for i := range recs {
+		raw, err := json.Marshal(&recs[i])
+		if err != nil {
+			return nil, nil, fmt.Errorf("session %s: %w", recs[i].SessionID, err)
+		}
+		found = append(found, raw)
+	}
+	if l.SessionsLog != "" {
+		daemon, w := DaemonRecords(l.SessionsLog)
+		found, warn = append(found, daemon...), append(warn, w...)
+	}
+	if len(found) == 0 {
+		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
+	}
+	return found, warn, nil
+}
+
+// ForkRecord is one line of the forks log: a session the daemon started itself, so the session readers
+// count its spend as the judged session's judge spend, never as a session of its own.
+type ForkRecord struct {
+	SessionID string   `json:"session_id"`
+	Parent    string   `json:"parent"`
+	Harness   string   `json:"harness"`
+	Purpose   string   `json:"purpose"`
+	At        string   `json:"at"`
+	CostUSD   *float64 `json:"cost_usd"`
+}
+
+// ReadForks reads the forks log: fork session id → the session it judged. No log is no forks; a bad
+// line is a warning.
+func ReadForks(path string) (map[string]string, []string) {
+	data, err := safefile.Read(path, 64<<20)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("forks log %s: %v", path, err)}
+	}
+	forks := map[string]string{}
+	var warn []string
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var f ForkRecord
+		if err := json.Unmarshal(line, &f); err != nil || f.SessionID == "" || f.Parent == "" {
+			warn = append(warn, fmt.Sprintf("%s:%d: not a fork record, skipped", path, i+1))
+			continue
+		}
+		forks[f.SessionID] = f.Parent
+	}
+	return forks, warn
+}
+
+// DaemonRecords reads the daemon's sessions log: one record each time a session ended, so a session
+// resumed and ended again has several, and its last covers all of it. The last record of each session
+// is kept, in the order sessions first appear; a missing log is no sessions.
+func DaemonRecords(path string) ([]json.RawMessage, []string) {
+	f, err := safefile.Open(path) // a regular file only: a FIFO there would hang the report
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("daemon sessions log %s: %v", path, err)}
+	}
+	defer f.Close()
+	var (
+		out  []json.RawMessage
+		warn []string
+		at   = map[string]int{}
+	)
+	r := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		raw, tooLong, err := safefile.ReadLine(r, 4<<20)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				warn = append(warn, fmt.Sprintf("daemon sessions log %s: %v (read up to there)", path, err))
+			}
+			break
+		}
+		if tooLong {
+			warn = append(warn, fmt.Sprintf("%s:%d: a line over 4 MiB, skipped", path, n))
+			continue
+		}
+		var head struct {
+			SessionID string `json:"session_id"`
+		}
+		line := append(json.RawMessage(nil), raw...)
+		if err := json.Unmarshal(line, &head); err != nil || head.SessionID == "" {
+			warn = append(warn, fmt.Sprintf("%s:%d: not a session record, skipped", path, n))
+			continue
+		}
+		if i, ok := at[head.SessionID]; ok {
+			out[i] = line
+			continue
+		}
+		at[head.SessionID] = len(out)
+		out = append(out, line)
+	}
+	return out, warn
+}

@@ -1,0 +1,72 @@
+package agentlog
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDaemonRecordsKeepTheLast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.jsonl")
+	body := `{"session_id":"a","calls":3}
+not json
+{"session_id":"b","calls":1}
+{"session_id":"a","calls":9}
+`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recs, warn := DaemonRecords(path)
+	if len(recs) != 2 || !strings.Contains(string(recs[0]), `"calls":9`) || !strings.Contains(string(recs[1]), `"session_id":"b"`) {
+		t.Fatalf("records %s", recs)
+	}
+	if len(warn) != 1 || !strings.Contains(warn[0], path+":2: not a session record") {
+		t.Fatalf("warnings %q", warn)
+	}
+	if recs, warn := DaemonRecords(filepath.Join(t.TempDir(), "none")); recs != nil || warn != nil {
+		t.Fatalf("a missing log: %v %v", recs, warn)
+	}
+}
+
+// TestReadForks: a fork's line names its parent; a bad line is a warning naming the file and line.
+func TestReadForks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "forks.jsonl")
+	body := `{"session_id":"f1","parent":"s1","harness":"claude-code","purpose":"judge"}
+{"session_id":"f2"}
+`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	forks, warn := ReadForks(path)
+	if len(forks) != 1 || forks["f1"] != "s1" || len(warn) != 1 || !strings.Contains(warn[0], path+":2:") {
+		t.Errorf("forks %v, warnings %q", forks, warn)
+	}
+}
+
+// TestReadLocal: the agents' logs and the daemon's sessions log together; nothing anywhere is a warning
+// that says where to look, never an error.
+func TestReadLocal(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "sessions.jsonl")
+	if err := os.WriteFile(log, []byte(`{"session_id":"d1","harness":"claude-code"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	found, warn, err := ReadLocal(context.Background(), Local{Sources: testSources(), SessionsLog: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(found); n != 8 || !strings.Contains(string(found[n-1]), `"d1"`) {
+		t.Errorf("%d records: want the fixtures' 7 sessions, then the daemon's", n)
+	}
+	for _, w := range warn {
+		if strings.Contains(w, "no agent sessions found") || strings.Contains(w, log) {
+			t.Errorf("warning %q with every log readable", w)
+		}
+	}
+	empty := t.TempDir()
+	found, warn, err = ReadLocal(context.Background(), Local{Sources: Sources{ClaudeDirs: []string{empty}, CodexDirs: []string{empty}}})
+	if err != nil || len(found) != 0 || len(warn) != 1 || !strings.Contains(warn[0], "no agent sessions found") {
+		t.Errorf("nothing to read: %d records, warnings %q, err %v", len(found), warn, err)
+	}
+}

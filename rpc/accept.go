@@ -1,0 +1,58 @@
+package rpc
+
+// accept turns one incoming frame into a request or reply, or answers the frame itself (a parse
+// error, an invalid request) and returns nil. Frames are validated here, so no decoder that would end
+// the connection on anything odd ever sees the peer's input.
+func (s *stream) accept(f frame) message {
+	if f.bad != "" {
+		s.rec.raw(f.data, f.truncated)
+		s.log.Warn().Str("problem", f.bad).Msg("rpc: malformed frame")
+		s.reject(nil, Errorf(CodeParseError, "parse error: %s", f.bad))
+		return nil
+	}
+	w, perr := parseFrame(f.data)
+	if perr != nil && perr.Code == CodeParseError {
+		s.rec.raw(f.data, false)
+		s.frames.lost(f.data)
+	} else {
+		s.rec.in(f.data)
+	}
+	switch {
+	case perr != nil:
+		s.log.Warn().Str("problem", perr.Message).Msg("rpc: malformed frame")
+		s.reject(nil, perr)
+		return nil
+	case w.isRequest():
+		return s.request(w)
+	case w.isReply():
+		return w.reply()
+	default:
+		// No method, result or error: a broken reply if its id is one of our pending calls, which the
+		// Conn knows; otherwise an invalid request.
+		r := w.reply()
+		r.unmatched, r.replyTo = invalidRequest(`missing "method"`), w.replyID()
+		return r
+	}
+}
+
+// request is a call or notification, or nil when it is invalid (and answered so).
+func (s *stream) request(w *wireIn) message {
+	method, params, e := w.checkRequest()
+	if e != nil {
+		s.log.Warn().Str("problem", e.Message).Msg("rpc: invalid request")
+		s.reject(w.replyID(), e)
+		return nil
+	}
+	r := &request{method: method, params: params}
+	if !w.isNotification() {
+		r.id = w.ID
+	}
+	return r
+}
+
+// reply is w as the answer to one of our calls.
+func (w *wireIn) reply() *reply {
+	id, ok := ourCallID(w.ID)
+	result, err := w.checkReply()
+	return &reply{id: id, idOK: ok, result: result, err: err, replyTo: w.replyID()}
+}
