@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestWriteClaudeMD(t *testing.T) {
 			if _, ok := h.rule("execution:full-suite", state.ArtifactClaudeMD); ok {
 				t.Fatal("a written rule is offered again")
 			}
-			if !contains(h.st().Written, "execution:full-suite:claude-md") {
+			if !slices.Contains(h.st().Written, "execution:full-suite:claude-md") {
 				t.Fatalf("written = %q", h.st().Written)
 			}
 			// The pane offers none now: a second write is refused, never written twice.
@@ -228,11 +229,11 @@ func TestTryOnceAndSkip(t *testing.T) {
 	if len(st.Standing) != 3 || st.Standing[2] != want {
 		t.Fatalf("standing = %q, want the rule's own words last", st.Standing)
 	}
-	if !contains(st.Written, "execution:full-suite:claude-md") {
+	if !slices.Contains(st.Written, "execution:full-suite:claude-md") {
 		t.Fatalf("written = %q", st.Written)
 	}
 	// A later prompt carries it.
-	if ctx := h.prompt(70_000, "next", "composer"); !contains(ctx, want) {
+	if ctx := h.prompt(70_000, "next", "composer"); !slices.Contains(ctx, want) {
 		t.Fatalf("prompt context = %q", ctx)
 	}
 

@@ -16,7 +16,7 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// The seed's exact replies.
+// The replies /saver gives, word for word as protocol.md's `command.run` table shows them.
 const (
 	fixUsage    = "Usage: /saver fix [n] [instruction] (a leading number is the card the pane draws; without one: the card whose Fix… field is open, else card 1)"
 	saverUsage  = "Usage: /saver [check | fix [n] [text] | ignore <n> | debug | reset]"
@@ -61,7 +61,7 @@ func firstField(s string) string {
 	return ""
 }
 
-// saver is /saver's dispatch: the seed's subcommands and replies, word for word.
+// saver is /saver's dispatch: its subcommands and their replies, as protocol.md's `command.run` lists them.
 func (sess *Session) saver(args string, now int64) string {
 	args = strings.TrimSpace(args)
 	sub := firstField(args)
@@ -94,7 +94,7 @@ func (sess *Session) saver(args string, now int64) string {
 	return saverUsage
 }
 
-// numberOf reads a token that is all digits as a card number, as the seed's Number() does: past
+// numberOf reads a token that is all digits as a card number, as JavaScript's Number() does: past
 // float64's range it is +Inf (ParseFloat's range error), still a number no card wears.
 func numberOf(token string) (float64, bool) {
 	if token == "" {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,7 +151,7 @@ func TestSaverIgnore(t *testing.T) {
 					t.Fatalf("%s kept = %v", p.ID, got)
 				}
 			}
-			if c.decided != "" && (contains(st.Cards, c.decided) || len(st.Cards) != 2 || len(st.Standing) != 0 || len(st.Notes) != 0) {
+			if c.decided != "" && (slices.Contains(st.Cards, c.decided) || len(st.Cards) != 2 || len(st.Standing) != 0 || len(st.Notes) != 0) {
 				t.Fatalf("after ignoring %s: cards %v, standing %q, notes %q", c.decided, st.Cards, st.Standing, st.Notes)
 			}
 		})

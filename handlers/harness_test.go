@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -348,8 +347,6 @@ func (h *harness) cards(r *ForkResult) []string {
 	h.srv.Quiesce()
 	return h.st().Cards
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 var errForkBroke = errors.New("fork broke")
 

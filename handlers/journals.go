@@ -115,7 +115,7 @@ func (sess *Session) refreshRunsLater(force bool, now int64) {
 	}
 	ids, paths := sess.dueRuns(force, now)
 	if len(ids) > 0 {
-		sess.spawn(func() { sess.readAndApply(ids, paths, now) })
+		sess.afterEvent(func() { sess.readAndApply(ids, paths, now) })
 	}
 }
 

@@ -34,7 +34,7 @@ func (sess *Session) runJudge(reason string, now int64) {
 	}
 	sess.observe(state.JudgeClaim{Kind: state.HabitJudge})
 	sess.dispatch(state.JudgeStart{Kind: state.HabitJudge, Now: now, Seq: sess.st.Seq})
-	sess.spawn(func() { sess.judgeOnce(host, reason, now) })
+	sess.afterEvent(func() { sess.judgeOnce(host, reason, now) })
 }
 
 // judgeOnce is one run: journals brought up to date, the prompt built with one alias table, the fork,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestArmedLoadCheck(t *testing.T) {
 		if len(st.Rows) != 7 || st.PendingCheck || len(h.host.forks) != 0 {
 			t.Fatalf("%d rows, armed %v, %d forks", len(st.Rows), st.PendingCheck, len(h.host.forks))
 		}
-		if logs := h.host.texts(NotifyLog); !contains(logs, "ContextSaver adopted 7 rows from the transcript · under the 8-row floor, nothing to check") {
+		if logs := h.host.texts(NotifyLog); !slices.Contains(logs, "ContextSaver adopted 7 rows from the transcript · under the 8-row floor, nothing to check") {
 			t.Fatalf("logs = %q", logs)
 		}
 	})
@@ -94,7 +95,7 @@ func TestArmedLoadCheck(t *testing.T) {
 	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != "ContextSaver: 1 new waster" {
 		t.Fatalf("toasts = %q", got)
 	}
-	if !contains(h.host.texts(NotifyLog), "ContextSaver judge: 1 returned · 1 kept · 0 dropped · from load") {
+	if !slices.Contains(h.host.texts(NotifyLog), "ContextSaver judge: 1 returned · 1 kept · 0 dropped · from load") {
 		t.Fatalf("logs = %q", h.host.texts(NotifyLog))
 	}
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/saverd/saverd/state/rules"
 )
 
-// The params and results of every method, with the seed's field names. Optional fields are pointers.
+// The params and results of every method, with the camelCase field names protocol.md shows. Optional
+// fields are pointers.
 
 // InitializeParams is initialize's params.
 type InitializeParams struct {

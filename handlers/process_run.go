@@ -15,7 +15,7 @@ func (sess *Session) processAt(now int64, trigger state.ProcessTrigger, before f
 		return false
 	}
 	sess.observe(state.JudgeClaim{Kind: state.ProcessJudge})
-	sess.spawn(func() {
+	sess.afterEvent(func() {
 		defer sess.event(func() { sess.observe(state.JudgeRelease{Kind: state.ProcessJudge}) })
 		if before != nil {
 			before()

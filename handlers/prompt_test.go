@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,7 +114,7 @@ func TestPaceAskStartsProcessRun(t *testing.T) {
 	if !st.Asks[len(st.Asks)-1].Pace || st.Process.Runs != 1 || st.Process.Running {
 		t.Fatalf("asks %+v, process %+v", st.Asks, st.Process)
 	}
-	if !contains(h.host.texts(NotifyLog), "ContextSaver process: 0 returned · 0 kept · 0 dropped · from pace") {
+	if !slices.Contains(h.host.texts(NotifyLog), "ContextSaver process: 0 returned · 0 kept · 0 dropped · from pace") {
 		t.Fatalf("logs = %q", h.host.texts(NotifyLog))
 	}
 	// Nothing new happened since: the next complaint starts nothing.

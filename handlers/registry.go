@@ -89,7 +89,7 @@ func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
 func (sess *Session) persist() {
 	if write := sess.registryWrite(); write != nil {
 		sess.writes.Add(1)
-		sess.spawn(func() {
+		sess.afterEvent(func() {
 			defer sess.writes.Done()
 			write()
 		})

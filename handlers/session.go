@@ -186,8 +186,8 @@ func (s *Session) savedToast(delta state.Saved) {
 	s.toast(text + " context saved")
 }
 
-// spawn starts fn in the background once the current event is over.
-func (s *Session) spawn(fn func()) { s.later = append(s.later, fn) }
+// afterEvent starts fn in the background once the current event is over.
+func (s *Session) afterEvent(fn func()) { s.later = append(s.later, fn) }
 
 func (s *Session) send(method string, params any) {
 	if s.ended {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,7 +119,7 @@ func TestSubagentDelivery(t *testing.T) {
 	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != "ContextSaver: your fixes reached a new subagent" {
 		t.Fatalf("toasts = %q", got)
 	}
-	if !contains(h.host.texts(NotifyLog), "ContextSaver delivery: first call → w1") {
+	if !slices.Contains(h.host.texts(NotifyLog), "ContextSaver delivery: first call → w1") {
 		t.Fatalf("logs = %q", h.host.texts(NotifyLog))
 	}
 	if got := h.subagentCall(32_000, "w1"); len(got) != 0 {
@@ -199,19 +200,19 @@ func TestAgentSpawn(t *testing.T) {
 	h.host.reset()
 	h.call("agent.spawned", map[string]any{"sessionId": "s", "at": 32_000, "spawnId": r.SpawnID, "agentId": "a7"})
 	st := h.st()
-	if st.Delivery.Pending != 0 || !contains(st.Delivery.Agents, "a7") {
+	if st.Delivery.Pending != 0 || !slices.Contains(st.Delivery.Agents, "a7") {
 		t.Fatalf("after agent.spawned: %+v", st.Delivery)
 	}
 	if got := h.host.texts(NotifyToast); len(got) != 1 || got[0] != "ContextSaver: your fixes reached a new subagent" {
 		t.Fatalf("toasts = %q", got)
 	}
-	if !contains(h.host.texts(NotifyLog), "ContextSaver delivery: spawn rewrite → a7") {
+	if !slices.Contains(h.host.texts(NotifyLog), "ContextSaver delivery: spawn rewrite → a7") {
 		t.Fatalf("logs = %q", h.host.texts(NotifyLog))
 	}
 	// A spawn closed twice, or one never opened, changes nothing.
 	h.call("agent.spawned", map[string]any{"sessionId": "s", "at": 32_500, "spawnId": r.SpawnID, "agentId": "a8"})
 	h.call("agent.spawned", map[string]any{"sessionId": "s", "at": 32_500, "spawnId": "spawn-99"})
-	if st := h.st(); st.Delivery.Pending != 0 || contains(st.Delivery.Agents, "a8") {
+	if st := h.st(); st.Delivery.Pending != 0 || slices.Contains(st.Delivery.Agents, "a8") {
 		t.Fatalf("a stale agent.spawned changed %+v", st.Delivery)
 	}
 

@@ -73,7 +73,7 @@ func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms i
 	planned := tool == planTool && result.Deny == nil && !result.IsError
 	launched := run != nil && sess.processAt(now, state.TriggerWorkflow, phases)
 	if run != nil && !launched {
-		sess.spawn(phases)
+		sess.afterEvent(phases)
 	}
 	if !launched && !(planned && sess.processAt(now, state.TriggerPlan, nil)) {
 		sess.processAt(now, state.TriggerClock, nil)

@@ -110,9 +110,9 @@ func newRecord(d *draft) Record {
 	}
 	switch {
 	case d.kind == linkTrailer && d.outside:
-		r.LinkP = ptr(OutsideP)
+		r.LinkP = new(OutsideP)
 	case d.kind == linkTrailer:
-		r.LinkP = ptr(1.0)
+		r.LinkP = new(1.0)
 	}
 	for _, c := range d.commits {
 		r.Commits = append(r.Commits, c.sha)
@@ -167,7 +167,7 @@ func buildRecords(drafts []*draft, decided map[string]float64) []Record {
 				if p < MinP {
 					continue
 				}
-				r.LinkP = ptr(p)
+				r.LinkP = new(p)
 			}
 		}
 		out = append(out, r)
@@ -203,5 +203,3 @@ func splitCost(recs []Record) {
 		r.Cost = round6(r.cost)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -98,7 +98,7 @@ func ratio(num, den float64) *float64 {
 	if den == 0 {
 		return nil
 	}
-	return ptr(round6(num / den))
+	return new(round6(num / den))
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -131,7 +132,7 @@ func coverage(harness, scope, path string, present []string, want []Handler) Fin
 		have[event] = true
 		if w := words(cmd, 1); len(w) == 1 {
 			if st, err := os.Stat(w[0]); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-				if !contains(missingBins, w[0]) {
+				if !slices.Contains(missingBins, w[0]) {
 					missingBins = append(missingBins, w[0])
 				}
 			}
@@ -151,15 +152,6 @@ func coverage(harness, scope, path string, present []string, want []Handler) Fin
 		return Finding{Level: Fix, Text: fmt.Sprintf("%s: no saverd hook for %s: run `saverd install %s --scope %s`", where, strings.Join(missing, ", "), harness, scope)}
 	}
 	return Finding{Level: OK, Text: fmt.Sprintf("%s: hooks installed for all %d events", where, len(want))}
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // codexFindings reports Codex's hooks at the user and project scopes, every handler's trust first.

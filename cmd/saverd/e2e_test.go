@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,7 +100,7 @@ func checkScenario(t *testing.T, header bool) {
 	if text.Text != "ContextSaver: checking this session for waste…" {
 		t.Fatalf("/saver check = %q", text.Text)
 	}
-	c.waitFor("the check's toast", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+	c.waitFor("the check's toast", func() bool { return slices.Contains(c.toasts(), "ContextSaver: 1 new waster") })
 	if c.forkCount() != 1 {
 		t.Fatalf("forks = %d, want 1", c.forkCount())
 	}
@@ -122,7 +123,7 @@ func checkScenario(t *testing.T, header bool) {
 	instruction := "Instruction from the user (via ContextSaver): Stop this behaviour for the rest of the session: Claude keeps running the whole suite after every edit. From now on: run only the tests covering the files you changed"
 	var prompt struct{ Context []string }
 	c.ok("prompt.submit", map[string]any{"sessionId": "s1", "at": 23_000, "text": "next step", "origin": map[string]any{"kind": "composer"}}, &prompt)
-	if !contains(prompt.Context, instruction) {
+	if !slices.Contains(prompt.Context, instruction) {
 		t.Fatalf("prompt.submit context = %q, want the instruction", prompt.Context)
 	}
 	var spawn struct{ Prompt, SpawnID string }
@@ -155,15 +156,6 @@ func checkScenario(t *testing.T, header bool) {
 func TestScenarioNDJSON(t *testing.T) { checkScenario(t, false) }
 
 func TestScenarioHeaderFraming(t *testing.T) { checkScenario(t, true) }
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 // assertPure: stdout carried nothing but frames.
 func assertPure(t *testing.T, c *client) {
@@ -347,7 +339,7 @@ func TestTwoDaemonsShareOneStore(t *testing.T) {
 		startSession(c, "s", cwd)
 		runTwelve(c, "s", cwd)
 		c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "check"}, nil)
-		c.waitFor("the check", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+		c.waitFor("the check", func() bool { return slices.Contains(c.toasts(), "ContextSaver: 1 new waster") })
 		c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "ignore 1"}, nil)
 		c.ok("session.end", map[string]any{"sessionId": "s"}, nil)
 	}
@@ -377,7 +369,7 @@ func TestCorruptStoreStartsEmpty(t *testing.T) {
 	startSession(c, "s", cwd)
 	runTwelve(c, "s", cwd)
 	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "check"}, nil)
-	c.waitFor("the check", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+	c.waitFor("the check", func() bool { return slices.Contains(c.toasts(), "ContextSaver: 1 new waster") })
 	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "ignore 1"}, nil)
 	c.ok("session.end", map[string]any{"sessionId": "s"}, nil)
 	files, _ := filepath.Glob(filepath.Join(storeDir, "*.json"))

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -126,7 +127,7 @@ func TestDemoKeepsWritingRealDecisions(t *testing.T) {
 	c.ok("ui.action", map[string]any{"sessionId": "s", "action": "keep", "patternId": "reading:api-logs"}, nil)
 	runTwelve(c, "s", cwd)
 	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "check"}, nil)
-	c.waitFor("the check", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+	c.waitFor("the check", func() bool { return slices.Contains(c.toasts(), "ContextSaver: 1 new waster") })
 	c.ok("ui.action", map[string]any{"sessionId": "s", "action": "kill", "patternId": "execution:suite-real"}, nil)
 	c.ok("session.end", map[string]any{"sessionId": "s"}, nil)
 	got := storedDecisions(t, storeDir, cwd)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestReplayOfALiveRecording(t *testing.T) {
 	startSession(c, "s", cwd)
 	runTwelve(c, "s", cwd)
 	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "check"}, nil)
-	c.waitFor("the check", func() bool { return contains(c.toasts(), "ContextSaver: 1 new waster") })
+	c.waitFor("the check", func() bool { return slices.Contains(c.toasts(), "ContextSaver: 1 new waster") })
 	c.ok("command.run", map[string]any{"sessionId": "s", "command": "saver", "args": "fix 1"}, nil)
 	var wrote struct{ Text string }
 	c.ok("ui.action", map[string]any{"sessionId": "s", "action": "write", "patternId": "execution:full-suite"}, &wrote)
