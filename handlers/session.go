@@ -10,7 +10,8 @@ import (
 )
 
 // snapshotEvery is how many journaled actions a session keeps before it takes a fresh snapshot: the
-// rollback a panic needs replays at most this many actions, and Clone is paid once per this many.
+// rollback a panic needs replays at most this many actions. A snapshot brings the last one up to date
+// with what those actions changed (state.Snapshot), so its cost follows them, not the session's size.
 const snapshotEvery = 256
 
 // Session is one host session: its reducer state, and the journal that lets a failed event be rolled
@@ -71,7 +72,7 @@ type Session struct {
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 	s := &Session{srv: srv, id: id, st: st, debug: debug}
 	s.lastSeen.Store(srv.now(nil))
-	s.snap = st.Clone()
+	s.snap = st.Snapshot()
 	return s
 }
 
@@ -81,7 +82,7 @@ func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 func (s *Session) event(fn func()) {
 	s.mu.Lock()
 	if len(s.journal) >= snapshotEvery {
-		s.snap = s.st.Clone()
+		s.snap = s.st.Snapshot()
 		s.journal = s.journal[:0]
 	}
 	mark := len(s.journal)
@@ -115,7 +116,7 @@ func (s *Session) event(fn func()) {
 
 // rollback rebuilds the state from the snapshot and the journal up to mark.
 func (s *Session) rollback(mark int) {
-	st := s.snap.Clone()
+	st := state.ResumeFrom(s.snap)
 	for _, a := range s.journal[:mark] {
 		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
 	}

@@ -120,10 +120,14 @@ func Baseline(s *State, hits []string) Worth {
 func FoldKey(tool, key string) string { return tool + "\t" + key }
 
 // FoldRows folds rows into folded, one record per tool+key; it changes folded in place.
-func FoldRows(folded map[string]Folded, rows []Row) {
+func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil) }
+
+// foldRows is FoldRows, telling t (when not nil) each key it writes.
+func foldRows(folded map[string]Folded, rows []Row, t *tracking) {
 	for i := range rows {
 		r := &rows[i]
 		k := FoldKey(r.Tool, r.Key)
+		t.touchFolded(k)
 		f, ok := folded[k]
 		if !ok {
 			f = Folded{Tool: r.Tool, Key: r.Key, Cls: r.Cls, Agent: r.Agent, FirstTurn: r.Turn, LastTurn: r.Turn}

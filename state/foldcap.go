@@ -12,7 +12,10 @@ const OtherKeys = "(other keys)"
 // detail of the smallest is given up. A session of 200,000 distinct commands held 700 MB of records
 // without it. It trims to three quarters of the cap, so the sort is paid once per FoldedCap/4 new keys.
 // It changes folded in place.
-func CapFolded(folded map[string]Folded) {
+func CapFolded(folded map[string]Folded) { capFolded(folded, nil) }
+
+// capFolded is CapFolded, telling t (when not nil) each key it deletes or writes.
+func capFolded(folded map[string]Folded, t *tracking) {
 	if len(folded) <= FoldedCap {
 		return
 	}
@@ -38,12 +41,13 @@ func CapFolded(folded map[string]Folded) {
 	})
 	for _, e := range small[:max(0, min(len(small), len(folded)-FoldedCap*3/4))] {
 		delete(folded, e.k)
-		mergeOther(folded, e.f)
+		t.touchFolded(e.k)
+		t.touchFolded(mergeOther(folded, e.f))
 	}
 }
 
-// mergeOther adds f into the OtherKeys record of its tool, class and loop.
-func mergeOther(folded map[string]Folded, f Folded) {
+// mergeOther adds f into the OtherKeys record of its tool, class and loop, and answers that record's key.
+func mergeOther(folded map[string]Folded, f Folded) string {
 	k := "\x00" + f.Tool + "\t" + string(f.Cls) + "\t" + f.Agent // no FoldKey starts with NUL
 	o, ok := folded[k]
 	if !ok {
@@ -58,4 +62,5 @@ func mergeOther(folded map[string]Folded, f Folded) {
 	o.Flags.Recommended += f.Flags.Recommended
 	o.Flags.Err += f.Flags.Err
 	folded[k] = o
+	return k
 }

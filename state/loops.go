@@ -44,7 +44,9 @@ func (ix *lookup) syncLoops(s *State) {
 // the oldest loops past LoopCap.
 func withLoop(s *State, id string, turn, seq int, grow func(*Loop)) {
 	ix := s.loopIndex()
+	s.track.touchLoop(id)
 	if ix.loopDups {
+		s.track.touchAll()
 		withLoopScan(s, id, turn, seq, grow)
 		ix.loops = nil // re-indexed on next use
 		return

@@ -68,9 +68,10 @@ func capRows(s *State, ix *lookup) {
 	if over > 0 {
 		if s.Folded == nil {
 			s.Folded = map[string]Folded{}
+			s.track.touchAll()
 		}
-		FoldRows(s.Folded, s.Rows[:over])
-		CapFolded(s.Folded)
+		foldRows(s.Folded, s.Rows[:over], s.track)
+		capFolded(s.Folded, s.track)
 		if ix != nil {
 			for i := range s.Rows[:over] {
 				ix.forgetRow(&s.Rows[i])

@@ -2,7 +2,6 @@ package state
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 )
 
@@ -433,6 +432,9 @@ type State struct {
 	// idx is the reducer's private lookup of loop and row ids (see lookup in reduce.go); never shared,
 	// so Clone drops it and the clone rebuilds its own on first use.
 	idx *lookup
+	// track is what the reducer changed in place since the last Snapshot (snapshot.go); nil when
+	// nothing is tracked. Never shared: Clone drops it.
+	track *tracking
 }
 
 // New is a fresh session in cwd with a context window of window tokens.
@@ -464,23 +466,14 @@ func New(cwd string, window int64) *State {
 // into spare capacity the original may append into too.
 func (s *State) Clone() *State {
 	c := *s
-	c.idx = nil
-	c.Rows = slices.Clip(s.Rows)
-	c.Notes = slices.Clip(s.Notes)
-	c.Standing = slices.Clip(s.Standing)
-	c.Written = slices.Clip(s.Written)
-	c.Asks = slices.Clip(s.Asks)
-	c.Compactions = slices.Clip(s.Compactions)
-	c.Delivery.Agents = slices.Clip(s.Delivery.Agents)
-	c.Folded = make(map[string]Folded, len(s.Folded))
-	maps.Copy(c.Folded, s.Folded)
+	c.idx, c.track = nil, nil
+	c.shareAppendOnly(s)
+	c.Folded = cloneFolded(s.Folded)
 	c.Turns = slices.Clone(s.Turns)
 	c.Loops = slices.Clone(s.Loops)
 	c.Runs = slices.Clone(s.Runs)
 	c.Patterns = slices.Clone(s.Patterns)
-	for i := range c.Patterns {
-		c.Patterns[i].Hits = slices.Clip(c.Patterns[i].Hits)
-	}
+	c.clipHits()
 	c.Cards = slices.Clone(s.Cards)
 	return &c
 }

@@ -1,0 +1,169 @@
+package state
+
+import (
+	"maps"
+	"slices"
+)
+
+// Snapshots. A daemon keeps one snapshot per session so that a failed event can be rolled back (the
+// snapshot, then the actions since). A Clone copies every loop and every folded record (at a full
+// session ~126 KB, ~100 µs); Snapshot brings the previous snapshot up to date instead, copying only the
+// loops and folded records the reducer changed since, so its cost follows what changed, not the
+// session's size.
+
+// tracking is what the reducer changed in place since base, the snapshot it is relative to.
+type tracking struct {
+	base   *State
+	loops  map[string]struct{} // ids of loops grown
+	folded map[string]struct{} // folded keys written or deleted
+	// all: something was changed that the sets do not describe (a map replaced, a loop id held twice);
+	// the next snapshot copies everything.
+	all bool
+}
+
+func (t *tracking) touchLoop(id string) {
+	if t == nil {
+		return
+	}
+	if t.loops == nil {
+		t.loops = map[string]struct{}{}
+	}
+	t.loops[id] = struct{}{}
+}
+
+func (t *tracking) touchFolded(k string) {
+	if t == nil {
+		return
+	}
+	if t.folded == nil {
+		t.folded = map[string]struct{}{}
+	}
+	t.folded[k] = struct{}{}
+}
+
+func (t *tracking) touchAll() {
+	if t != nil {
+		t.all = true
+	}
+}
+
+// Snapshot is a copy of s that later Reduce calls on s cannot change, equal to s.Clone(). It is made by
+// updating the snapshot s.Snapshot returned last, in place, with what the reducer changed since; the
+// first one (or one after a change the tracking does not describe) is a Clone. So the caller keeps only
+// the newest snapshot, and never reduces it: it stands for s as it was, and ResumeFrom makes a state
+// to reduce from it.
+func (s *State) Snapshot() *State {
+	t := s.track
+	if t == nil || t.base == nil || t.all {
+		return s.snapshotWhole()
+	}
+	b := t.base
+	loops, folded, turns, patterns := b.Loops, b.Folded, b.Turns, b.Patterns
+	*b = *s
+	b.idx, b.track = nil, nil
+	b.shareAppendOnly(s)
+	b.Runs = slices.Clone(s.Runs)
+	b.Cards = slices.Clone(s.Cards)
+	// Patterns is small (MaxPatterns) but edited anywhere: copied whole, into the old array when it fits.
+	b.Patterns = append(patterns[:0], s.Patterns...)
+	b.clipHits()
+	// Only a turn's idle time, on the newest turn, is written in place: the turns before it are as the
+	// snapshot holds them.
+	keep := max(0, min(len(turns), len(s.Turns))-1)
+	b.Turns = append(turns[:keep], s.Turns[keep:]...)
+	var ok bool
+	if b.Loops, ok = syncLoops(loops, s.Loops, t.loops); !ok {
+		return s.snapshotWhole()
+	}
+	if b.Folded, ok = syncFolded(folded, s.Folded, t.folded); !ok {
+		return s.snapshotWhole()
+	}
+	s.track = &tracking{base: b}
+	return b
+}
+
+// snapshotWhole is a Snapshot made by a Clone, and the base of the next one.
+func (s *State) snapshotWhole() *State {
+	c := s.Clone()
+	s.track = &tracking{base: c}
+	return c
+}
+
+// ResumeFrom is a state to reduce from snap, a snapshot s.Snapshot made: a Clone of it whose changes are
+// tracked against it, so the next Snapshot of the result updates snap rather than copying it whole.
+func ResumeFrom(snap *State) *State {
+	c := snap.Clone()
+	c.track = &tracking{base: snap}
+	return c
+}
+
+// syncLoops makes old (the snapshot's loops) equal to cur: the loops dropped off cur's front are dropped,
+// the ones appended since are copied, and of the rest only those in grown. It reports false when old and
+// cur do not line up by id, which the reducer's drop-from-front and append never make.
+func syncLoops(old, cur []Loop, grown map[string]struct{}) ([]Loop, bool) {
+	if len(cur) == 0 {
+		return old[:0], true
+	}
+	drop := slices.IndexFunc(old, func(l Loop) bool { return l.ID == cur[0].ID })
+	if drop < 0 {
+		drop = len(old)
+	}
+	kept := len(old) - drop
+	if kept > len(cur) {
+		return nil, false
+	}
+	// Copy within old's own array (it was allocated by a snapshot and is shared with nothing).
+	n := copy(old, old[drop:])
+	out := append(old[:n], cur[kept:]...)
+	for i := range kept {
+		if out[i].ID != cur[i].ID {
+			return nil, false
+		}
+		if _, ok := grown[cur[i].ID]; ok {
+			out[i] = cur[i]
+		}
+	}
+	return out, true
+}
+
+// syncFolded makes old (the snapshot's folded records) equal to cur for the keys written since; it
+// reports false when the two then differ in size, which a change it was not told of would make.
+func syncFolded(old, cur map[string]Folded, written map[string]struct{}) (map[string]Folded, bool) {
+	if old == nil || cur == nil {
+		return nil, false
+	}
+	for k := range written {
+		if f, ok := cur[k]; ok {
+			old[k] = f
+		} else {
+			delete(old, k)
+		}
+	}
+	return old, len(old) == len(cur)
+}
+
+// shareAppendOnly points c's append-only slices at s's, clipped to their length, so an append on either
+// reallocates rather than write into spare capacity the other may append into too.
+func (c *State) shareAppendOnly(s *State) {
+	c.Rows = slices.Clip(s.Rows)
+	c.Notes = slices.Clip(s.Notes)
+	c.Standing = slices.Clip(s.Standing)
+	c.Written = slices.Clip(s.Written)
+	c.Asks = slices.Clip(s.Asks)
+	c.Compactions = slices.Clip(s.Compactions)
+	c.Delivery.Agents = slices.Clip(s.Delivery.Agents)
+}
+
+// clipHits clips each pattern's hits, which the reducer only appends to.
+func (c *State) clipHits() {
+	for i := range c.Patterns {
+		c.Patterns[i].Hits = slices.Clip(c.Patterns[i].Hits)
+	}
+}
+
+// cloneFolded is a copy of the folded records.
+func cloneFolded(m map[string]Folded) map[string]Folded {
+	c := make(map[string]Folded, len(m))
+	maps.Copy(c, m)
+	return c
+}
