@@ -30,7 +30,7 @@ var demoForkUsage = map[string]any{"input_tokens": 8_000, "output_tokens": 1_200
 
 // demoBuilder writes host requests with a clock that moves forward and remembers each row's seq.
 type demoBuilder struct {
-	reqs  []wireMsg
+	reqs  []request
 	at    int64
 	seq   int
 	rows  map[string]int
@@ -45,7 +45,9 @@ func (b *demoBuilder) req(method string, params map[string]any, call bool) {
 		b.calls++
 		m.ID = json.RawMessage(fmt.Sprintf("%d", b.calls))
 	}
-	b.reqs = append(b.reqs, m)
+	r := request{wireMsg: m}
+	r.sessionID, r.at = peekParams(raw)
+	b.reqs = append(b.reqs, r)
 }
 
 func (b *demoBuilder) session(method string, extra map[string]any) {

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/rs/zerolog"
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
@@ -39,7 +40,7 @@ type recorded struct {
 
 // script is what a replay plays: the host's requests in order, and the host's answers to model.fork.
 type script struct {
-	requests  []wireMsg
+	requests  []request
 	malformed map[int]string // position in requests → the raw text of a frame that did not parse
 	forks     []forkReply
 }
@@ -73,7 +74,45 @@ func readScript(r io.Reader, name string) (*script, error) {
 	}
 }
 
+// scriptLine is a line of either kind at once, so the common line is decoded in one pass (with the fast
+// decoder the rpc layer uses for params); a line it cannot take is read again the long way, whose errors
+// name what is wrong.
+type scriptLine struct {
+	Dir string   `json:"dir"`
+	Msg *wireMsg `json:"msg"`
+	Raw *string  `json:"raw"`
+	wireMsg
+}
+
+// request is one of the host's requests, with the two params fields the replay itself reads.
+type request struct {
+	wireMsg
+	sessionID string
+	at        *int64
+}
+
 func (sc *script) add(text []byte, forkIDs map[string]string) error {
+	var l scriptLine
+	if fastjson.Unmarshal(text, &l) == nil {
+		switch {
+		case l.Dir == "":
+			sc.addMsg(l.wireMsg, forkIDs)
+			return nil
+		case l.Raw != nil || l.Msg == nil:
+			// the long way: a raw frame, or a recording line without a message
+		case l.Dir == "in":
+			sc.addMsg(*l.Msg, forkIDs)
+			return nil
+		case l.Dir == "out":
+			sc.addOut(*l.Msg, forkIDs)
+			return nil
+		}
+	}
+	return sc.addSlow(text, forkIDs)
+}
+
+// addSlow is add with encoding/json, a decode per part.
+func (sc *script) addSlow(text []byte, forkIDs map[string]string) error {
 	var rec recorded
 	if err := json.Unmarshal(text, &rec); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
@@ -85,7 +124,7 @@ func (sc *script) add(text []byte, forkIDs map[string]string) error {
 	if rec.Raw != nil {
 		if rec.Dir == "in" {
 			sc.malformed[len(sc.requests)] = *rec.Raw
-			sc.requests = append(sc.requests, wireMsg{})
+			sc.requests = append(sc.requests, request{})
 		}
 		return nil
 	}
@@ -95,11 +134,7 @@ func (sc *script) add(text []byte, forkIDs map[string]string) error {
 	}
 	switch rec.Dir {
 	case "out":
-		if m.Method == "model.fork" {
-			var p struct{ Purpose string }
-			_ = json.Unmarshal(m.Params, &p)
-			forkIDs[callID(m.ID)] = p.Purpose
-		}
+		sc.addOut(m, forkIDs)
 		return nil
 	case "in":
 		return sc.addIn(rec.Msg, forkIDs)
@@ -107,40 +142,66 @@ func (sc *script) add(text []byte, forkIDs map[string]string) error {
 	return fmt.Errorf("dir must be in or out, got %q", rec.Dir)
 }
 
+// addOut notes the purpose of a model.fork the recorded daemon made, to match its reply by.
+func (sc *script) addOut(m wireMsg, forkIDs map[string]string) {
+	if m.Method == "model.fork" {
+		var p struct{ Purpose string }
+		_ = json.Unmarshal(m.Params, &p)
+		forkIDs[callID(m.ID)] = p.Purpose
+	}
+}
+
 func (sc *script) addIn(text []byte, forkIDs map[string]string) error {
 	var m wireMsg
 	if err := json.Unmarshal(text, &m); err != nil {
 		return fmt.Errorf("not a JSON-RPC message: %w", err)
 	}
+	sc.addMsg(m, forkIDs)
+	return nil
+}
+
+// addMsg adds a message the host sent: a request, or a reply to one of the daemon's model.fork calls.
+func (sc *script) addMsg(m wireMsg, forkIDs map[string]string) {
 	if m.Method != "" {
-		sc.requests = append(sc.requests, m)
-		return nil
+		r := request{wireMsg: m}
+		r.sessionID, r.at = peekParams(m.Params)
+		sc.requests = append(sc.requests, r)
+		return
 	}
 	// A reply to one of the daemon's model.fork calls.
 	purpose, known := forkIDs[callID(m.ID)]
 	if known || len(forkIDs) == 0 {
 		sc.forks = append(sc.forks, forkReply{purpose: purpose, msg: m})
 	}
-	return nil
+}
+
+// peekParams is the sessionId and at of a request's params, as far as they read: the replay's clock
+// and the session --show draws. A decode that fails partway keeps what it read before, as
+// encoding/json does, so the slow decoder answers whatever the fast one refuses.
+func peekParams(params json.RawMessage) (string, *int64) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		At        *int64 `json:"at"`
+	}
+	if len(params) == 0 {
+		return "", nil
+	}
+	if fastjson.Unmarshal(params, &p) != nil {
+		p.SessionID, p.At = "", nil
+		_ = json.Unmarshal(params, &p)
+	}
+	return p.SessionID, p.At
 }
 
 // replayHost answers model.fork from the recorded replies in order and prints everything it is sent.
 type replayHost struct {
 	mu    sync.Mutex
-	out   *json.Encoder
+	out   *frameOut
 	forks []forkReply
 	calls int
 }
 
-func (h *replayHost) print(v any) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	_ = h.out.Encode(v)
-}
-
-func (h *replayHost) Notify(method string, params any) {
-	h.print(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
-}
+func (h *replayHost) Notify(method string, params any) { h.out.notify(method, params) }
 
 func (h *replayHost) Fork(_ context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
 	h.mu.Lock()
@@ -155,7 +216,7 @@ func (h *replayHost) Fork(_ context.Context, req handlers.ForkRequest) (*handler
 		}
 	}
 	h.mu.Unlock()
-	h.print(map[string]any{"jsonrpc": "2.0", "id": id, "method": "model.fork", "params": req})
+	h.out.call(id, "model.fork", req)
 	if reply == nil {
 		return nil, nil // nothing recorded: a cold snapshot
 	}
@@ -181,9 +242,9 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 	if opt.quiet {
 		out = io.Discard
 	}
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	host := &replayHost{out: enc, forks: sc.forks}
+	frames := newFrameOut(out)
+	defer frames.flush()
+	host := &replayHost{out: frames, forks: sc.forks}
 	var clock int64
 	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
 		WriteRoot: opt.writeRoot})
@@ -198,38 +259,34 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 			if e == nil {
 				e = rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(raw))
 			}
-			host.print(map[string]any{"jsonrpc": "2.0", "id": nil, "error": e})
+			frames.fail(nil, e)
 			continue
 		}
-		var p struct {
-			SessionID string `json:"sessionId"`
-			At        *int64 `json:"at"`
+		if m.at != nil {
+			clock = *m.at
 		}
-		_ = json.Unmarshal(m.Params, &p)
-		if p.At != nil {
-			clock = *p.At
+		if m.Method == "session.start" && m.sessionID != "" {
+			lastSession, final = m.sessionID, nil
 		}
-		if m.Method == "session.start" && p.SessionID != "" {
-			lastSession, final = p.SessionID, nil
-		}
-		if final == nil && lastSession != "" && endsSession(m.Method, p.SessionID, lastSession) {
+		if final == nil && lastSession != "" && endsSession(m.Method, m.sessionID, lastSession) {
 			var views bytes.Buffer
 			if err := showViews(ctx, srv, lastSession, opt, &views); err != nil {
 				return err
 			}
 			final = views.Bytes()
 		}
-		result, err := handle(ctx, srv, m)
+		result, err := handle(ctx, srv, m.wireMsg)
 		srv.Quiesce()
 		if len(m.ID) == 0 {
 			continue
 		}
 		if err != nil {
-			host.print(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpc.AsError(err)})
+			frames.fail(m.ID, rpc.AsError(err))
 			continue
 		}
-		host.print(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		frames.result(m.ID, result)
 	}
+	frames.flush() // the views below go to stdout directly
 	if final != nil {
 		_, err := stdout.Write(final)
 		return err

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+
+	"github.com/saverd/saverd/rpc"
+)
+
+// frameOut prints the frames a replay shows, byte for byte as encoding a map of the frame's members
+// would (members in sorted order, HTML left unescaped, one line each), without building the map: each
+// member's value is encoded on its own into one reused buffer, and the frames go out through one
+// buffered writer rather than a write apiece.
+type frameOut struct {
+	mu  sync.Mutex
+	w   *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder // writes into buf
+}
+
+func newFrameOut(w io.Writer) *frameOut {
+	f := &frameOut{w: bufio.NewWriterSize(w, 64<<10)}
+	f.enc = json.NewEncoder(&f.buf)
+	f.enc.SetEscapeHTML(false)
+	return f
+}
+
+// member is one member of a frame: its name, already quoted with the separator before it, and its value.
+type member struct {
+	prefix string
+	value  any
+}
+
+// frame prints one frame of the given members, in the order given (callers give them sorted, as a
+// map's encoding orders them), then tail. A value that does not encode drops the whole frame, as the
+// map's encoding printed nothing for it.
+func (f *frameOut) frame(tail string, members ...member) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.buf.Reset()
+	for _, m := range members {
+		f.buf.WriteString(m.prefix)
+		if err := f.enc.Encode(m.value); err != nil {
+			return
+		}
+		f.buf.Truncate(f.buf.Len() - 1) // Encode ends the value with a newline
+	}
+	f.buf.WriteString(tail)
+	f.buf.WriteString("}\n")
+	// A replay's output going nowhere is not the recording's fault: write errors end nothing (the
+	// encoder writing to stdout ignored them too).
+	_, _ = f.w.Write(f.buf.Bytes())
+}
+
+// flush writes out what is buffered, before anything else writes to the same output.
+func (f *frameOut) flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.w.Flush()
+}
+
+func (f *frameOut) notify(method string, params any) {
+	f.frame("", member{`{"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params})
+}
+
+func (f *frameOut) call(id, method string, params any) {
+	f.frame("", member{`{"id":`, id}, member{`,"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params})
+}
+
+func (f *frameOut) result(id json.RawMessage, result any) {
+	f.frame("", member{`{"id":`, id}, member{`,"jsonrpc":"2.0","result":`, result})
+}
+
+// fail prints an error reply; id nil prints null, as for a frame that did not parse.
+func (f *frameOut) fail(id json.RawMessage, e *rpc.Error) {
+	var v any
+	if id != nil {
+		v = id
+	}
+	f.frame(`,"jsonrpc":"2.0"`, member{`{"error":`, e}, member{`,"id":`, v})
+}
