@@ -67,7 +67,11 @@ func (h *pipeHost) stop() {
 }
 
 func startPipeHost(b *testing.B, storeDir string) *pipeHost {
-	cmd := exec.Command(plainBinary(b), "--store", storeDir, "--log-level", "error")
+	return startHostCmd(b, exec.Command(plainBinary(b), "--store", storeDir, "--log-level", "error"))
+}
+
+// startHostCmd starts cmd as a pipe host's daemon; the cleanup stops it.
+func startHostCmd(b *testing.B, cmd *exec.Cmd) *pipeHost {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

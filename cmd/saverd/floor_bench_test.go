@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/saverd/saverd/internal/fullsession"
+)
+
+// BenchmarkDaemonFloors measures, in one run and on one generated replay of a full session (RowCap
+// rows and more, LoopCap loops):
+//
+//   - serve (`saverd < FILE`) against `saverd replay FILE`: CPU and wall per tool.call, and their ratio;
+//   - serve's CPU per tool.call against the floor program (testdata/floor/min: the same fields decoded,
+//     a row appended, an empty reply) on the same file;
+//   - the tool.call round trip through pipes, one request at a time, p50 and p99, against the echo floor
+//     (testdata/floor/echo) over the same pipes.
+//
+// The runs alternate, so drift in the machine's speed falls on all of them alike. It is fixed at one
+// measurement whatever -benchtime says, and every process it starts has ended when it returns.
+//
+//	go test -run '^$' -bench DaemonFloors -benchtime 1x ./cmd/saverd
+func BenchmarkDaemonFloors(b *testing.B) {
+	dir := b.TempDir()
+	echo, floor := buildFloor(b, dir, "echo"), buildFloor(b, dir, "min")
+	saverd := plainBinary(b)
+	const extra = 20_000 // tool.calls past the fill
+	file := filepath.Join(dir, "session.ndjson")
+	calls := writeReplay(b, file, extra)
+	for range min(b.N, 1) {
+		store := b.TempDir() // empty: replay holds no registry either
+		runs := map[string][]string{
+			"serve":  {saverd, "--store", store, "--log-level", "error"},
+			"replay": {saverd, "replay", file},
+			"floor":  {floor},
+		}
+		cpu, wall := map[string][]time.Duration{}, map[string][]time.Duration{}
+		for range 5 {
+			for _, name := range []string{"serve", "replay", "floor"} {
+				c, w := runOnFile(b, runs[name], file)
+				cpu[name], wall[name] = append(cpu[name], c), append(wall[name], w)
+			}
+		}
+		per := func(d []time.Duration) float64 { return float64(median(d).Nanoseconds()) / 1e3 / float64(calls) }
+		b.ReportMetric(per(cpu["serve"]), "serve-cpu-µs/call")
+		b.ReportMetric(per(cpu["replay"]), "replay-cpu-µs/call")
+		b.ReportMetric(per(cpu["floor"]), "floor-cpu-µs/call")
+		b.ReportMetric(per(wall["replay"])/per(wall["serve"]), "replay/serve-wall")
+		b.ReportMetric(per(cpu["replay"])/per(cpu["serve"]), "replay/serve-cpu")
+		b.ReportMetric(per(cpu["serve"])/per(cpu["floor"]), "serve/floor-cpu")
+
+		daemon := startPipeHost(b, store)
+		daemon.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
+		fullSession(b, daemon, "s", "/bench/project")
+		echoHost := startFloorHost(b, echo)
+		var lat [2][]time.Duration
+		for round := range 10 {
+			for k, h := range []*pipeHost{echoHost, daemon} {
+				for i := range 1_000 {
+					p := fullsession.ToolCall("s", 100_000+round*1_000+i)
+					t0 := time.Now()
+					h.roundTrip(b, "tool.call", p)
+					lat[k] = append(lat[k], time.Since(t0))
+				}
+			}
+		}
+		daemon.stop()
+		echoHost.stop()
+		q := func(d []time.Duration, pct int) float64 {
+			slices.Sort(d)
+			return float64(d[len(d)*pct/100].Nanoseconds()) / 1e3
+		}
+		b.ReportMetric(q(lat[0], 50), "echo-p50-µs")
+		b.ReportMetric(q(lat[0], 99), "echo-p99-µs")
+		b.ReportMetric(q(lat[1], 50), "call-p50-µs")
+		b.ReportMetric(q(lat[1], 99), "call-p99-µs")
+		b.ReportMetric(q(lat[1], 50)/q(lat[0], 50), "p50/echo")
+		b.ReportMetric(q(lat[1], 99)/q(lat[0], 99), "p99/echo")
+	}
+}
+
+// buildFloor builds the floor program testdata/floor/name into dir.
+func buildFloor(b *testing.B, dir, name string) string {
+	out := filepath.Join(dir, "floor-"+name)
+	if msg, err := exec.Command("go", "build", "-o", out, "./testdata/floor/"+name).CombinedOutput(); err != nil {
+		b.Fatalf("build floor %s: %v\n%s", name, err, msg)
+	}
+	return out
+}
+
+// writeReplay writes a full session and extra more tool.calls as NDJSON host requests, and answers how
+// many tool.calls it holds.
+func writeReplay(b *testing.B, path string, extra int) int {
+	var buf bytes.Buffer
+	id := 0
+	req := func(method string, params []byte) {
+		id++
+		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
+	}
+	req("initialize", []byte(`{"capabilities":{"fork":false}}`))
+	req("session.start", []byte(`{"sessionId":"s","cwd":"/bench/project","at":1000,"usage":{"window":1000000}}`))
+	req("turn.start", []byte(`{"sessionId":"s","at":1001}`))
+	calls := fullsession.Calls + extra
+	for i := range calls {
+		req("tool.call", fullsession.ToolCall("s", i))
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return calls
+}
+
+// runOnFile runs argv with file on its stdin to the end, checks that it answered the file's last
+// request, and answers its CPU time (user and system) and its wall time.
+func runOnFile(b *testing.B, argv []string, file string) (cpu, wall time.Duration) {
+	in, err := os.Open(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	last := lastID(b, file)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = in
+	out, _ := cmd.StdoutPipe()
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	tail := <-tailOf(out, 4096) // all read before Wait, which closes the pipe
+	err = cmd.Wait()
+	wall = time.Since(t0)
+	if err != nil {
+		b.Fatalf("%v: %v", argv, err)
+	}
+	if !bytes.Contains(tail, []byte(`"id":`+last+`,`)) {
+		b.Fatalf("%v did not answer the last request (id %s)", argv, last)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), wall
+}
+
+// tailOf reads r to its end and sends its last n bytes at least (from the start of the chunk they
+// fall in).
+func tailOf(r io.Reader, n int) <-chan []byte {
+	ch := make(chan []byte, 1)
+	go func() {
+		buf := make([]byte, 64<<10)
+		var keep []byte
+		for {
+			k, err := r.Read(buf)
+			keep = append(keep, buf[:k]...)
+			if len(keep) > 4*n {
+				keep = append([]byte(nil), keep[len(keep)-n:]...)
+			}
+			if err != nil {
+				ch <- keep
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// lastID is the id of the file's last line.
+func lastID(b *testing.B, file string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data = bytes.TrimSpace(data)
+	line := data[bytes.LastIndexByte(data, '\n')+1:]
+	rest := line[bytes.Index(line, []byte(`"id":`))+5:]
+	n, err := strconv.Atoi(string(rest[:bytes.IndexByte(rest, ',')]))
+	if err != nil {
+		b.Fatalf("last line has no id: %s", line)
+	}
+	return strconv.Itoa(n)
+}
+
+// startFloorHost runs a floor program as a pipe host's daemon.
+func startFloorHost(b *testing.B, bin string) *pipeHost {
+	cmd := exec.Command(bin)
+	return startHostCmd(b, cmd)
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
