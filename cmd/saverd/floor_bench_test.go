@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,10 @@ import (
 
 	"github.com/saverd/saverd/internal/fullsession"
 )
+
+// replayFile, when set, is where BenchmarkDaemonFloors writes (and leaves) the replay it generates, for
+// the comparisons run by hand (bench/node).
+var replayFile = flag.String("replay-file", "", "BenchmarkDaemonFloors: write the generated replay here and keep it")
 
 // BenchmarkDaemonFloors measures, in one run and on one generated replay of a full session (RowCap
 // rows and more, LoopCap loops):
@@ -34,6 +39,9 @@ func BenchmarkDaemonFloors(b *testing.B) {
 	saverd := plainBinary(b)
 	const extra = 20_000 // tool.calls past the fill
 	file := filepath.Join(dir, "session.ndjson")
+	if *replayFile != "" {
+		file = *replayFile
+	}
 	calls := writeReplay(b, file, extra)
 	for range min(b.N, 1) {
 		store := b.TempDir() // empty: replay holds no registry either
