@@ -12,7 +12,7 @@ import (
 // snapshotEvery is how many journaled actions a session keeps before it takes a fresh snapshot: the
 // rollback a panic needs replays at most this many actions. A snapshot brings the last one up to date
 // with what those actions changed (state.Snapshot), so its cost follows them, not the session's size.
-const snapshotEvery = 256
+const snapshotEvery = 128
 
 // Session is one host session: its reducer state, and the journal that lets a failed event be rolled
 // back. Everything the session knows of itself lives in st, so the one rollback covers it; the fields

@@ -14,7 +14,7 @@ const OtherKeys = "(other keys)"
 // It changes folded in place.
 func CapFolded(folded map[string]Folded) { capFolded(folded, nil) }
 
-// capFolded is CapFolded, telling t (when not nil) each key it deletes or writes.
+// capFolded is CapFolded, telling t (when not nil) each record it deletes or writes.
 func capFolded(folded map[string]Folded, t *tracking) {
 	if len(folded) <= FoldedCap {
 		return
@@ -41,13 +41,14 @@ func capFolded(folded map[string]Folded, t *tracking) {
 	})
 	for _, e := range small[:max(0, min(len(small), len(folded)-FoldedCap*3/4))] {
 		delete(folded, e.k)
-		t.touchFolded(e.k)
-		t.touchFolded(mergeOther(folded, e.f))
+		t.deletedFolded(e.k)
+		t.wroteFolded(mergeOther(folded, e.f))
 	}
 }
 
-// mergeOther adds f into the OtherKeys record of its tool, class and loop, and answers that record's key.
-func mergeOther(folded map[string]Folded, f Folded) string {
+// mergeOther adds f into the OtherKeys record of its tool, class and loop, and answers that record and
+// its key.
+func mergeOther(folded map[string]Folded, f Folded) (string, Folded) {
 	k := "\x00" + f.Tool + "\t" + string(f.Cls) + "\t" + f.Agent // no FoldKey starts with NUL
 	o, ok := folded[k]
 	if !ok {
@@ -62,5 +63,5 @@ func mergeOther(folded map[string]Folded, f Folded) string {
 	o.Flags.Recommended += f.Flags.Recommended
 	o.Flags.Err += f.Flags.Err
 	folded[k] = o
-	return k
+	return k, o
 }

@@ -23,6 +23,7 @@ func (s *State) loopIndex() *lookup {
 	}
 	ix.loops = make(map[string]int, len(s.Loops))
 	ix.loopBase = 0
+	s.track.touchAll() // the grown loops it holds were placed by the index's old count
 	ix.loopDups = false
 	for i := range s.Loops {
 		if _, ok := ix.loops[s.Loops[i].ID]; ok {
@@ -44,7 +45,6 @@ func (ix *lookup) syncLoops(s *State) {
 // the oldest loops past LoopCap.
 func withLoop(s *State, id string, turn, seq int, grow func(*Loop)) {
 	ix := s.loopIndex()
-	s.track.touchLoop(id)
 	if ix.loopDups {
 		s.track.touchAll()
 		withLoopScan(s, id, turn, seq, grow)
@@ -52,9 +52,11 @@ func withLoop(s *State, id string, turn, seq int, grow func(*Loop)) {
 		return
 	}
 	if at, ok := ix.loops[id]; ok && at-ix.loopBase < len(s.Loops) && s.Loops[at-ix.loopBase].ID == id {
+		s.track.grewLoop(id, at)
 		grow(&s.Loops[at-ix.loopBase])
 	} else {
 		ix.loops[id] = ix.loopBase + len(s.Loops)
+		s.track.grewLoop(id, ix.loops[id])
 		s.Loops = append(s.Loops, bareLoop(id, turn, seq))
 		grow(&s.Loops[len(s.Loops)-1])
 	}

@@ -11,34 +11,47 @@ import (
 // loops and folded records the reducer changed since, so its cost follows what changed, not the
 // session's size.
 
-// tracking is what the reducer changed in place since base, the snapshot it is relative to.
+// tracking is what the reducer changed in place since base, the snapshot it is relative to. The lists
+// are appended to as the reducer goes, cheaper on its path than a set; an id or key may repeat.
 type tracking struct {
 	base   *State
-	loops  map[string]struct{} // ids of loops grown
-	folded map[string]struct{} // folded keys written or deleted
-	// all: something was changed that the sets do not describe (a map replaced, a loop id held twice);
+	loops  []grownLoop   // loops grown
+	folded []foldedWrite // folded records written or deleted, in order
+	// all: something was changed that the lists do not describe (a map replaced, a loop id held twice);
 	// the next snapshot copies everything.
 	all bool
 }
 
-func (t *tracking) touchLoop(id string) {
-	if t == nil {
-		return
-	}
-	if t.loops == nil {
-		t.loops = map[string]struct{}{}
-	}
-	t.loops[id] = struct{}{}
+// foldedWrite is one write to the folded records: the record now under key, or its deletion.
+type foldedWrite struct {
+	key     string
+	f       Folded
+	deleted bool
 }
 
-func (t *tracking) touchFolded(k string) {
-	if t == nil {
-		return
+// grownLoop is a loop grown: its id, and its place counted from the first loop the session ever held
+// (the loop index's count, so it still finds the loop after older ones are dropped off the front).
+type grownLoop struct {
+	id string
+	at int
+}
+
+func (t *tracking) grewLoop(id string, at int) {
+	if t != nil {
+		t.loops = append(t.loops, grownLoop{id, at})
 	}
-	if t.folded == nil {
-		t.folded = map[string]struct{}{}
+}
+
+func (t *tracking) wroteFolded(k string, f Folded) {
+	if t != nil {
+		t.folded = append(t.folded, foldedWrite{key: k, f: f})
 	}
-	t.folded[k] = struct{}{}
+}
+
+func (t *tracking) deletedFolded(k string) {
+	if t != nil {
+		t.folded = append(t.folded, foldedWrite{key: k, deleted: true})
+	}
 }
 
 func (t *tracking) touchAll() {
@@ -54,6 +67,10 @@ func (t *tracking) touchAll() {
 // to reduce from it.
 func (s *State) Snapshot() *State {
 	t := s.track
+	var loopBase int
+	if t != nil && t.base != nil {
+		loopBase = s.loopIndex().loopBase // an index built afresh here marks t.all
+	}
 	if t == nil || t.base == nil || t.all {
 		return s.snapshotWhole()
 	}
@@ -72,7 +89,7 @@ func (s *State) Snapshot() *State {
 	keep := max(0, min(len(turns), len(s.Turns))-1)
 	b.Turns = append(turns[:keep], s.Turns[keep:]...)
 	var ok bool
-	if b.Loops, ok = syncLoops(loops, s.Loops, t.loops); !ok {
+	if b.Loops, ok = syncLoops(loops, s.Loops, t.loops, loopBase); !ok {
 		return s.snapshotWhole()
 	}
 	if b.Folded, ok = syncFolded(folded, s.Folded, t.folded); !ok {
@@ -93,14 +110,16 @@ func (s *State) snapshotWhole() *State {
 // tracked against it, so the next Snapshot of the result updates snap rather than copying it whole.
 func ResumeFrom(snap *State) *State {
 	c := snap.Clone()
+	c.loopIndex() // built before the tracking starts, so the loops it places are counted one way
 	c.track = &tracking{base: snap}
 	return c
 }
 
 // syncLoops makes old (the snapshot's loops) equal to cur: the loops dropped off cur's front are dropped,
-// the ones appended since are copied, and of the rest only those in grown. It reports false when old and
-// cur do not line up by id, which the reducer's drop-from-front and append never make.
-func syncLoops(old, cur []Loop, grown map[string]struct{}) ([]Loop, bool) {
+// the ones appended since are copied, and of the rest only those grown (placed by cur's index's count of
+// loops dropped, loopBase). It reports false when old and cur do not line up by id, which the reducer's
+// drop-from-front and append never make.
+func syncLoops(old, cur []Loop, grown []grownLoop, loopBase int) ([]Loop, bool) {
 	if len(cur) == 0 {
 		return old[:0], true
 	}
@@ -112,31 +131,38 @@ func syncLoops(old, cur []Loop, grown map[string]struct{}) ([]Loop, bool) {
 	if kept > len(cur) {
 		return nil, false
 	}
-	// Copy within old's own array (it was allocated by a snapshot and is shared with nothing).
-	n := copy(old, old[drop:])
-	out := append(old[:n], cur[kept:]...)
+	out := old[drop:] // old's array is the snapshot's own, shared with nothing
+	if cap(out) < len(cur) {
+		// Room for LoopCap more loops, so this copy is paid once per LoopCap loops launched.
+		out = append(make([]Loop, 0, len(cur)+LoopCap), out...)
+	}
+	out = append(out, cur[kept:]...)
 	for i := range kept {
 		if out[i].ID != cur[i].ID {
 			return nil, false
 		}
-		if _, ok := grown[cur[i].ID]; ok {
-			out[i] = cur[i]
+	}
+	for _, g := range grown {
+		at := g.at - loopBase
+		if at < 0 || at >= len(cur) || cur[at].ID != g.id {
+			continue // dropped since it grew (a loop dropped and launched again was appended whole)
 		}
+		out[at] = cur[at]
 	}
 	return out, true
 }
 
-// syncFolded makes old (the snapshot's folded records) equal to cur for the keys written since; it
+// syncFolded applies to old (the snapshot's folded records) the writes made to cur since, in order; it
 // reports false when the two then differ in size, which a change it was not told of would make.
-func syncFolded(old, cur map[string]Folded, written map[string]struct{}) (map[string]Folded, bool) {
+func syncFolded(old, cur map[string]Folded, writes []foldedWrite) (map[string]Folded, bool) {
 	if old == nil || cur == nil {
 		return nil, false
 	}
-	for k := range written {
-		if f, ok := cur[k]; ok {
-			old[k] = f
+	for i := range writes {
+		if w := &writes[i]; w.deleted {
+			delete(old, w.key)
 		} else {
-			delete(old, k)
+			old[w.key] = w.f
 		}
 	}
 	return old, len(old) == len(cur)
