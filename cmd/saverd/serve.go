@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"time"
@@ -31,6 +32,7 @@ type serveFlags struct {
 	record      string
 	testHooks   bool
 	cpuProfile  string
+	memProfile  string
 	listen      string
 	idleExit    time.Duration
 	idleEvict   time.Duration
@@ -48,6 +50,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
 	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (what is live, and everything allocated) to this file at exit")
 	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
 	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
 	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
@@ -141,6 +144,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		defer stopProfile()
 	}
+	if f.memProfile != "" {
+		defer writeHeapProfile(f.memProfile, stderr)
+	}
 	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
 	// often than the default, which keeps p99 down and stays well inside the memory budget.
 	debug.SetGCPercent(400)
@@ -198,6 +204,21 @@ func startProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeHeapProfile writes the heap profile at exit, after a collection so what it calls live is.
+func writeHeapProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		runtime.GC()
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd serve: --memprofile:", err)
+	}
 }
 
 // historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,9 +53,16 @@ func timedSample(b *testing.B, h *pipeHost, from, n int) time.Duration {
 	return lat[len(lat)*99/100]
 }
 
+// soakProfile, when set, is where the soak's daemon writes its heap profile (--memprofile) as it exits.
+var soakProfile = flag.String("soak-memprofile", "", "BenchmarkDaemonSoak: the daemon's heap profile, written at its exit")
+
 func BenchmarkDaemonSoak(b *testing.B) {
 	for range min(b.N, 1) { // fixed at one soak, whatever -benchtime says: one takes a minute
-		h := startPipeHost(b, b.TempDir())
+		args := []string{"--store", b.TempDir(), "--log-level", "error"}
+		if *soakProfile != "" {
+			args = append(args, "--memprofile", *soakProfile)
+		}
+		h := startHostCmd(b, exec.Command(plainBinary(b), args...))
 		h.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
 		for s := range soakSessions {
 			h.roundTrip(b, "session.start", []byte(fmt.Sprintf(`{"sessionId":"soak-%d","cwd":"/soak/p%d","at":1000,"usage":{"window":1000000}}`, s, s)))
