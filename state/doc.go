@@ -20,4 +20,10 @@
 // place (Patterns, Loops, Turns, Runs, Cards) and the Folded map are copied by Clone; the Probed and
 // Rewrites maps are never written in place but replaced (withKey), so Clone shares them. Reduce returns
 // what the action did (Effects), so a caller never compares the state before and after it.
+//
+// Snapshots. The daemon's rollback snapshot is made by Snapshot (snapshot.go), which brings the previous
+// snapshot up to date rather than copying the loops and the folded records again: the reducer changes a
+// loop only through withLoop and the folded records only through foldRows and capFolded, and those tell
+// the state's tracking what they wrote. A new in-place edit of either must go through them too
+// (TestSnapshotIsClone compares snapshots with clones across the caps).
 package state
