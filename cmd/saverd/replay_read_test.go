@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/saverd/saverd/rpc"
+)
+
+// TestScriptOnePassAgrees: a script read with the one-pass decode holds what reading every line the long
+// way (encoding/json, a decode per part) holds, and fails where it fails, on the replay recordings and on
+// lines of each kind, odd ones included.
+func TestScriptOnePassAgrees(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+		`{"jsonrpc":"2.0","method":"turn.start","params":{"sessionId":"s","at":5}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tool.call","params":{"sessionId":"s","at":"late"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tool.call","params":{"sessionId":7,"at":9}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tool.call","params":null}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tool.call","params":[1,2]}`,
+		`{"jsonrpc":"2.0","id":5,"Method":"view.band","Params":{"SessionId":"s","AT":3}}`,
+		`{"dir":"in","msg":{"jsonrpc":"2.0","id":6,"method":"view.pane","params":{"sessionId":"s"}}}`,
+		`{"dir":"out","msg":{"jsonrpc":"2.0","id":"fork-1","method":"model.fork","params":{"purpose":"judge"}}}`,
+		`{"dir":"in","msg":{"jsonrpc":"2.0","id":"fork-1","result":{"text":"[]"}}}`,
+		`{"dir":"in","msg":{"jsonrpc":"2.0","id":"fork-2","error":{"code":-1,"message":"no","data":{"a":1}}}}`,
+		`{"dir":"in","raw":"{not json"}`,
+		`{"dir":"out","raw":"x"}`,
+		`{"dir":"in"}`,
+		`{"dir":"in","msg":null}`,
+		`{"dir":"sideways","msg":{"jsonrpc":"2.0","id":1,"method":"x"}}`,
+		`{"dir":"in","msg":{"method":5}}`,
+		`{"dir":5}`,
+		`{"jsonrpc":"2.0","id":1,"method":["x"]}`,
+		`[1,2]`,
+		`"text"`,
+		`{"jsonrpc":"2.0","id":8,"method":"tool.call","params":{"sessionId":"s","at":1,"result":{"text":"a\nb\u00e9"}}}`,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			if l := bytes.TrimSpace(sc.Bytes()); len(l) > 0 {
+				lines = append(lines, string(l))
+			}
+		}
+	}
+	for _, line := range lines {
+		fast, slow := &script{malformed: map[int]string{}}, &script{malformed: map[int]string{}}
+		fastIDs, slowIDs := map[string]string{}, map[string]string{}
+		errFast := fast.add([]byte(line), fastIDs)
+		errSlow := slow.addSlow([]byte(line), slowIDs)
+		if (errFast == nil) != (errSlow == nil) || (errFast != nil && errFast.Error() != errSlow.Error()) {
+			t.Errorf("%s\n  one pass: %v\n  long way: %v", line, errFast, errSlow)
+			continue
+		}
+		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastIDs, slowIDs) {
+			t.Errorf("%s\n  one pass: %+v %v\n  long way: %+v %v", line, fast, fastIDs, slow, slowIDs)
+		}
+	}
+}
+
+// TestPeekParamsAgrees: the replay's sessionId and at, read with the fast decoder, are what encoding/json
+// reads (keys matched without case, a decode that fails partway keeping what it read).
+func TestPeekParamsAgrees(t *testing.T) {
+	for _, params := range []string{
+		``, `null`, `{}`, `[1]`, `"s"`, `{"sessionId":"s","at":5}`, `{"SessionId":"s","AT":5}`, `{"sessionid":"s","At":5}`,
+		`{"sessionId":7,"at":9}`, `{"at":9,"sessionId":7}`, `{"sessionId":"s","at":"late"}`, `{"sessionId":"s","at":1.5}`,
+		`{"sessionId":"s","at":null}`, `{"sessionId":null,"at":3}`, `{"sessionId":"a","sessionId":"b","at":1,"at":2}`,
+		`{"sessionId":"\u00e9\n","at":-4}`, `{"sessionId":"s","at":1e3}`, `{"sessionId":"s","at":99999999999999999999}`,
+	} {
+		var want struct {
+			SessionID string `json:"sessionId"`
+			At        *int64 `json:"at"`
+		}
+		_ = json.Unmarshal([]byte(params), &want)
+		id, at := peekParams(json.RawMessage(params))
+		if id != want.SessionID || !reflect.DeepEqual(at, want.At) {
+			t.Errorf("%s: got %q %v, encoding/json %q %v", params, id, at, want.SessionID, want.At)
+		}
+	}
+}
+
+// TestFramesAsMaps: the frames a replay prints are byte for byte what encoding the frame as a map printed
+// (sorted members, HTML unescaped, ids as the recording spelt them), a value that does not encode
+// dropping its frame.
+func TestFramesAsMaps(t *testing.T) {
+	asMap := func(v map[string]any) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v)
+		return b.String()
+	}
+	values := []any{nil, "<a & b>", map[string]any{"z": 1, "a": []int{1}}, struct{ X string }{"\u2028"}, json.RawMessage(` { "a" : 1 } `),
+		rpc.NewError(-32602, "bad <x>"), math.NaN(), make(chan int)}
+	ids := []json.RawMessage{json.RawMessage(`7`), json.RawMessage(` "x" `), json.RawMessage(`{"a": 1}`)}
+	for _, v := range values {
+		var got bytes.Buffer
+		f := newFrameOut(&got)
+		var want string
+		f.notify("ui.toast", v)
+		want += asMap(map[string]any{"jsonrpc": "2.0", "method": "ui.toast", "params": v})
+		f.call("fork-1", "model.fork", v)
+		want += asMap(map[string]any{"jsonrpc": "2.0", "id": "fork-1", "method": "model.fork", "params": v})
+		for _, id := range ids {
+			f.result(id, v)
+			want += asMap(map[string]any{"jsonrpc": "2.0", "id": id, "result": v})
+		}
+		if e, ok := v.(*rpc.Error); ok {
+			f.fail(ids[1], e)
+			want += asMap(map[string]any{"jsonrpc": "2.0", "id": ids[1], "error": e})
+			f.fail(nil, e)
+			want += asMap(map[string]any{"jsonrpc": "2.0", "id": nil, "error": e})
+		}
+		f.flush()
+		if got.String() != want {
+			t.Errorf("%#v:\n got %s\nwant %s", v, got.String(), want)
+		}
+	}
+}
