@@ -95,8 +95,27 @@ func (s *State) Snapshot() *State {
 	if b.Folded, ok = syncFolded(folded, s.Folded, t.folded); !ok {
 		return s.snapshotWhole()
 	}
-	s.track = &tracking{base: b}
+	t.restart()
 	return b
+}
+
+// trackKeep is the most entries a list of the tracking keeps its array for between snapshots: enough for
+// the actions between two, so the lists are not allocated again each time, and not a trim of the folded
+// records' (which writes one entry per record dropped or merged).
+const trackKeep = 1024
+
+// restart empties the tracking for the next snapshot, keeping the lists' arrays (cleared, so the keys
+// they held are not kept alive) unless a rare burst made them large.
+func (t *tracking) restart() {
+	clear(t.loops)
+	clear(t.folded)
+	t.loops, t.folded = t.loops[:0], t.folded[:0]
+	if cap(t.loops) > trackKeep {
+		t.loops = nil
+	}
+	if cap(t.folded) > trackKeep {
+		t.folded = nil
+	}
 }
 
 // snapshotWhole is a Snapshot made by a Clone, and the base of the next one.
