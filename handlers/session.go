@@ -116,7 +116,7 @@ func (s *Session) event(fn func()) {
 
 // rollback rebuilds the state from the snapshot and the journal up to mark.
 func (s *Session) rollback(mark int) {
-	st := state.ResumeFrom(s.snap)
+	st := state.ResumeFrom(s.snap, s.st)
 	for _, a := range s.journal[:mark] {
 		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
 	}

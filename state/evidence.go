@@ -122,12 +122,13 @@ func FoldKey(tool, key string) string { return tool + "\t" + key }
 // FoldRows folds rows into folded, one record per tool+key; it changes folded in place.
 func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil) }
 
-// foldRows is FoldRows, telling t (when not nil) each record it writes.
+// foldRows is FoldRows, telling t (when not nil) what each write replaces.
 func foldRows(folded map[string]Folded, rows []Row, t *tracking) {
 	for i := range rows {
 		r := &rows[i]
 		k := FoldKey(r.Tool, r.Key)
 		f, ok := folded[k]
+		t.wroteFolded(k, f, ok)
 		if !ok {
 			f = Folded{Tool: r.Tool, Key: r.Key, Cls: r.Cls, Agent: r.Agent, FirstTurn: r.Turn, LastTurn: r.Turn}
 		}
@@ -146,7 +147,6 @@ func foldRows(folded map[string]Folded, rows []Row, t *tracking) {
 			f.Flags.Err++
 		}
 		folded[k] = f
-		t.wroteFolded(k, f)
 	}
 }
 

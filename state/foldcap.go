@@ -14,7 +14,7 @@ const OtherKeys = "(other keys)"
 // It changes folded in place.
 func CapFolded(folded map[string]Folded) { capFolded(folded, nil) }
 
-// capFolded is CapFolded, telling t (when not nil) each record it deletes or writes.
+// capFolded is CapFolded, telling t (when not nil) what each delete and write replaces.
 func capFolded(folded map[string]Folded, t *tracking) {
 	if len(folded) <= FoldedCap {
 		return
@@ -40,17 +40,18 @@ func capFolded(folded map[string]Folded, t *tracking) {
 		return small[i].k < small[j].k
 	})
 	for _, e := range small[:max(0, min(len(small), len(folded)-FoldedCap*3/4))] {
+		t.wroteFolded(e.k, e.f, true)
 		delete(folded, e.k)
-		t.deletedFolded(e.k)
-		t.wroteFolded(mergeOther(folded, e.f))
+		mergeOther(folded, e.f, t)
 	}
 }
 
-// mergeOther adds f into the OtherKeys record of its tool, class and loop, and answers that record and
-// its key.
-func mergeOther(folded map[string]Folded, f Folded) (string, Folded) {
+// mergeOther adds f into the OtherKeys record of its tool, class and loop, telling t (when not nil)
+// what the write replaces.
+func mergeOther(folded map[string]Folded, f Folded, t *tracking) {
 	k := "\x00" + f.Tool + "\t" + string(f.Cls) + "\t" + f.Agent // no FoldKey starts with NUL
 	o, ok := folded[k]
+	t.wroteFolded(k, o, ok)
 	if !ok {
 		o = Folded{Tool: f.Tool, Key: OtherKeys, Cls: f.Cls, Agent: f.Agent, FirstTurn: f.FirstTurn, LastTurn: f.LastTurn}
 	}
@@ -63,5 +64,4 @@ func mergeOther(folded map[string]Folded, f Folded) (string, Folded) {
 	o.Flags.Recommended += f.Flags.Recommended
 	o.Flags.Err += f.Flags.Err
 	folded[k] = o
-	return k, o
 }

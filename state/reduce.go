@@ -342,6 +342,9 @@ func resetState(s *State) {
 	for i := range s.Patterns {
 		fresh.Patterns[i] = FromStored(ToStored(&s.Patterns[i]))
 	}
+	// The snapshot's tracking carries on: the folded records it can undo to are the ones dropped here.
+	s.track.replacedFolded(s.Folded)
+	fresh.track = s.track
 	*s = *fresh
 }
 

@@ -67,8 +67,8 @@ func capRows(s *State, ix *lookup) {
 	over := len(s.Rows) - RowCap
 	if over > 0 {
 		if s.Folded == nil {
+			s.track.replacedFolded(nil)
 			s.Folded = map[string]Folded{}
-			s.track.touchAll()
 		}
 		foldRows(s.Folded, s.Rows[:over], s.track)
 		capFolded(s.Folded, s.track)

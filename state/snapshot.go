@@ -8,25 +8,21 @@ import (
 // Snapshots. A daemon keeps one snapshot per session so that a failed event can be rolled back (the
 // snapshot, then the actions since). A Clone copies every loop and every folded record (at a full
 // session ~126 KB, ~100 µs); Snapshot brings the previous snapshot up to date instead, copying only the
-// loops and folded records the reducer changed since, so its cost follows what changed, not the
-// session's size.
+// loops the reducer grew since, and holds no folded records at all: they are the live state's, less
+// the writes made since, which the tracking keeps with what each replaced (ResumeFrom undoes them). So
+// a snapshot's cost follows what changed, not the session's size, and it is not a second copy of the
+// largest part of the state.
 
 // tracking is what the reducer changed in place since base, the snapshot it is relative to. The lists
 // are appended to as the reducer goes, cheaper on its path than a set; an id or key may repeat.
 type tracking struct {
-	base   *State
-	loops  []grownLoop   // loops grown
-	folded []foldedWrite // folded records written or deleted, in order
-	// all: something was changed that the lists do not describe (a map replaced, a loop id held twice);
-	// the next snapshot copies everything.
+	base  *State
+	loops []grownLoop // loops grown
+	// undo is every write to the folded records since base, in order, with what it replaced.
+	undo []foldedUndo
+	// all: the loops were changed in a way the list does not describe (a loop id held twice, the loop
+	// index rebuilt); the next snapshot copies them all.
 	all bool
-}
-
-// foldedWrite is one write to the folded records: the record now under key, or its deletion.
-type foldedWrite struct {
-	key     string
-	f       Folded
-	deleted bool
 }
 
 // grownLoop is a loop grown: its id, and its place counted from the first loop the session ever held
@@ -36,21 +32,34 @@ type grownLoop struct {
 	at int
 }
 
+// foldedUndo is what one write to the folded records replaced: the record under key (had says there
+// was one), or, when replaced is set, the whole map (was).
+type foldedUndo struct {
+	key      string
+	prev     Folded
+	had      bool
+	replaced bool
+	was      map[string]Folded
+}
+
 func (t *tracking) grewLoop(id string, at int) {
 	if t != nil {
 		t.loops = append(t.loops, grownLoop{id, at})
 	}
 }
 
-func (t *tracking) wroteFolded(k string, f Folded) {
+// wroteFolded notes that the record under k is about to change; prev and had are what it holds now.
+func (t *tracking) wroteFolded(k string, prev Folded, had bool) {
 	if t != nil {
-		t.folded = append(t.folded, foldedWrite{key: k, f: f})
+		t.undo = append(t.undo, foldedUndo{key: k, prev: prev, had: had})
 	}
 }
 
-func (t *tracking) deletedFolded(k string) {
+// replacedFolded notes that the folded map is being replaced whole; was is the map it held, which
+// nothing writes again.
+func (t *tracking) replacedFolded(was map[string]Folded) {
 	if t != nil {
-		t.folded = append(t.folded, foldedWrite{key: k, deleted: true})
+		t.undo = append(t.undo, foldedUndo{replaced: true, was: was})
 	}
 }
 
@@ -60,11 +69,11 @@ func (t *tracking) touchAll() {
 	}
 }
 
-// Snapshot is a copy of s that later Reduce calls on s cannot change, equal to s.Clone(). It is made by
-// updating the snapshot s.Snapshot returned last, in place, with what the reducer changed since; the
-// first one (or one after a change the tracking does not describe) is a Clone. So the caller keeps only
-// the newest snapshot, and never reduces it: it stands for s as it was, and ResumeFrom makes a state
-// to reduce from it.
+// Snapshot is what s holds, for a later ResumeFrom(snapshot, s) to rebuild s as it is now whatever Reduce
+// does to s after: a Clone of s but for its folded records (nil), which ResumeFrom takes from s with the
+// writes since undone. It is made by updating the snapshot s.Snapshot returned last, in place, with
+// what the reducer changed since; the first one (or one after a change the tracking does not describe)
+// is a Clone. So the caller keeps only the newest snapshot and never reduces it.
 func (s *State) Snapshot() *State {
 	t := s.track
 	var loopBase int
@@ -75,9 +84,9 @@ func (s *State) Snapshot() *State {
 		return s.snapshotWhole()
 	}
 	b := t.base
-	loops, folded, turns, patterns := b.Loops, b.Folded, b.Turns, b.Patterns
+	loops, turns, patterns := b.Loops, b.Turns, b.Patterns
 	*b = *s
-	b.idx, b.track = nil, nil
+	b.idx, b.track, b.Folded = nil, nil, nil
 	b.shareAppendOnly(s)
 	b.Runs = slices.Clone(s.Runs)
 	b.Cards = slices.Clone(s.Cards)
@@ -92,9 +101,6 @@ func (s *State) Snapshot() *State {
 	if b.Loops, ok = syncLoops(loops, s.Loops, t.loops, loopBase); !ok {
 		return s.snapshotWhole()
 	}
-	if b.Folded, ok = syncFolded(folded, s.Folded, t.folded); !ok {
-		return s.snapshotWhole()
-	}
 	t.restart()
 	return b
 }
@@ -105,33 +111,56 @@ func (s *State) Snapshot() *State {
 const trackKeep = 1024
 
 // restart empties the tracking for the next snapshot, keeping the lists' arrays (cleared, so the keys
-// they held are not kept alive) unless a rare burst made them large.
+// and maps they held are not kept alive) unless a rare burst made them large.
 func (t *tracking) restart() {
 	clear(t.loops)
-	clear(t.folded)
-	t.loops, t.folded = t.loops[:0], t.folded[:0]
+	clear(t.undo)
+	t.loops, t.undo = t.loops[:0], t.undo[:0]
 	if cap(t.loops) > trackKeep {
 		t.loops = nil
 	}
-	if cap(t.folded) > trackKeep {
-		t.folded = nil
+	if cap(t.undo) > trackKeep {
+		t.undo = nil
 	}
 }
 
 // snapshotWhole is a Snapshot made by a Clone, and the base of the next one.
 func (s *State) snapshotWhole() *State {
 	c := s.Clone()
+	c.Folded = nil
 	s.track = &tracking{base: c}
 	return c
 }
 
-// ResumeFrom is a state to reduce from snap, a snapshot s.Snapshot made: a Clone of it whose changes are
-// tracked against it, so the next Snapshot of the result updates snap rather than copying it whole.
-func ResumeFrom(snap *State) *State {
+// ResumeFrom is a state to reduce from snap, a snapshot live.Snapshot made: snap's state with the folded
+// records live holds less the writes live made since, tracked against snap, so the next Snapshot of the
+// result updates snap rather than copying it whole. live is not changed.
+func ResumeFrom(snap, live *State) *State {
 	c := snap.Clone()
+	c.Folded = live.foldedAt(snap)
 	c.loopIndex() // built before the tracking starts, so the loops it places are counted one way
 	c.track = &tracking{base: snap}
 	return c
+}
+
+// foldedAt is a copy of the folded records as s held them when it took snap: its own, with the writes
+// since undone, newest first. For a snap s did not take (the daemon never asks) it is s's own.
+func (s *State) foldedAt(snap *State) map[string]Folded {
+	m := cloneFolded(s.Folded)
+	if s.track == nil || s.track.base != snap {
+		return m
+	}
+	for i := len(s.track.undo) - 1; i >= 0; i-- {
+		switch u := &s.track.undo[i]; {
+		case u.replaced:
+			m = cloneFolded(u.was)
+		case u.had:
+			m[u.key] = u.prev
+		default:
+			delete(m, u.key)
+		}
+	}
+	return m
 }
 
 // syncLoops makes old (the snapshot's loops) equal to cur: the loops dropped off cur's front are dropped,
@@ -169,22 +198,6 @@ func syncLoops(old, cur []Loop, grown []grownLoop, loopBase int) ([]Loop, bool) 
 		out[at] = cur[at]
 	}
 	return out, true
-}
-
-// syncFolded applies to old (the snapshot's folded records) the writes made to cur since, in order; it
-// reports false when the two then differ in size, which a change it was not told of would make.
-func syncFolded(old, cur map[string]Folded, writes []foldedWrite) (map[string]Folded, bool) {
-	if old == nil || cur == nil {
-		return nil, false
-	}
-	for i := range writes {
-		if w := &writes[i]; w.deleted {
-			delete(old, w.key)
-		} else {
-			old[w.key] = w.f
-		}
-	}
-	return old, len(old) == len(cur)
 }
 
 // shareAppendOnly points c's append-only slices at s's, clipped to their length, so an append on either

@@ -26,41 +26,37 @@ func snapshotAction(s *state.State, i int) state.Action {
 		return state.AgentStart{AgentID: fmt.Sprintf("late-%d", i), Description: "explore"}
 	}
 	r := statetest.SessionRow(500_000+i, s.Turn)
-	if i%2 == 0 {
-		r.Key = fmt.Sprintf("grep:distinct-%d", i) // past FoldedCap once enough fold
+	if i%8 != 0 {
+		r.Key = fmt.Sprintf("grep:distinct-%d", i) // past FoldedCap once enough fold, so it trims
 	}
 	return state.AddRow{Row: r}
 }
 
-// TestSnapshotIsClone: a snapshot brought up to date in place equals a Clone taken at the same moment,
-// at every interval, across the caps; and later actions on the state leave it as it was.
+// TestSnapshotIsClone: what a snapshot brought up to date in place resumes to equals a Clone taken at
+// the same moment, at every interval, across the caps; and later actions on the state do not change it.
 func TestSnapshotIsClone(t *testing.T) {
 	for _, every := range []int{1, 7, 256, 1000} {
 		t.Run(fmt.Sprint(every), func(t *testing.T) {
 			s := statetest.FullSession(t)
-			_ = s.Snapshot() // the first is a Clone; the rest bring it up to date
+			frozen, snap := s.Clone(), s.Snapshot() // the first is a Clone; the rest bring it up to date
 			for i := 1; i <= 6_000; i++ {
 				state.Reduce(s, snapshotAction(s, i))
 				if i%every != 0 {
 					continue
 				}
 				if every == 1 && i%17 != 0 { // a snapshot per action, compared now and then (a compare is slow)
-					_ = s.Snapshot()
+					frozen, snap = nil, s.Snapshot()
 					continue
 				}
-				frozen := s.Clone()
-				snap := s.Snapshot()
-				if !reflect.DeepEqual(snap, frozen) {
-					statetest.SameJSON(t, fmt.Sprintf("snapshot after %d actions", i), snap, frozen)
-					t.Fatalf("snapshot after %d actions differs from a clone", i)
+				// The actions since the last snapshot must not have reached it: resumed, it is as it was.
+				if got := state.ResumeFrom(snap, s).Clone(); frozen != nil && !reflect.DeepEqual(got, frozen) {
+					statetest.SameJSON(t, fmt.Sprintf("the snapshot before action %d, resumed after it", i), got, frozen)
+					t.Fatalf("actions up to %d changed the snapshot before them", i)
 				}
-				if i%(every*3) == 0 { // the next actions must not reach the snapshot
-					for j := 1; j <= 5; j++ {
-						state.Reduce(s, snapshotAction(s, i*10+j))
-					}
-					if !reflect.DeepEqual(snap, frozen) {
-						t.Fatalf("actions after the snapshot at %d changed it", i)
-					}
+				frozen, snap = s.Clone(), s.Snapshot()
+				if got := state.ResumeFrom(snap, s).Clone(); !reflect.DeepEqual(got, frozen) {
+					statetest.SameJSON(t, fmt.Sprintf("snapshot after %d actions", i), got, frozen)
+					t.Fatalf("snapshot after %d actions differs from a clone", i)
 				}
 			}
 			if len(s.Folded) < state.FoldedCap/2 || s.Loops[0].ID == statetest.LoopID(0) {
@@ -70,14 +66,15 @@ func TestSnapshotIsClone(t *testing.T) {
 	}
 }
 
-// TestResumeFrom: a state resumed from a snapshot, reduced, snapshots as a Clone of it would.
+// TestResumeFrom: a state resumed from a snapshot and reduced as the original was equals it, and its
+// snapshot is the same snapshot brought up to date.
 func TestResumeFrom(t *testing.T) {
 	s := statetest.FullSession(t)
 	snap := s.Snapshot()
 	for i := 1; i <= 300; i++ {
 		state.Reduce(s, snapshotAction(s, i))
 	}
-	r := state.ResumeFrom(snap)
+	r := state.ResumeFrom(snap, s)
 	for i := 1; i <= 300; i++ {
 		state.Reduce(r, snapshotAction(r, i))
 	}
@@ -85,8 +82,39 @@ func TestResumeFrom(t *testing.T) {
 		t.Fatal("the resumed state replayed differs from the original")
 	}
 	frozen := r.Clone()
-	if got := r.Snapshot(); got != snap || !reflect.DeepEqual(got, frozen) {
+	got := r.Snapshot()
+	if got != snap || !reflect.DeepEqual(state.ResumeFrom(got, r).Clone(), frozen) {
 		t.Fatalf("the resumed state's snapshot is not its snapshot brought up to date (same value: %v)", got == snap)
+	}
+}
+
+// TestSnapshotAcrossReset: a reset (every field started over, the folded map replaced) between a
+// snapshot and the rollback to it still resumes to the state the snapshot was taken of.
+func TestSnapshotAcrossReset(t *testing.T) {
+	s := statetest.FullSession(t)
+	_ = s.Snapshot()
+	for i := 1; i <= 40; i++ {
+		state.Reduce(s, snapshotAction(s, i))
+	}
+	frozen := s.Clone()
+	snap := s.Snapshot()
+	for i := 41; i <= 60; i++ {
+		state.Reduce(s, snapshotAction(s, i))
+	}
+	state.Reduce(s, state.Reset{})
+	for i := 1; i <= 2_300; i++ { // past RowCap again, so the new folded map is written too
+		state.Reduce(s, state.AddRow{Row: statetest.SessionRow(900_000+i, s.Turn)})
+	}
+	if len(s.Folded) == 0 {
+		t.Fatal("nothing folded after the reset")
+	}
+	if got := state.ResumeFrom(snap, s).Clone(); !reflect.DeepEqual(got, frozen) {
+		statetest.SameJSON(t, "resumed across a reset", got, frozen)
+		t.Fatal("resumed across a reset differs from the state the snapshot was taken of")
+	}
+	after := s.Clone()
+	if got := state.ResumeFrom(s.Snapshot(), s).Clone(); !reflect.DeepEqual(got, after) {
+		t.Fatal("the snapshot after a reset differs from a clone")
 	}
 }
 
