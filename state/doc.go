@@ -22,8 +22,9 @@
 // what the action did (Effects), so a caller never compares the state before and after it.
 //
 // Snapshots. The daemon's rollback snapshot is made by Snapshot (snapshot.go), which brings the previous
-// snapshot up to date rather than copying the loops and the folded records again: the reducer changes a
-// loop only through withLoop and the folded records only through foldRows and capFolded, and those tell
-// the state's tracking what they wrote. A new in-place edit of either must go through them too
-// (TestSnapshotIsClone compares snapshots with clones across the caps).
+// snapshot up to date rather than copying the loops again, and keeps no folded records: ResumeFrom
+// undoes the writes made to the live ones since. The reducer changes a loop only through withLoop and
+// the folded records only through foldRows, capFolded and the map's replacement (capRows, resetState),
+// and those tell the state's tracking what they change. A new in-place edit of either must go through
+// them too (TestSnapshotIsClone resumes snapshots and compares them with clones across the caps).
 package state

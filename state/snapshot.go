@@ -106,9 +106,10 @@ func (s *State) Snapshot() *State {
 }
 
 // trackKeep is the most entries a list of the tracking keeps its array for between snapshots: enough for
-// the actions between two, so the lists are not allocated again each time, and not a trim of the folded
-// records' (which writes one entry per record dropped or merged).
-const trackKeep = 1024
+// the actions between two of the daemon's (a row folds one record), so the lists are not allocated again
+// each time, and not a trim of the folded records' (an entry per record dropped or merged), which would
+// hold ~190 KB per session.
+const trackKeep = 256
 
 // restart empties the tracking for the next snapshot, keeping the lists' arrays (cleared, so the keys
 // and maps they held are not kept alive) unless a rare burst made them large.
