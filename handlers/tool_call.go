@@ -19,16 +19,22 @@ const planTool = "ExitPlanMode"
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
-	p, sess, err := sessionFor[ToolCallParams](s, raw)
+	p, e, err := s.toolCallParams(raw)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Event) == 0 {
-		return nil, rpc.InvalidParams("params.event: required")
-	}
-	e, err := intake.ToolEventFromJSON(p.Event)
+	sess, err := s.session(p.SessionID)
 	if err != nil {
-		return nil, rpc.InvalidParams("params.event: %v", err)
+		return nil, err
+	}
+	if e == nil {
+		// The full decoder's path: the event is decoded on its own, once the session is known.
+		if len(p.Event) == 0 {
+			return nil, rpc.InvalidParams("params.event: required")
+		}
+		if e, err = intake.ToolEventFromJSON(p.Event); err != nil {
+			return nil, rpc.InvalidParams("params.event: %v", err)
+		}
 	}
 	if tool, ok := e["tool"].(string); !ok || tool == "" {
 		return nil, rpc.InvalidParams("params.event.tool: required string")
@@ -40,9 +46,25 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
 	}
 	now := s.now(p.At)
-	out := []string{}
-	sess.event(func() { out = append(out, sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now)...) })
+	var out []string
+	sess.event(func() { out = sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now) })
+	if len(out) == 0 {
+		return noContext, nil
+	}
 	return ContextResult{Context: out}, nil
+}
+
+// noContext is the reply of nearly every tool.call, encoded once.
+var noContext = rpc.Encoded(`{"context":[]}`)
+
+// toolCallParams reads the params in one pass when it can (readToolCall), the event with them; else
+// with the full decoder, the event (nil) left for after the session is found, where its errors come.
+func (s *Server) toolCallParams(raw json.RawMessage) (ToolCallParams, intake.ToolEvent, error) {
+	if p, e, ok := readToolCall(raw); ok {
+		return p, e, nil
+	}
+	p, err := decode[ToolCallParams](raw)
+	return p, nil, err
 }
 
 func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) []string {

@@ -273,6 +273,9 @@ func (m *wireOut) encode() ([]byte, error) {
 // marshal is json.Marshal without HTML escaping: the host reads the text of the plugin's own words
 // (`ignore <n>`), and `\u003c` helps nobody on a pipe.
 func marshal(v any) ([]byte, error) {
+	if e, ok := v.(Encoded); ok {
+		return e, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -281,6 +284,13 @@ func marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
+
+// Encoded is a result its handler encoded once and for all, as compact JSON: it goes out as it is,
+// without another pass of the encoder (a tool.call's usual empty reply).
+type Encoded []byte
+
+// MarshalJSON is e itself, so an Encoded result marshals the same wherever it is encoded.
+func (e Encoded) MarshalJSON() ([]byte, error) { return e, nil }
 
 // FrameError is the error the daemon answers a frame with when the frame is not a JSON-RPC message
 // (nil when it is one), so a replay of a recorded malformed frame says what the live daemon said.

@@ -68,10 +68,7 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
 	key, cls := Normalize(tool, e)
-	text := ""
-	if result.Text != nil {
-		text = *result.Text
-	}
+	chars, head := result.rowText()
 	row := state.Row{
 		ID:     anyString(e["tool_use_id"]),
 		Tool:   tool,
@@ -80,8 +77,8 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 		Agent:  anyStringOr(e["agentId"], state.MainAgent),
 		Turn:   turn,
 		Ms:     ms,
-		Chars:  int64(jstext.Len16(text)),
-		Head:   rowHead(text),
+		Chars:  chars,
+		Head:   head,
 		Flags:  rowFlags(e, tool, result, res),
 		Paths:  []string{},
 		Launch: rowLaunch(e, tool, res),
@@ -128,38 +125,50 @@ func rowHead(text string) string {
 		// A copy: a slice would keep the tool's whole output alive for as long as the row lives.
 		return strings.Clone(text[:i])
 	}
-	var buf [4 * rowHeadMax]byte
-	b := append(buf[:0], text[:i]...)
-	units := i
-	for units < rowHeadMax && i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case c == '\t' || c == '\n':
-				b = append(b, ' ')
-			case c < 0x20 || c == 0x7f:
-				continue
-			default:
-				b = append(b, c)
-			}
-			units++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > rowHeadMax {
+	var h headBuilder
+	h.n = copy(h.buf[:], text[:i])
+	h.units = i
+	for _, r := range text[i:] { // an invalid byte reads as U+FFFD, one unit
+		if !h.add(r) {
 			break
 		}
-		units += w
-		b = utf8.AppendRune(b, r) // an invalid byte becomes U+FFFD, one unit
 	}
-	return string(b)
+	return h.String()
 }
+
+// headBuilder builds a rowHead one character at a time, for a text that is read but never held whole.
+type headBuilder struct {
+	buf   [3 * rowHeadMax]byte // a character of one UTF-16 unit is at most 3 bytes, of two 4
+	n     int
+	units int
+}
+
+// add takes the text's next character; false once the head is full (later characters change nothing).
+func (h *headBuilder) add(r rune) bool {
+	w := 1
+	switch {
+	case r == '\t' || r == '\n':
+		r = ' '
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x10000:
+		w = 2
+	}
+	if h.units+w > rowHeadMax {
+		return false
+	}
+	h.units += w
+	if r < utf8.RuneSelf {
+		h.buf[h.n] = byte(r)
+		h.n++
+	} else {
+		h.n += utf8.EncodeRune(h.buf[h.n:], r)
+	}
+	return h.units < rowHeadMax
+}
+
+// String is the head built so far.
+func (h *headBuilder) String() string { return string(h.buf[:h.n]) }
 
 // callAnswered: the call ran and did not fail. A denied or errored call has no lines, no paths and no bg.
 func callAnswered(r ToolResult) bool { return r.Deny == nil && !r.IsError }

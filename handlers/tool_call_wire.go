@@ -1,0 +1,127 @@
+package handlers
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/state/intake"
+)
+
+// readToolCall reads tool.call's params in one pass over the frame (internal/jsonscan), the event
+// decoded and the result's text measured, never copied. ok is false for any text the full decoder must
+// decide (decode[ToolCallParams] and intake.ToolEventFromJSON), which then read it again: a name that
+// differs from a member's only in case (the full decoder matches names without regard to case), a name
+// given twice, an event that is not an object, a value of another type than the member's, an integer
+// `at` written with a fraction or past int64, anything jsonscan refuses.
+func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
+	sc := jsonscan.New(raw)
+	if !sc.Enter() {
+		return p, nil, false
+	}
+	var seen struct{ sessionID, at, ms, event, result bool }
+	once := func(b *bool) bool {
+		was := *b
+		*b = true
+		return !was
+	}
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return p, nil, false
+		case !more:
+			return p, e, e != nil && sc.End()
+		}
+		switch string(key) {
+		case "sessionId":
+			ok = once(&seen.sessionID) && sc.Peek() == '"'
+			if ok {
+				p.SessionID, ok = sc.String()
+			}
+		case "at":
+			ok = once(&seen.at)
+			if ok {
+				p.At, ok = readInt(&sc)
+			}
+		case "ms":
+			ok = once(&seen.ms)
+			if ok {
+				p.Ms, ok = readFloat(&sc)
+			}
+		case "event":
+			ok = once(&seen.event)
+			if ok {
+				e, ok = intake.ReadToolEvent(&sc)
+			}
+		case "result":
+			ok = once(&seen.result)
+			if ok {
+				p.Result, ok = intake.ReadToolResult(&sc)
+			}
+		default:
+			ok = !foldsToMember(key) && sc.Skip()
+		}
+		if !ok {
+			return p, nil, false
+		}
+	}
+}
+
+// toolCallMembers are ToolCallParams' names on the wire.
+var toolCallMembers = []string{"sessionId", "at", "ms", "event", "result"}
+
+// foldsToMember: the full decoder would take key for one of the members (it matches names regardless of
+// case, Unicode folding included), so the fast reader leaves it to that decoder.
+func foldsToMember(key []byte) bool {
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for _, m := range toolCallMembers {
+		if len(m) == len(key) && asciiEqualFold(m, key) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiEqualFold(a string, b []byte) bool {
+	for i := range len(a) {
+		x, y := a[i]|0x20, b[i]|0x20
+		if x != y || (x < 'a' || x > 'z') && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// readInt reads `at`: null, or a number written as an integer within int64.
+func readInt(sc *jsonscan.Scanner) (*int64, bool) {
+	if sc.Peek() == 'n' {
+		return nil, sc.Literal("null")
+	}
+	n, ok := sc.Number()
+	if !ok {
+		return nil, false
+	}
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return &v, true
+}
+
+// readFloat reads `ms`: null (0), or a number within float64.
+func readFloat(sc *jsonscan.Scanner) (float64, bool) {
+	if sc.Peek() == 'n' {
+		return 0, sc.Literal("null")
+	}
+	n, ok := sc.Number()
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(n), 64)
+	return v, err == nil
+}

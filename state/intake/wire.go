@@ -1,0 +1,111 @@
+package intake
+
+import (
+	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/internal/jstext"
+)
+
+// The one-pass readers of a tool.call's event and result (see internal/jsonscan). Each reads exactly what
+// ToolEventFromJSON or ToolResult.UnmarshalJSON would make of the same text, or refuses (ok false) and the
+// caller decodes that text with them instead: a result's text is measured, never copied.
+
+// measuredText is what a row reads of a result's text, measured as it was read: its length in UTF-16
+// units and its head.
+type measuredText struct {
+	chars int64
+	head  string
+}
+
+// ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
+func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
+	if sc.Peek() != '{' {
+		return nil, false
+	}
+	v, ok := sc.Value()
+	m, isMap := v.(map[string]any)
+	return ToolEvent(m), ok && isMap
+}
+
+// ReadToolResult reads a result object as UnmarshalJSON would, its members matched by their exact names,
+// except that the text is measured (the result holds its length and head, not the text: Text is nil). A
+// name given twice or a deny that is neither a string nor null is refused.
+func ReadToolResult(sc *jsonscan.Scanner) (ToolResult, bool) {
+	var r ToolResult
+	if !sc.Enter() {
+		return r, false
+	}
+	var seen struct{ result, text, isError, deny bool }
+	once := func(b *bool) bool {
+		was := *b
+		*b = true
+		return !was
+	}
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return r, false
+		case !more:
+			return r, true
+		}
+		switch string(key) {
+		case "result":
+			if !once(&seen.result) {
+				return r, false
+			}
+			r.Result, ok = sc.Value()
+		case "text":
+			if !once(&seen.text) {
+				return r, false
+			}
+			ok = readText(sc, &r)
+		case "isError":
+			if !once(&seen.isError) {
+				return r, false
+			}
+			r.IsError = sc.Peek() == 't'
+			ok = sc.Skip()
+		case "deny":
+			if !once(&seen.deny) {
+				return r, false
+			}
+			switch sc.Peek() {
+			case 'n':
+				ok = sc.Literal("null")
+			case '"':
+				var s string
+				s, ok = sc.String()
+				r.Deny = &s
+			default:
+				ok = false
+			}
+		default:
+			ok = sc.Skip()
+		}
+		if !ok {
+			return r, false
+		}
+	}
+}
+
+// readText measures a string text; a text of any other kind is absent, as UnmarshalJSON reads it.
+func readText(sc *jsonscan.Scanner, r *ToolResult) bool {
+	if sc.Peek() != '"' {
+		return sc.Skip()
+	}
+	var h headBuilder
+	units, ok := sc.Measure(h.add)
+	r.measured = &measuredText{chars: int64(units), head: h.String()}
+	return ok
+}
+
+// rowText is the text's length in UTF-16 units and its head, as a row shows them.
+func (r ToolResult) rowText() (int64, string) {
+	switch {
+	case r.measured != nil:
+		return r.measured.chars, r.measured.head
+	case r.Text != nil:
+		return int64(jstext.Len16(*r.Text)), rowHead(*r.Text)
+	}
+	return 0, ""
+}
