@@ -83,6 +83,9 @@ func kindOf(raw []byte) jsonKind {
 // parseFrame decodes a frame's outer object: -32700 when the text is not
 // JSON, -32600 when it is JSON but not a single message object.
 func parseFrame(data []byte) (*wireIn, *Error) {
+	if w, ok := scanFrame(data); ok {
+		return w, nil
+	}
 	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
 		// Before any decoder: a recursive one overflows its stack on a deep enough frame, and a
 		// stack overflow ends the process, every session with it.
@@ -159,7 +162,8 @@ func (w *wireIn) checkRequest() (method string, params json.RawMessage, e *Error
 	if problem := checkVersion(w.JSONRPC); problem != "" {
 		return "", nil, invalidRequest("%s", problem)
 	}
-	if kindOf(w.Method) != kindString || json.Unmarshal(w.Method, &method) != nil || method == "" {
+	method, ok := methodName(w.Method)
+	if kindOf(w.Method) != kindString || !ok || method == "" {
 		return "", nil, invalidRequest(`"method" must be a non-empty string`)
 	}
 	if w.ID != nil {
