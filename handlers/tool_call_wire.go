@@ -15,7 +15,7 @@ import (
 // given twice, an event that is not an object, a value of another type than the member's, an integer
 // `at` written with a fraction or past int64, anything jsonscan refuses.
 func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
-	sc := jsonscan.New(raw)
+	sc := intake.NewEventScanner(raw)
 	if !sc.Enter() {
 		return p, nil, false
 	}

@@ -39,7 +39,7 @@ type ToolResult struct {
 	IsError bool
 	Deny    *string // the refusal; nil = not denied
 	// measured is the text as ReadToolResult measured it instead of keeping it (Text is then nil).
-	measured *measuredText
+	measured measuredText
 }
 
 // UnmarshalJSON reads the wire shape {result?, text?, isError?, deny?}. The plugin threw on a text that

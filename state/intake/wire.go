@@ -12,9 +12,26 @@ import (
 // measuredText is what a row reads of a result's text, measured as it was read: its length in UTF-16
 // units and its head.
 type measuredText struct {
+	ok    bool // the text was measured
 	chars int64
 	head  string
 }
+
+// eventNames are the member names and values tool events repeat (intake reads most of them): handed
+// out by the scanner as they are, never copied.
+var eventNames = jsonscan.Intern(
+	"tool", "tool_use_id", "agentId", "consent", "command", "description", "file_path", "notebook_path",
+	"offset", "limit", "pattern", "path", "content", "prompt", "subagent_type", "model", "questions",
+	"run_in_background", "timeout", "old_string", "new_string", "replace_all", "edits", "glob", "type",
+	"output_mode", "-n", "-i", "-A", "-B", "-C", "head_limit", "multiline", "url", "query", "todos",
+	"plan", "Bash", "Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Grep", "Glob", "Agent",
+	"Task", "Workflow", "AskUserQuestion", "ExitPlanMode", "TodoWrite", "WebFetch", "WebSearch",
+	"BashOutput", "KillShell", "general-purpose", "Explore", "Plan",
+)
+
+// NewEventScanner is a scanner over a tool.call's params that hands out the names events repeat
+// (eventNames) without copying them.
+func NewEventScanner(data []byte) jsonscan.Scanner { return jsonscan.WithNames(data, eventNames) }
 
 // ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
 func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
@@ -95,14 +112,14 @@ func readText(sc *jsonscan.Scanner, r *ToolResult) bool {
 	}
 	var h headBuilder
 	units, ok := sc.Measure(h.add)
-	r.measured = &measuredText{chars: int64(units), head: h.String()}
+	r.measured = measuredText{ok: true, chars: int64(units), head: h.String()}
 	return ok
 }
 
 // rowText is the text's length in UTF-16 units and its head, as a row shows them.
 func (r ToolResult) rowText() (int64, string) {
 	switch {
-	case r.measured != nil:
+	case r.measured.ok:
 		return r.measured.chars, r.measured.head
 	case r.Text != nil:
 		return int64(jstext.Len16(*r.Text)), rowHead(*r.Text)
