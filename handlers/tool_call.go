@@ -54,8 +54,8 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 	return ContextResult{Context: out}, nil
 }
 
-// noContext is the reply of nearly every tool.call, encoded once.
-var noContext = rpc.Encoded(`{"context":[]}`)
+// noContext is the reply of nearly every tool.call, encoded (and boxed) once.
+var noContext any = rpc.Encoded(`{"context":[]}`)
 
 // toolCallParams reads the params in one pass when it can (readToolCall), the event with them; else
 // with the full decoder, the event (nil) left for after the session is found, where its errors come.

@@ -8,6 +8,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 
 	json "github.com/segmentio/encoding/json"
@@ -84,6 +85,29 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// Eight bytes at a time (SWAR): a word flags every byte that is not plain — a control character, a
+// quote, a backslash, or not ASCII. It may also flag a plain byte above a flagged one (a borrow), never
+// miss one; a flagged word is read byte by byte.
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+)
+
+// plainEnd is the index of the first byte at or after i that is not plain (len(d) when there is none).
+func plainEnd(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if (x|(x-ones*0x20)|(q-ones)&^q|(b-ones)&^b)&high != 0 {
+			break
+		}
+	}
+	for i < len(d) && plain[d[i]] {
+		i++
+	}
+	return i
+}
 
 func (s *Scanner) skipSpace() {
 	for s.pos < len(s.data) {
@@ -175,11 +199,11 @@ func (s *Scanner) String() (string, bool) {
 	i := start
 	ascii := true
 	for i < len(s.data) {
-		b := s.data[i]
-		if plain[b] {
-			i++
-			continue
+		i = plainEnd(s.data, i)
+		if i == len(s.data) {
+			break
 		}
+		b := s.data[i]
 		switch {
 		case b == '"':
 			if !ascii && !utf8.Valid(s.data[start:i]) {
@@ -314,10 +338,7 @@ func (s *Scanner) Measure(head func(r rune) bool) (units int, ok bool) {
 		b := s.data[i]
 		if !feeding && plain[b] {
 			// The common case once the head is full: a run of plain ASCII, one unit a byte.
-			j := i + 1
-			for j < len(s.data) && plain[s.data[j]] {
-				j++
-			}
+			j := plainEnd(s.data, i+1)
 			units += j - i
 			i = j
 			continue
