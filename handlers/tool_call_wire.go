@@ -106,11 +106,34 @@ func readInt(sc *jsonscan.Scanner) (*int64, bool) {
 	if !ok {
 		return nil, false
 	}
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	if err != nil {
+	v, ok := smallInt(n)
+	if !ok {
 		return nil, false
 	}
 	return &v, true
+}
+
+// smallInt is a number written as an integer of at most 18 digits (no fraction, no exponent), which
+// int64 always holds; anything else is the full decoder's to read.
+func smallInt(n []byte) (int64, bool) {
+	neg := len(n) > 0 && n[0] == '-'
+	if neg {
+		n = n[1:]
+	}
+	if len(n) == 0 || len(n) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // readFloat reads `ms`: null (0), or a number within float64.
@@ -121,6 +144,9 @@ func readFloat(sc *jsonscan.Scanner) (float64, bool) {
 	n, ok := sc.Number()
 	if !ok {
 		return 0, false
+	}
+	if v, ok := smallInt(n); ok && v > -1<<53 && v < 1<<53 {
+		return float64(v), true // exact, as ParseFloat reads it
 	}
 	v, err := strconv.ParseFloat(string(n), 64)
 	return v, err == nil

@@ -326,43 +326,46 @@ func (s *Scanner) hex4(i int) (rune, bool) {
 	return r, true
 }
 
-// Measure reads a string value without keeping it: its length in UTF-16 units, and its characters
-// handed to head one at a time until head returns false (the rest is only counted).
-func (s *Scanner) Measure(head func(r rune) bool) (units int, ok bool) {
+// Measure reads a string value without keeping it: its length in UTF-16 units, and as much of its
+// text, unescaped, as fits in prefix, whole characters only: n bytes, all of it when whole is true.
+func (s *Scanner) Measure(prefix []byte) (units, n int, whole, ok bool) {
 	if s.Peek() != '"' {
-		return 0, false
+		return 0, 0, false, false
 	}
+	d := s.data
 	i := s.pos + 1
-	feeding := true
-	for i < len(s.data) {
-		b := s.data[i]
-		if !feeding && plain[b] {
-			// The common case once the head is full: a run of plain ASCII, one unit a byte.
-			j := plainEnd(s.data, i+1)
+	whole = true
+	for i < len(d) {
+		if j := plainEnd(d, i); j > i {
+			// A run of plain ASCII, one unit a byte.
 			units += j - i
+			if whole {
+				c := copy(prefix[n:], d[i:j])
+				n += c
+				whole = c == j-i
+			}
 			i = j
-			continue
+			if i == len(d) {
+				break
+			}
 		}
 		var r rune
-		switch {
-		case plain[b]:
-			r = rune(b)
-			i++
+		switch b := d[i]; {
 		case b == '"':
 			s.pos = i + 1
-			return units, true
+			return units, n, whole, true
 		case b == '\\':
 			var ok bool
 			if r, i, ok = s.escape(i); !ok {
-				return 0, false
+				return 0, 0, false, false
 			}
 		case b < 0x20:
-			return 0, false
+			return 0, 0, false, false
 		default:
 			var size int
-			r, size = utf8.DecodeRune(s.data[i:])
+			r, size = utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size == 1 {
-				return 0, false
+				return 0, 0, false, false
 			}
 			i += size
 		}
@@ -370,11 +373,13 @@ func (s *Scanner) Measure(head func(r rune) bool) (units int, ok bool) {
 		if r >= 0x10000 {
 			units++
 		}
-		if feeding {
-			feeding = head(r)
+		if whole {
+			if whole = len(prefix)-n >= utf8.RuneLen(r); whole {
+				n += utf8.EncodeRune(prefix[n:], r)
+			}
 		}
 	}
-	return 0, false
+	return 0, 0, false, false
 }
 
 // Number reads a number value as written, checked against JSON's grammar.
@@ -470,15 +475,14 @@ func (s *Scanner) object() (any, bool) {
 		if !more {
 			return m, true
 		}
-		name := s.name(key)
-		if _, dup := m[name]; dup {
-			return nil, false
-		}
 		v, ok := s.Value()
 		if !ok {
 			return nil, false
 		}
-		m[name] = v
+		n := len(m)
+		if m[s.name(key)] = v; len(m) == n {
+			return nil, false // the name was there already
+		}
 	}
 }
 
@@ -536,7 +540,7 @@ func (s *Scanner) Skip() bool {
 		_, ok := s.array()
 		return ok
 	case c == '"':
-		_, ok := s.Measure(func(rune) bool { return false })
+		_, _, _, ok := s.Measure(nil)
 		return ok
 	case c == 't':
 		return s.Literal("true")

@@ -25,29 +25,32 @@ func TestPlainEnd(t *testing.T) {
 }
 
 // TestMeasure: a string's UTF-16 length counted over escapes, multi-byte characters and surrogate
-// pairs, and the characters handed to the head in order until it says stop.
+// pairs, and its start decoded into the prefix, whole characters only.
 func TestMeasure(t *testing.T) {
 	for _, c := range []struct {
-		text  string
-		units int
-		head  string
-		ok    bool
+		text   string
+		units  int
+		prefix string
+		whole  bool
+		ok     bool
 	}{
-		{`"plain text that is longer than eight bytes"`, 42, "plai", true},
-		{`"a\nb\t\"\\\/\u00e9\ud83d\ude00é😀"`, 13, "a\nb\t", true},
-		{`""`, 0, "", true},
-		{`"\ud800"`, 0, "", false},
-		{`"\udc00\ud800"`, 0, "", false},
-		{"\"a\x01\"", 0, "", false},
-		{"\"\xff\"", 0, "", false},
-		{`"unterminated`, 0, "", false},
-		{`"\x"`, 0, "", false},
+		{`"plain text that is longer than eight bytes"`, 42, "plain ", false, true},
+		{`"a\nb\t\"\\\/\u00e9\ud83d\ude00é😀"`, 13, "a\nb\t\"\\", false, true},
+		{`"ab\u00e9€"`, 4, "abé", false, true},
+		{`"abc"`, 3, "abc", true, true},
+		{`""`, 0, "", true, true},
+		{`"\ud800"`, 0, "", false, false},
+		{`"\udc00\ud800"`, 0, "", false, false},
+		{"\"a\x01\"", 0, "", false, false},
+		{"\"\xff\"", 0, "", false, false},
+		{`"unterminated`, 0, "", false, false},
+		{`"\x"`, 0, "", false, false},
 	} {
 		sc := New([]byte(c.text))
-		var head []rune
-		units, ok := sc.Measure(func(r rune) bool { head = append(head, r); return len(head) < 4 })
-		if ok != c.ok || (ok && (units != c.units || string(head) != c.head)) {
-			t.Errorf("%s: %d units, head %q, ok %v; want %d, %q, %v", c.text, units, string(head), ok, c.units, c.head, c.ok)
+		var prefix [6]byte
+		units, n, whole, ok := sc.Measure(prefix[:])
+		if ok != c.ok || (ok && (units != c.units || string(prefix[:n]) != c.prefix || whole != c.whole)) {
+			t.Errorf("%s: %d units, prefix %q whole %v, ok %v; want %d, %q %v, %v", c.text, units, prefix[:n], whole, ok, c.units, c.prefix, c.whole, c.ok)
 		}
 	}
 }

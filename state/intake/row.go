@@ -141,9 +141,10 @@ type headBuilder struct {
 	buf   [3 * rowHeadMax]byte // a character of one UTF-16 unit is at most 3 bytes, of two 4
 	n     int
 	units int
+	full  bool // later characters change nothing
 }
 
-// add takes the text's next character; false once the head is full (later characters change nothing).
+// add takes the text's next character; false once the head is full.
 func (h *headBuilder) add(r rune) bool {
 	w := 1
 	switch {
@@ -155,6 +156,7 @@ func (h *headBuilder) add(r rune) bool {
 		w = 2
 	}
 	if h.units+w > rowHeadMax {
+		h.full = true
 		return false
 	}
 	h.units += w
@@ -164,7 +166,22 @@ func (h *headBuilder) add(r rune) bool {
 	} else {
 		h.n += utf8.EncodeRune(h.buf[h.n:], r)
 	}
-	return h.units < rowHeadMax
+	h.full = h.units == rowHeadMax
+	return !h.full
+}
+
+// addBytes takes the characters of p (valid UTF-8) until the head is full.
+func (h *headBuilder) addBytes(p []byte) {
+	for i := 0; i < len(p) && !h.full; {
+		if c := p[i]; c < utf8.RuneSelf {
+			h.add(rune(c))
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		h.add(r)
+		i += size
+	}
 }
 
 // String is the head built so far.

@@ -105,16 +105,24 @@ func ReadToolResult(sc *jsonscan.Scanner) (ToolResult, bool) {
 	}
 }
 
-// readText measures a string text; a text of any other kind is absent, as UnmarshalJSON reads it.
+// readText measures a string text; a text of any other kind is absent, as UnmarshalJSON reads it. Only
+// the text's start is decoded, into headRead: a head it does not settle (a start of control characters,
+// which a head drops) is refused.
 func readText(sc *jsonscan.Scanner, r *ToolResult) bool {
 	if sc.Peek() != '"' {
 		return sc.Skip()
 	}
+	var start [headRead]byte
+	units, n, whole, ok := sc.Measure(start[:])
 	var h headBuilder
-	units, ok := sc.Measure(h.add)
+	h.addBytes(start[:n])
 	r.measured = measuredText{ok: true, chars: int64(units), head: h.String()}
-	return ok
+	return ok && (whole || h.full)
 }
+
+// headRead is how much of a text's start is decoded for its head: any head of rowHeadMax units fits,
+// with room for the tabs, newlines and control characters among them.
+const headRead = 4 * rowHeadMax
 
 // rowText is the text's length in UTF-16 units and its head, as a row shows them.
 func (r ToolResult) rowText() (int64, string) {
