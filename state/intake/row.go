@@ -28,12 +28,24 @@ const rowHeadMax = 80
 //
 // A key is at most KeyMax UTF-16 units, cut on a whole character, and always valid UTF-8.
 func Normalize(tool string, input map[string]any) (string, state.CommandClass) {
-	key, cls := normalizeKey(tool, input)
-	key = jstext.Cut16(key, state.KeyMax)
-	if !utf8.ValidString(key) {
-		key = strings.ToValidUTF8(key, "\uFFFD")
-	}
+	key, cls, _ := normalize(tool, input)
 	return key, cls
+}
+
+// normalize is Normalize, and whether the key is a string of its own (built here, not cut), which a
+// row can keep as it is: any other key may be a slice of a long command or path, and a row that kept it
+// would keep all of that alive.
+func normalize(tool string, input map[string]any) (key string, cls state.CommandClass, owned bool) {
+	key, cls = normalizeKey(tool, input)
+	// Every key but a file tool's path is put together here.
+	owned = !state.IsFileTool(tool) || tool == "Read"
+	if cut := jstext.Cut16(key, state.KeyMax); len(cut) < len(key) {
+		key, owned = cut, false
+	}
+	if !utf8.ValidString(key) {
+		key, owned = strings.ToValidUTF8(key, "\uFFFD"), true
+	}
+	return key, cls, owned
 }
 
 func normalizeKey(tool string, input map[string]any) (string, state.CommandClass) {
@@ -67,12 +79,15 @@ func ClassOf(command string) state.CommandClass {
 func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
-	key, cls := Normalize(tool, e)
+	key, cls, owned := normalize(tool, e)
+	if !owned {
+		key = strings.Clone(key) // the row outlives the command or path the key may be a slice of
+	}
 	chars, head := result.rowText()
 	row := state.Row{
 		ID:     anyString(e["tool_use_id"]),
 		Tool:   tool,
-		Key:    strings.Clone(key), // the key may be a slice of a long command or path; the row outlives both
+		Key:    key,
 		Cls:    cls,
 		Agent:  anyStringOr(e["agentId"], state.MainAgent),
 		Turn:   turn,
@@ -172,7 +187,16 @@ func (h *headBuilder) add(r rune) bool {
 
 // addBytes takes the characters of p (valid UTF-8) until the head is full.
 func (h *headBuilder) addBytes(p []byte) {
-	for i := 0; i < len(p) && !h.full; {
+	// Printable ASCII, most of any tool's output, goes in as it is.
+	i := 0
+	for i < len(p) && h.units < rowHeadMax && p[i] >= 0x20 && p[i] < 0x7f {
+		h.buf[h.n] = p[i]
+		h.n++
+		h.units++
+		i++
+	}
+	h.full = h.units == rowHeadMax
+	for i < len(p) && !h.full {
 		if c := p[i]; c < utf8.RuneSelf {
 			h.add(rune(c))
 			i++
