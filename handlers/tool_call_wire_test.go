@@ -113,3 +113,16 @@ func FuzzReadToolCall(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReadToolCall is a tool.call's params read in one pass, a tool's output of six lines in them.
+func BenchmarkReadToolCall(b *testing.B) {
+	text := strings.Repeat(`     1\tline 1 of the file, with some code in it;\n`, 6)
+	raw := []byte(`{"sessionId":"s","at":1000001,"ms":40,"event":{"tool":"Bash","tool_use_id":"t1","command":"cat src/file1.ts"},"result":{"text":"` + text + `"}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, _, ok := readToolCall(raw); !ok {
+			b.Fatal("refused")
+		}
+	}
+}

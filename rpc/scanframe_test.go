@@ -84,3 +84,16 @@ func FuzzScanFrame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { agreeFrame(t, data) })
 }
+
+// BenchmarkScanFrame is the envelope of a tool.call read in one pass, a tool's output of six lines in it.
+func BenchmarkScanFrame(b *testing.B) {
+	text := bytes.Repeat([]byte(`     1\tline 1 of the file, with some code in it;\n`), 6)
+	frame := []byte(`{"jsonrpc":"2.0","id":123,"method":"tool.call","params":{"sessionId":"s","at":1000001,"ms":40,"event":{"tool":"Bash","tool_use_id":"t1","command":"cat src/file1.ts"},"result":{"text":"` + string(text) + `"}}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		if _, ok := scanFrame(frame); !ok {
+			b.Fatal("refused")
+		}
+	}
+}

@@ -185,26 +185,28 @@ func (h *headBuilder) add(r rune) bool {
 	return !h.full
 }
 
-// addBytes takes the characters of p (valid UTF-8) until the head is full.
+// addBytes takes the characters of p (valid UTF-8) until the head is full: ASCII in place, the rest
+// through add.
 func (h *headBuilder) addBytes(p []byte) {
-	// Printable ASCII, most of any tool's output, goes in as it is.
-	i := 0
-	for i < len(p) && h.units < rowHeadMax && p[i] >= 0x20 && p[i] < 0x7f {
-		h.buf[h.n] = p[i]
-		h.n++
-		h.units++
-		i++
-	}
-	h.full = h.units == rowHeadMax
-	for i < len(p) && !h.full {
-		if c := p[i]; c < utf8.RuneSelf {
-			h.add(rune(c))
-			i++
+	for i := 0; i < len(p) && !h.full; {
+		c := p[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(p[i:])
+			h.add(r)
+			i += size
 			continue
 		}
-		r, size := utf8.DecodeRune(p[i:])
-		h.add(r)
-		i += size
+		i++
+		switch {
+		case c == '\t' || c == '\n':
+			c = ' '
+		case c < 0x20 || c == 0x7f:
+			continue
+		}
+		h.buf[h.n] = c
+		h.n++
+		h.units++
+		h.full = h.units == rowHeadMax
 	}
 }
 
