@@ -1,7 +1,7 @@
 // Package jsonscan reads a JSON text in one pass, in place: an object's members by their names as
 // written, values decoded as a UseNumber decoder decodes them (maps, []any, strings, json.Number,
-// bools, nil), and a long string measured — its length in UTF-16 units and its first characters handed
-// to a callback — without being copied. It is the fast path of a decoder that keeps a full one behind
+// bools, nil), and a long string measured — its length in UTF-16 units and its start unescaped into
+// the caller's buffer — without being copied. It is the fast path of a decoder that keeps a full one behind
 // it: whatever it is not sure of (invalid JSON, invalid UTF-8, a lone surrogate escape, an escaped
 // member name, nesting past jsondepth.Max) it refuses with ok false, and the caller decodes the same
 // text with the full decoder, which decides and words the error. Pure: no I/O, no clock, no goroutine.
@@ -24,59 +24,11 @@ type Scanner struct {
 	// open: an object was just entered and its first member is still to come (no comma before it).
 	open bool
 	// names: the strings handed out as they are (see Interned).
-	names Interned
+	names *Interned
 }
 
 // New is a scanner at the start of data; data is read in place and must not change while it is read.
 func New(data []byte) Scanner { return Scanner{data: data} }
-
-// Interned is a set of strings a scanner hands out instead of copies: a member name or a string value
-// that equals one, unescaped, is the set's own, its value already boxed, so decoding the names every
-// text repeats allocates nothing.
-type Interned map[string]any
-
-// Intern is the set of words.
-func Intern(words ...string) Interned {
-	set := make(Interned, len(words))
-	for _, w := range words {
-		set[w] = w
-	}
-	return set
-}
-
-// WithNames is a scanner at the start of data that hands out the strings of names as they are.
-func WithNames(data []byte, names Interned) Scanner { return Scanner{data: data, names: names} }
-
-// internedMax is the longest string looked up in the interned set: longer ones are rarely names.
-const internedMax = 32
-
-// interned is the set's own copy of the string value next in the text, when it has one (and then it is read).
-func (s *Scanner) interned() (any, bool) {
-	if s.names == nil {
-		return nil, false
-	}
-	start := s.pos + 1
-	end := start
-	for end < len(s.data) && end-start <= internedMax && plain[s.data[end]] {
-		end++
-	}
-	if end == len(s.data) || s.data[end] != '"' || end-start > internedMax {
-		return nil, false
-	}
-	v, ok := s.names[string(s.data[start:end])]
-	if ok {
-		s.pos = end + 1
-	}
-	return v, ok
-}
-
-// name is key as a string: the interned one when there is one, else a copy.
-func (s *Scanner) name(key []byte) string {
-	if v, ok := s.names[string(key)]; ok {
-		return v.(string)
-	}
-	return string(key)
-}
 
 // plain marks the bytes a string holds as they are: printable ASCII but the quote and the backslash.
 var plain = func() (t [256]bool) {

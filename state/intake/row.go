@@ -185,28 +185,29 @@ func (h *headBuilder) add(r rune) bool {
 	return !h.full
 }
 
-// addBytes takes the characters of p (valid UTF-8) until the head is full: ASCII in place, the rest
-// through add.
+// addBytes takes the characters of p (valid UTF-8) until the head is full: runs of printable ASCII
+// copied as they are, the rest one character at a time.
 func (h *headBuilder) addBytes(p []byte) {
 	for i := 0; i < len(p) && !h.full; {
-		c := p[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRune(p[i:])
-			h.add(r)
-			i += size
+		j, end := i, min(len(p), i+rowHeadMax-h.units)
+		for j < end && p[j] >= 0x20 && p[j] < 0x7f {
+			j++
+		}
+		if j > i {
+			h.n += copy(h.buf[h.n:], p[i:j])
+			h.units += j - i
+			h.full = h.units == rowHeadMax
+			i = j
 			continue
 		}
-		i++
-		switch {
-		case c == '\t' || c == '\n':
-			c = ' '
-		case c < 0x20 || c == 0x7f:
+		if c := p[i]; c < utf8.RuneSelf {
+			h.add(rune(c))
+			i++
 			continue
 		}
-		h.buf[h.n] = c
-		h.n++
-		h.units++
-		h.full = h.units == rowHeadMax
+		r, size := utf8.DecodeRune(p[i:])
+		h.add(r)
+		i += size
 	}
 }
 
