@@ -145,8 +145,8 @@ func readFloat(sc *jsonscan.Scanner) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if v, ok := smallInt(n); ok && v > -1<<53 && v < 1<<53 {
-		return float64(v), true // exact, as ParseFloat reads it
+	if v, ok := smallInt(n); ok && v > -1<<53 && v < 1<<53 && (v != 0 || n[0] != '-') {
+		return float64(v), true // exact, as ParseFloat reads it (but -0, which it reads as -0)
 	}
 	v, err := strconv.ParseFloat(string(n), 64)
 	return v, err == nil
