@@ -14,10 +14,13 @@ import (
 // differs from a member's only in case (the full decoder matches names without regard to case), a name
 // given twice, an event that is not an object, a value of another type than the member's, an integer
 // `at` written with a fraction or past int64, anything jsonscan refuses.
-func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
+//
+// An `at` is stored in *at (p.At is left nil) and hasAt says whether one was given: at is the caller's,
+// so reading it allocates nothing.
+func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	sc := intake.NewEventScanner(raw)
 	if !sc.Enter() {
-		return p, nil, false
+		return p, nil, false, false
 	}
 	var seen struct{ sessionID, at, ms, event, result bool }
 	once := func(b *bool) bool {
@@ -29,9 +32,9 @@ func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
 		key, more, ok := sc.Key()
 		switch {
 		case !ok:
-			return p, nil, false
+			return p, nil, false, false
 		case !more:
-			return p, e, e != nil && sc.End()
+			return p, e, hasAt, e != nil && sc.End()
 		}
 		switch string(key) {
 		case "sessionId":
@@ -42,7 +45,7 @@ func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
 		case "at":
 			ok = once(&seen.at)
 			if ok {
-				p.At, ok = readInt(&sc)
+				hasAt, ok = readInt(&sc, at)
 			}
 		case "ms":
 			ok = once(&seen.ms)
@@ -63,7 +66,7 @@ func readToolCall(raw []byte) (p ToolCallParams, e intake.ToolEvent, ok bool) {
 			ok = !foldsToMember(key) && sc.Skip()
 		}
 		if !ok {
-			return p, nil, false
+			return p, nil, false, false
 		}
 	}
 }
@@ -97,20 +100,17 @@ func asciiEqualFold(a string, b []byte) bool {
 	return true
 }
 
-// readInt reads `at`: null, or a number written as an integer within int64.
-func readInt(sc *jsonscan.Scanner) (*int64, bool) {
+// readInt reads `at` into *into: null (false), or a number written as an integer within int64 (true).
+func readInt(sc *jsonscan.Scanner, into *int64) (given, ok bool) {
 	if sc.Peek() == 'n' {
-		return nil, sc.Literal("null")
+		return false, sc.Literal("null")
 	}
 	n, ok := sc.Number()
 	if !ok {
-		return nil, false
+		return false, false
 	}
-	v, ok := smallInt(n)
-	if !ok {
-		return nil, false
-	}
-	return &v, true
+	*into, ok = smallInt(n)
+	return ok, ok
 }
 
 // smallInt is a number written as an integer of at most 18 digits (no fraction, no exponent), which

@@ -16,9 +16,13 @@ import (
 // one-pass reader took raw.
 func agreeToolCall(t testing.TB, raw []byte) bool {
 	t.Helper()
-	fast, fe, ok := readToolCall(raw)
+	var at int64
+	fast, fe, hasAt, ok := readToolCall(raw, &at)
 	if !ok {
 		return false
+	}
+	if hasAt {
+		fast.At = &at
 	}
 	slow, err := decode[ToolCallParams](raw)
 	if err != nil {
@@ -121,7 +125,8 @@ func BenchmarkReadToolCall(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
-		if _, _, ok := readToolCall(raw); !ok {
+		var at int64
+		if _, _, _, ok := readToolCall(raw, &at); !ok {
 			b.Fatal("refused")
 		}
 	}

@@ -7,24 +7,24 @@ import (
 	"github.com/saverd/saverd/internal/jsonscan"
 )
 
-// scanFrame reads a frame's outer object in one pass (internal/jsonscan), each member left in place in
-// the frame, which is read fresh for every frame and never reused. ok is false for any frame the full
+// scanFrame reads a frame's outer object into w in one pass (internal/jsonscan), each member left in
+// place in the frame, which is read fresh for every frame and never reused. ok is false for any frame the full
 // decoders of parseFrame must decide: not an object, invalid, nested past jsondepth.Max (jsonscan
 // refuses it without recursing deeper, so the depth check can come after), a member named twice, or a
 // name those decoders would match regardless of case.
-func scanFrame(data []byte) (*wireIn, bool) {
+func scanFrame(data []byte, w *wireIn) bool {
+	*w = wireIn{}
 	sc := jsonscan.New(data)
 	if !sc.Enter() {
-		return nil, false
+		return false
 	}
-	w := &wireIn{}
 	for {
 		key, more, ok := sc.Key()
 		switch {
 		case !ok:
-			return nil, false
+			return false
 		case !more:
-			return w, sc.End()
+			return sc.End()
 		}
 		var member *json.RawMessage
 		switch string(key) {
@@ -42,13 +42,13 @@ func scanFrame(data []byte) (*wireIn, bool) {
 			member = &w.Error
 		default:
 			if foldsToWireMember(key) || !sc.Skip() {
-				return nil, false
+				return false
 			}
 			continue
 		}
 		raw, ok := sc.Raw()
 		if !ok || *member != nil {
-			return nil, false
+			return false
 		}
 		*member = raw
 	}

@@ -25,8 +25,8 @@ func fullFrame(data []byte) *wireIn {
 // the method name unquotes the same. It reports whether scanFrame took it.
 func agreeFrame(t *testing.T, data []byte) bool {
 	t.Helper()
-	w, ok := scanFrame(data)
-	if !ok {
+	w := &wireIn{}
+	if !scanFrame(data, w) {
 		return false
 	}
 	full := fullFrame(data)
@@ -91,8 +91,9 @@ func BenchmarkScanFrame(b *testing.B) {
 	frame := []byte(`{"jsonrpc":"2.0","id":123,"method":"tool.call","params":{"sessionId":"s","at":1000001,"ms":40,"event":{"tool":"Bash","tool_use_id":"t1","command":"cat src/file1.ts"},"result":{"text":"` + string(text) + `"}}}`)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(frame)))
+	var w wireIn
 	for b.Loop() {
-		if _, ok := scanFrame(frame); !ok {
+		if !scanFrame(frame, &w) {
 			b.Fatal("refused")
 		}
 	}

@@ -80,35 +80,36 @@ func kindOf(raw []byte) jsonKind {
 	}
 }
 
-// parseFrame decodes a frame's outer object: -32700 when the text is not
-// JSON, -32600 when it is JSON but not a single message object.
-func parseFrame(data []byte) (*wireIn, *Error) {
-	if w, ok := scanFrame(data); ok {
-		return w, nil
+// parseFrame decodes a frame's outer object into w: -32700 when the text is not JSON, -32600 when it is
+// JSON but not a single message object. w holds slices of data, nothing of its own, so one can serve
+// every frame of a stream.
+func parseFrame(data []byte, w *wireIn) *Error {
+	if scanFrame(data, w) {
+		return nil
 	}
 	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
 		// Before any decoder: a recursive one overflows its stack on a deep enough frame, and a
 		// stack overflow ends the process, every session with it.
-		return nil, Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+		return Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
 	}
-	var w wireIn
 	// Every frame is decoded here, a tool.call with the tool's whole output in it: the fast decoder
 	// first, and encoding/json only to word what is wrong with a frame the fast one refused.
-	if kindOf(data) == kindObject && fastjson.Unmarshal(data, &w) == nil {
-		return &w, nil
+	*w = wireIn{}
+	if kindOf(data) == kindObject && fastjson.Unmarshal(data, w) == nil {
+		return nil
 	}
-	w = wireIn{}
-	err := json.Unmarshal(data, &w)
+	*w = wireIn{}
+	err := json.Unmarshal(data, w)
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case err == nil && kindOf(data) == kindObject:
-		return &w, nil
+		return nil
 	case err == nil || errors.As(err, &typeErr):
 		// Valid JSON of the wrong shape (json.Unmarshal accepts a top-level
 		// null into a struct, hence the kind check above).
-		return nil, notAnObject(kindOf(data))
+		return notAnObject(kindOf(data))
 	default:
-		return nil, parseError(err)
+		return parseError(err)
 	}
 }
 
@@ -299,7 +300,8 @@ func (e Encoded) MarshalJSON() ([]byte, error) { return e, nil }
 // FrameError is the error the daemon answers a frame with when the frame is not a JSON-RPC message
 // (nil when it is one), so a replay of a recorded malformed frame says what the live daemon said.
 func FrameError(data []byte) *Error {
-	if _, e := parseFrame(data); e != nil {
+	var w wireIn
+	if e := parseFrame(data, &w); e != nil {
 		return e
 	}
 	return nil

@@ -121,18 +121,18 @@ func (s *Scanner) Key() (key []byte, more, ok bool) {
 		return nil, false, false
 	}
 	start := s.pos + 1
-	i := start
-	ascii := true
-	for i < len(s.data) && s.data[i] != '"' {
-		b := s.data[i]
-		if b == '\\' || b < 0x20 {
+	i := plainEnd(s.data, start)
+	if i < len(s.data) && s.data[i] >= utf8.RuneSelf {
+		// A name beyond ASCII: to its quote, then checked whole.
+		for i < len(s.data) && s.data[i] != '"' && s.data[i] != '\\' && s.data[i] >= 0x20 {
+			i++
+		}
+		if !utf8.Valid(s.data[start:i]) {
 			return nil, false, false
 		}
-		ascii = ascii && b < utf8.RuneSelf
-		i++
 	}
-	if i == len(s.data) || (!ascii && !utf8.Valid(s.data[start:i])) {
-		return nil, false, false
+	if i == len(s.data) || s.data[i] != '"' {
+		return nil, false, false // an escape, a control character or no end: the full decoder's
 	}
 	s.pos = i + 1
 	if s.Peek() != ':' {
