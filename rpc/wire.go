@@ -58,11 +58,14 @@ func (k jsonKind) String() string { return kindNames[k] }
 
 // kindOf classifies a JSON value by its first byte; raw must be valid JSON.
 func kindOf(raw []byte) jsonKind {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r' || raw[i] == '\n') {
+		i++
+	}
+	if i == len(raw) {
 		return kindInvalid
 	}
-	switch c := raw[0]; {
+	switch c := raw[i]; {
 	case c == '{':
 		return kindObject
 	case c == '[':

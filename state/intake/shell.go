@@ -95,7 +95,11 @@ func readShell(raw string) shellCmd {
 		i = s.step(i)
 	}
 	s.endWord(len(s.out))
-	return shellCmd{text: string(s.out), toks: s.toks}
+	text := raw // most commands read as they are typed: no copy then
+	if string(s.out) != raw {
+		text = string(s.out)
+	}
+	return shellCmd{text: text, toks: s.toks}
 }
 
 func (s *shellScanner) step(i int) int {
