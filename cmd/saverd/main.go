@@ -99,7 +99,7 @@ const usage = `Usage:
                   [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
       One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
   saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
-               [--claude-dir DIR]
-      A past Claude Code session played through the reducer offline: header, repeated calls, largest
+               [--claude-dir DIR] [--codex-dir DIR] [--judge]
+      A past Claude Code or Codex session played through the reducer offline: header, repeated calls, largest
       context consumers, compaction forecast.
 ` + installCommands
