@@ -48,6 +48,9 @@ func FuzzHandle(f *testing.F) {
 			t.Fatal(err)
 		}
 		method := methods[int(pick)%len(methods)]
+		if method == "tool.call" {
+			agreeToolCall(t, params)
+		}
 		defer func() {
 			if r := recover(); r != nil {
 				t.Fatalf("%s %s panicked: %v", method, params, r)

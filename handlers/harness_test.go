@@ -182,6 +182,9 @@ func (h *harness) callErr(method string, params any) (json.RawMessage, error) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	if method == "tool.call" {
+		agreeToolCall(h.t, raw) // every test's tool.call checks the one-pass reader too
+	}
 	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: method, Params: raw})
 	res, err = rpc.Settle(context.Background(), res, err)
 	if err != nil {

@@ -19,16 +19,23 @@ const planTool = "ExitPlanMode"
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
-	p, sess, err := sessionFor[ToolCallParams](s, raw)
+	var atFast int64
+	p, e, at, err := s.toolCallParams(raw, &atFast)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Event) == 0 {
-		return nil, rpc.InvalidParams("params.event: required")
-	}
-	e, err := intake.ToolEventFromJSON(p.Event)
+	sess, err := s.session(p.SessionID)
 	if err != nil {
-		return nil, rpc.InvalidParams("params.event: %v", err)
+		return nil, err
+	}
+	if e == nil {
+		// The full decoder's path: the event is decoded on its own, once the session is known.
+		if len(p.Event) == 0 {
+			return nil, rpc.InvalidParams("params.event: required")
+		}
+		if e, err = intake.ToolEventFromJSON(p.Event); err != nil {
+			return nil, rpc.InvalidParams("params.event: %v", err)
+		}
 	}
 	if tool, ok := e["tool"].(string); !ok || tool == "" {
 		return nil, rpc.InvalidParams("params.event.tool: required string")
@@ -39,10 +46,30 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
 		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
 	}
-	now := s.now(p.At)
-	out := []string{}
-	sess.event(func() { out = append(out, sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now)...) })
+	now := s.now(at)
+	var out []string
+	sess.event(func() { out = sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now) })
+	if len(out) == 0 {
+		return noContext, nil
+	}
 	return ContextResult{Context: out}, nil
+}
+
+// noContext is the reply of nearly every tool.call, encoded (and boxed) once.
+var noContext any = rpc.Encoded(`{"context":[]}`)
+
+// toolCallParams reads the params in one pass when it can (readToolCall), the event with them; else
+// with the full decoder, the event (nil) left for after the session is found, where its errors come.
+// at is the host's clock, nil when absent: into, which the one-pass reader fills, or the decoded one.
+func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallParams, e intake.ToolEvent, at *int64, err error) {
+	if p, e, hasAt, ok := readToolCall(raw, into); ok {
+		if hasAt {
+			at = into
+		}
+		return p, e, at, nil
+	}
+	p, err = decode[ToolCallParams](raw)
+	return p, nil, p.At, err
 }
 
 func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) []string {

@@ -10,7 +10,8 @@ func (s *stream) accept(f frame) message {
 		s.reject(nil, Errorf(CodeParseError, "parse error: %s", f.bad))
 		return nil
 	}
-	w, perr := parseFrame(f.data)
+	w := &s.wire
+	perr := parseFrame(f.data, w)
 	if perr != nil && perr.Code == CodeParseError {
 		s.rec.raw(f.data, false)
 		s.frames.lost(f.data)

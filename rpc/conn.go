@@ -58,8 +58,12 @@ type Conn struct {
 	handling atomic.Bool
 	// watching: a watcher reads the input while a slow handler runs (see readahead.go).
 	watching atomic.Bool
-	// cancelHandler cancels the running handler's context; the connection stopping calls it.
-	cancelHandler atomic.Pointer[context.CancelFunc]
+	// handlerCtx is the context of every handler on the read loop, made once in Serve: it ends when the
+	// connection stops (cancelHandlers, called then), so a request costs no context of its own.
+	handlerCtx     context.Context
+	cancelHandlers context.CancelFunc
+	// watch starts watchInput once a handler has run for slowHandler: one timer, reset for each handler.
+	watch *time.Timer
 
 	mu      sync.Mutex
 	serving bool
@@ -99,6 +103,9 @@ func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
 	stop := context.AfterFunc(ctx, func() {
 		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
 	})
+	c.handlerCtx, c.cancelHandlers = context.WithCancel(ctx)
+	c.watch = time.AfterFunc(time.Hour, c.watchInput)
+	c.watch.Stop()
 	handle := c.dispatch(h)
 	// A stopped stream ends the connection at once when no handler is running, whether or not the
 	// read loop is still blocked on the input (see stream.Read).
@@ -148,8 +155,8 @@ func (c *Conn) idleIfStopped() {
 	if c.s.cause() == nil {
 		return
 	}
-	if cancel := c.cancelHandler.Load(); cancel != nil {
-		(*cancel)() // the host is gone or the connection closed: work in flight is cancelled
+	if c.cancelHandlers != nil {
+		c.cancelHandlers() // the host is gone or the connection closed: work in flight is cancelled
 	}
 	if !c.handling.Load() {
 		c.finish()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
-	"time"
 )
 
 // Request is one incoming call or notification.
@@ -37,10 +36,10 @@ type HandlerFunc func(ctx context.Context, req Request) (result any, err error)
 //   - Recovery: a panic is logged with its stack and answered -32603 (invoke); a notification's
 //     failure is only logged and never ends the connection.
 func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
-	return func(ctx context.Context, m *request) {
+	return func(_ context.Context, m *request) {
 		req := Request{Method: m.method, Params: m.params, Notification: m.id == nil}
-		ctx, done := c.begin(ctx)
-		defer done()
+		ctx := c.begin()
+		defer c.end()
 		result, panicked, err := c.invoke(ctx, h, req)
 		if later, ok := result.(Later); ok && err == nil {
 			if !req.Notification {
@@ -59,24 +58,23 @@ func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 	}
 }
 
-// begin marks a handler running on the read loop. Its context ends when the connection stops (the
-// peer hung up, Close, Serve's ctx), and once it has run for slowHandler the input is watched for the
-// peer hanging up (see readahead.go). done undoes it all; a stop that came meanwhile then ends the
-// connection, the handler's reply being out.
-func (c *Conn) begin(ctx context.Context) (_ context.Context, done func()) {
+// begin marks a handler running on the read loop and returns its context, which ends when the
+// connection stops (the peer hung up, Close, Serve's ctx); once the handler has run for slowHandler the
+// input is watched for the peer hanging up (see readahead.go). end undoes it; a stop that came
+// meanwhile then ends the connection, the handler's reply being out.
+func (c *Conn) begin() context.Context {
 	c.handling.Store(true)
-	ctx, cancel := context.WithCancel(ctx)
-	c.cancelHandler.Store(&cancel)
 	if c.s.cause() != nil {
-		cancel()
+		c.cancelHandlers()
 	}
-	watch := time.AfterFunc(slowHandler, c.watchInput)
-	return ctx, func() {
-		watch.Stop()
-		c.cancelHandler.Store(nil)
-		cancel()
-		c.idle()
-	}
+	c.watch.Reset(slowHandler)
+	return c.handlerCtx
+}
+
+// end is begin undone, once the handler has replied.
+func (c *Conn) end() {
+	c.watch.Stop()
+	c.idle()
 }
 
 // answerLater runs a Later on a goroutine of its own and replies with what it returns; the reply is

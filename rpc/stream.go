@@ -19,8 +19,10 @@ import (
 type stream struct {
 	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
 	frames *frameReader
-	rec    *recorder
-	log    zerolog.Logger
+	// wire is the frame being accepted (see accept): the read loop's alone, reused for every frame.
+	wire wireIn
+	rec  *recorder
+	log  zerolog.Logger
 
 	// life ends, with the reason as its cause, when the connection stops.
 	life context.Context

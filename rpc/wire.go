@@ -58,11 +58,14 @@ func (k jsonKind) String() string { return kindNames[k] }
 
 // kindOf classifies a JSON value by its first byte; raw must be valid JSON.
 func kindOf(raw []byte) jsonKind {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r' || raw[i] == '\n') {
+		i++
+	}
+	if i == len(raw) {
 		return kindInvalid
 	}
-	switch c := raw[0]; {
+	switch c := raw[i]; {
 	case c == '{':
 		return kindObject
 	case c == '[':
@@ -80,32 +83,36 @@ func kindOf(raw []byte) jsonKind {
 	}
 }
 
-// parseFrame decodes a frame's outer object: -32700 when the text is not
-// JSON, -32600 when it is JSON but not a single message object.
-func parseFrame(data []byte) (*wireIn, *Error) {
+// parseFrame decodes a frame's outer object into w: -32700 when the text is not JSON, -32600 when it is
+// JSON but not a single message object. w holds slices of data, nothing of its own, so one can serve
+// every frame of a stream.
+func parseFrame(data []byte, w *wireIn) *Error {
+	if scanFrame(data, w) {
+		return nil
+	}
 	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
 		// Before any decoder: a recursive one overflows its stack on a deep enough frame, and a
 		// stack overflow ends the process, every session with it.
-		return nil, Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
+		return Errorf(CodeParseError, "parse error: nesting deeper than %d levels (at byte %d)", jsondepth.Max, at)
 	}
-	var w wireIn
 	// Every frame is decoded here, a tool.call with the tool's whole output in it: the fast decoder
 	// first, and encoding/json only to word what is wrong with a frame the fast one refused.
-	if kindOf(data) == kindObject && fastjson.Unmarshal(data, &w) == nil {
-		return &w, nil
+	*w = wireIn{}
+	if kindOf(data) == kindObject && fastjson.Unmarshal(data, w) == nil {
+		return nil
 	}
-	w = wireIn{}
-	err := json.Unmarshal(data, &w)
+	*w = wireIn{}
+	err := json.Unmarshal(data, w)
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case err == nil && kindOf(data) == kindObject:
-		return &w, nil
+		return nil
 	case err == nil || errors.As(err, &typeErr):
 		// Valid JSON of the wrong shape (json.Unmarshal accepts a top-level
 		// null into a struct, hence the kind check above).
-		return nil, notAnObject(kindOf(data))
+		return notAnObject(kindOf(data))
 	default:
-		return nil, parseError(err)
+		return parseError(err)
 	}
 }
 
@@ -159,7 +166,8 @@ func (w *wireIn) checkRequest() (method string, params json.RawMessage, e *Error
 	if problem := checkVersion(w.JSONRPC); problem != "" {
 		return "", nil, invalidRequest("%s", problem)
 	}
-	if kindOf(w.Method) != kindString || json.Unmarshal(w.Method, &method) != nil || method == "" {
+	method, ok := methodName(w.Method)
+	if kindOf(w.Method) != kindString || !ok || method == "" {
 		return "", nil, invalidRequest(`"method" must be a non-empty string`)
 	}
 	if w.ID != nil {
@@ -273,6 +281,9 @@ func (m *wireOut) encode() ([]byte, error) {
 // marshal is json.Marshal without HTML escaping: the host reads the text of the plugin's own words
 // (`ignore <n>`), and `\u003c` helps nobody on a pipe.
 func marshal(v any) ([]byte, error) {
+	if e, ok := v.(Encoded); ok {
+		return e, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -282,10 +293,18 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// Encoded is a result its handler encoded once and for all, as compact JSON: it goes out as it is,
+// without another pass of the encoder (a tool.call's usual empty reply).
+type Encoded []byte
+
+// MarshalJSON is e itself, so an Encoded result marshals the same wherever it is encoded.
+func (e Encoded) MarshalJSON() ([]byte, error) { return e, nil }
+
 // FrameError is the error the daemon answers a frame with when the frame is not a JSON-RPC message
 // (nil when it is one), so a replay of a recorded malformed frame says what the live daemon said.
 func FrameError(data []byte) *Error {
-	if _, e := parseFrame(data); e != nil {
+	var w wireIn
+	if e := parseFrame(data, &w); e != nil {
 		return e
 	}
 	return nil

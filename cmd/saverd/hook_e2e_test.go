@@ -484,6 +484,12 @@ func TestSocketDaemonIdleExit(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	// The hook must find this daemon listening: one that found nothing would start its own.
+	c, err := hookcmd.DialRetry(e.sock, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
 	if out := e.hook("SessionStart", map[string]any{"source": "startup"}); out != "" {
 		t.Fatalf("SessionStart printed %q", out)
 	}

@@ -28,12 +28,24 @@ const rowHeadMax = 80
 //
 // A key is at most KeyMax UTF-16 units, cut on a whole character, and always valid UTF-8.
 func Normalize(tool string, input map[string]any) (string, state.CommandClass) {
-	key, cls := normalizeKey(tool, input)
-	key = jstext.Cut16(key, state.KeyMax)
-	if !utf8.ValidString(key) {
-		key = strings.ToValidUTF8(key, "\uFFFD")
-	}
+	key, cls, _ := normalize(tool, input)
 	return key, cls
+}
+
+// normalize is Normalize, and whether the key is a string of its own (built here, not cut), which a
+// row can keep as it is: any other key may be a slice of a long command or path, and a row that kept it
+// would keep all of that alive.
+func normalize(tool string, input map[string]any) (key string, cls state.CommandClass, owned bool) {
+	key, cls = normalizeKey(tool, input)
+	// Every key but a file tool's path is put together here.
+	owned = !state.IsFileTool(tool) || tool == "Read"
+	if cut := jstext.Cut16(key, state.KeyMax); len(cut) < len(key) {
+		key, owned = cut, false
+	}
+	if !utf8.ValidString(key) {
+		key, owned = strings.ToValidUTF8(key, "\uFFFD"), true
+	}
+	return key, cls, owned
 }
 
 func normalizeKey(tool string, input map[string]any) (string, state.CommandClass) {
@@ -67,21 +79,21 @@ func ClassOf(command string) state.CommandClass {
 func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
-	key, cls := Normalize(tool, e)
-	text := ""
-	if result.Text != nil {
-		text = *result.Text
+	key, cls, owned := normalize(tool, e)
+	if !owned {
+		key = strings.Clone(key) // the row outlives the command or path the key may be a slice of
 	}
+	chars, head := result.rowText()
 	row := state.Row{
 		ID:     anyString(e["tool_use_id"]),
 		Tool:   tool,
-		Key:    strings.Clone(key), // the key may be a slice of a long command or path; the row outlives both
+		Key:    key,
 		Cls:    cls,
 		Agent:  anyStringOr(e["agentId"], state.MainAgent),
 		Turn:   turn,
 		Ms:     ms,
-		Chars:  int64(jstext.Len16(text)),
-		Head:   rowHead(text),
+		Chars:  chars,
+		Head:   head,
 		Flags:  rowFlags(e, tool, result, res),
 		Paths:  []string{},
 		Launch: rowLaunch(e, tool, res),
@@ -128,38 +140,79 @@ func rowHead(text string) string {
 		// A copy: a slice would keep the tool's whole output alive for as long as the row lives.
 		return strings.Clone(text[:i])
 	}
-	var buf [4 * rowHeadMax]byte
-	b := append(buf[:0], text[:i]...)
-	units := i
-	for units < rowHeadMax && i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case c == '\t' || c == '\n':
-				b = append(b, ' ')
-			case c < 0x20 || c == 0x7f:
-				continue
-			default:
-				b = append(b, c)
-			}
-			units++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > rowHeadMax {
+	var h headBuilder
+	h.n = copy(h.buf[:], text[:i])
+	h.units = i
+	for _, r := range text[i:] { // an invalid byte reads as U+FFFD, one unit
+		if !h.add(r) {
 			break
 		}
-		units += w
-		b = utf8.AppendRune(b, r) // an invalid byte becomes U+FFFD, one unit
 	}
-	return string(b)
+	return h.String()
 }
+
+// headBuilder builds a rowHead one character at a time, for a text that is read but never held whole.
+type headBuilder struct {
+	buf   [3 * rowHeadMax]byte // a character of one UTF-16 unit is at most 3 bytes, of two 4
+	n     int
+	units int
+	full  bool // later characters change nothing
+}
+
+// add takes the text's next character; false once the head is full.
+func (h *headBuilder) add(r rune) bool {
+	w := 1
+	switch {
+	case r == '\t' || r == '\n':
+		r = ' '
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x10000:
+		w = 2
+	}
+	if h.units+w > rowHeadMax {
+		h.full = true
+		return false
+	}
+	h.units += w
+	if r < utf8.RuneSelf {
+		h.buf[h.n] = byte(r)
+		h.n++
+	} else {
+		h.n += utf8.EncodeRune(h.buf[h.n:], r)
+	}
+	h.full = h.units == rowHeadMax
+	return !h.full
+}
+
+// addBytes takes the characters of p (valid UTF-8) until the head is full: runs of printable ASCII
+// copied as they are, the rest one character at a time.
+func (h *headBuilder) addBytes(p []byte) {
+	for i := 0; i < len(p) && !h.full; {
+		j, end := i, min(len(p), i+rowHeadMax-h.units)
+		for j < end && p[j] >= 0x20 && p[j] < 0x7f {
+			j++
+		}
+		if j > i {
+			h.n += copy(h.buf[h.n:], p[i:j])
+			h.units += j - i
+			h.full = h.units == rowHeadMax
+			i = j
+			continue
+		}
+		if c := p[i]; c < utf8.RuneSelf {
+			h.add(rune(c))
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		h.add(r)
+		i += size
+	}
+}
+
+// String is the head built so far.
+func (h *headBuilder) String() string { return string(h.buf[:h.n]) }
 
 // callAnswered: the call ran and did not fail. A denied or errored call has no lines, no paths and no bg.
 func callAnswered(r ToolResult) bool { return r.Deny == nil && !r.IsError }

@@ -88,12 +88,18 @@ type shellScanner struct {
 // readShell scans a raw Bash command (see the comment at the top of this file).
 func readShell(raw string) shellCmd {
 	raw = strings.ToValidUTF8(raw, "\uFFFD")
-	s := shellScanner{raw: raw, out: make([]byte, 0, len(raw)), toks: make([]shellTok, 0, 16), word: -1, wordStart: true, plainAt: -1}
+	// Room for about one token a word: most commands are a few words, and a token is 32 bytes.
+	toks := min(16, 2+strings.Count(raw, " "))
+	s := shellScanner{raw: raw, out: make([]byte, 0, len(raw)), toks: make([]shellTok, 0, toks), word: -1, wordStart: true, plainAt: -1}
 	for i := 0; i < len(raw); {
 		i = s.step(i)
 	}
 	s.endWord(len(s.out))
-	return shellCmd{text: string(s.out), toks: s.toks}
+	text := raw // most commands read as they are typed: no copy then
+	if string(s.out) != raw {
+		text = string(s.out)
+	}
+	return shellCmd{text: text, toks: s.toks}
 }
 
 func (s *shellScanner) step(i int) int {

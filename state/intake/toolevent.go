@@ -38,6 +38,8 @@ type ToolResult struct {
 	Text    *string // the text the model saw; nil when absent
 	IsError bool
 	Deny    *string // the refusal; nil = not denied
+	// measured is the text as ReadToolResult measured it instead of keeping it (Text is then nil).
+	measured measuredText
 }
 
 // UnmarshalJSON reads the wire shape {result?, text?, isError?, deny?}. The plugin threw on a text that

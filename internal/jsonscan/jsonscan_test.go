@@ -1,0 +1,79 @@
+package jsonscan
+
+import (
+	"testing"
+)
+
+// TestPlainEnd: the eight-byte scan stops where the byte-by-byte one does, for every byte at every place
+// in a word.
+func TestPlainEnd(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 20; at++ {
+			d := []byte("abcdefghijklmnopqrstuvwxyz")
+			d[at] = byte(c)
+			want := 0
+			for want < len(d) && plain[d[want]] {
+				want++
+			}
+			for from := 0; from <= at; from++ {
+				if got := plainEnd(d, from); got != want {
+					t.Fatalf("byte %#x at %d, from %d: plainEnd %d, want %d", c, at, from, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMeasure: a string's UTF-16 length counted over escapes, multi-byte characters and surrogate
+// pairs, and its start decoded into the prefix, whole characters only.
+func TestMeasure(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		units  int
+		prefix string
+		whole  bool
+		ok     bool
+	}{
+		{`"plain text that is longer than eight bytes"`, 42, "plain ", false, true},
+		{`"a\nb\t\"\\\/\u00e9\ud83d\ude00é😀"`, 13, "a\nb\t\"\\", false, true},
+		{`"ab\u00e9€"`, 4, "abé", false, true},
+		{`"abc"`, 3, "abc", true, true},
+		{`""`, 0, "", true, true},
+		{`"\ud800"`, 0, "", false, false},
+		{`"\udc00\ud800"`, 0, "", false, false},
+		{"\"a\x01\"", 0, "", false, false},
+		{"\"\xff\"", 0, "", false, false},
+		{`"unterminated`, 0, "", false, false},
+		{`"\x"`, 0, "", false, false},
+	} {
+		sc := New([]byte(c.text))
+		var prefix [6]byte
+		units, n, whole, ok := sc.Measure(prefix[:])
+		if ok != c.ok || (ok && (units != c.units || string(prefix[:n]) != c.prefix || whole != c.whole)) {
+			t.Errorf("%s: %d units, prefix %q whole %v, ok %v; want %d, %q %v, %v", c.text, units, prefix[:n], whole, ok, c.units, c.prefix, c.whole, c.ok)
+		}
+	}
+}
+
+// TestValue: values as a UseNumber decoder makes them, and the texts refused.
+func TestValue(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{
+		{`{"a":[1,-0.5e+3,true,false,null,"x",{}],"b":{"c":[]}}`, true},
+		{`{"a":1,"a":2}`, false},
+		{`[1,]`, false},
+		{`{"a" 1}`, false},
+		{`-`, false},
+		{`1.`, false},
+		{`1e`, false},
+		{`tru`, false},
+	} {
+		sc := New([]byte(c.text))
+		_, ok := sc.Value()
+		if ok = ok && sc.End(); ok != c.ok {
+			t.Errorf("%s: ok %v, want %v", c.text, ok, c.ok)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package intake
+
+import (
+	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/internal/jstext"
+)
+
+// The one-pass readers of a tool.call's event and result (see internal/jsonscan). Each reads exactly what
+// ToolEventFromJSON or ToolResult.UnmarshalJSON would make of the same text, or refuses (ok false) and the
+// caller decodes that text with them instead: a result's text is measured, never copied.
+
+// measuredText is what a row reads of a result's text, measured as it was read: its length in UTF-16
+// units and its head.
+type measuredText struct {
+	ok    bool // the text was measured
+	chars int64
+	head  string
+}
+
+// eventNames are the member names and values tool events repeat (intake reads most of them): handed
+// out by the scanner as they are, never copied.
+var eventNames = jsonscan.Intern(
+	"tool", "tool_use_id", "agentId", "consent", "command", "description", "file_path", "notebook_path",
+	"offset", "limit", "pattern", "path", "content", "prompt", "subagent_type", "model", "questions",
+	"run_in_background", "timeout", "old_string", "new_string", "replace_all", "edits", "glob", "type",
+	"output_mode", "-n", "-i", "-A", "-B", "-C", "head_limit", "multiline", "url", "query", "todos",
+	"plan", "Bash", "Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Grep", "Glob", "Agent",
+	"Task", "Workflow", "AskUserQuestion", "ExitPlanMode", "TodoWrite", "WebFetch", "WebSearch",
+	"BashOutput", "KillShell", "general-purpose", "Explore", "Plan",
+)
+
+// NewEventScanner is a scanner over a tool.call's params that hands out the names events repeat
+// (eventNames) without copying them.
+func NewEventScanner(data []byte) jsonscan.Scanner { return jsonscan.WithNames(data, eventNames) }
+
+// ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
+func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
+	if sc.Peek() != '{' {
+		return nil, false
+	}
+	v, ok := sc.Value()
+	m, isMap := v.(map[string]any)
+	return ToolEvent(m), ok && isMap
+}
+
+// ReadToolResult reads a result object as UnmarshalJSON would, its members matched by their exact names,
+// except that the text is measured (the result holds its length and head, not the text: Text is nil). A
+// name given twice or a deny that is neither a string nor null is refused.
+func ReadToolResult(sc *jsonscan.Scanner) (ToolResult, bool) {
+	var r ToolResult
+	if !sc.Enter() {
+		return r, false
+	}
+	var seen struct{ result, text, isError, deny bool }
+	once := func(b *bool) bool {
+		was := *b
+		*b = true
+		return !was
+	}
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return r, false
+		case !more:
+			return r, true
+		}
+		switch string(key) {
+		case "result":
+			if !once(&seen.result) {
+				return r, false
+			}
+			r.Result, ok = sc.Value()
+		case "text":
+			if !once(&seen.text) {
+				return r, false
+			}
+			ok = readText(sc, &r)
+		case "isError":
+			if !once(&seen.isError) {
+				return r, false
+			}
+			r.IsError = sc.Peek() == 't'
+			ok = sc.Skip()
+		case "deny":
+			if !once(&seen.deny) {
+				return r, false
+			}
+			switch sc.Peek() {
+			case 'n':
+				ok = sc.Literal("null")
+			case '"':
+				var s string
+				s, ok = sc.String()
+				r.Deny = &s
+			default:
+				ok = false
+			}
+		default:
+			ok = sc.Skip()
+		}
+		if !ok {
+			return r, false
+		}
+	}
+}
+
+// readText measures a string text; a text of any other kind is absent, as UnmarshalJSON reads it. Only
+// the text's start is decoded, into headRead: a head it does not settle (a start of control characters,
+// which a head drops) is refused.
+func readText(sc *jsonscan.Scanner, r *ToolResult) bool {
+	if sc.Peek() != '"' {
+		return sc.Skip()
+	}
+	var start [headRead]byte
+	units, n, whole, ok := sc.Measure(start[:])
+	var h headBuilder
+	h.addBytes(start[:n])
+	r.measured = measuredText{ok: true, chars: int64(units), head: h.String()}
+	return ok && (whole || h.full)
+}
+
+// headRead is how much of a text's start is decoded for its head: any head of rowHeadMax units fits,
+// with room for the tabs, newlines and control characters among them.
+const headRead = 4 * rowHeadMax
+
+// rowText is the text's length in UTF-16 units and its head, as a row shows them.
+func (r ToolResult) rowText() (int64, string) {
+	switch {
+	case r.measured.ok:
+		return r.measured.chars, r.measured.head
+	case r.Text != nil:
+		return int64(jstext.Len16(*r.Text)), rowHead(*r.Text)
+	}
+	return 0, ""
+}
