@@ -92,6 +92,10 @@ type request struct {
 }
 
 func (sc *script) add(text []byte, forkIDs map[string]string) error {
+	if r, ok := scanRequest(text); ok {
+		sc.requests = append(sc.requests, r)
+		return nil
+	}
 	var l scriptLine
 	if fastjson.Unmarshal(text, &l) == nil {
 		switch {

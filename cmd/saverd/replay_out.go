@@ -43,6 +43,10 @@ func (f *frameOut) frame(tail string, members ...member) {
 	f.buf.Reset()
 	for _, m := range members {
 		f.buf.WriteString(m.prefix)
+		if e, ok := m.value.(rpc.Encoded); ok && isCompact(e) {
+			f.buf.Write(e) // what the encoder prints for it: its MarshalJSON, compacted
+			continue
+		}
 		if err := f.enc.Encode(m.value); err != nil {
 			return
 		}
@@ -81,4 +85,10 @@ func (f *frameOut) fail(id json.RawMessage, e *rpc.Error) {
 		v = id
 	}
 	f.frame(`,"jsonrpc":"2.0"`, member{`{"error":`, e}, member{`,"id":`, v})
+}
+
+// isCompact: e is valid JSON with no whitespace byte anywhere, so compacting it (all the encoder does to
+// a MarshalJSON's output, HTML left unescaped) changes nothing. A tool.call's usual reply is one.
+func isCompact(e rpc.Encoded) bool {
+	return !bytes.ContainsAny(e, " \t\r\n") && json.Valid(e)
 }

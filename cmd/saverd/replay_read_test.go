@@ -40,6 +40,22 @@ func TestScriptOnePassAgrees(t *testing.T) {
 		`[1,2]`,
 		`"text"`,
 		`{"jsonrpc":"2.0","id":8,"method":"tool.call","params":{"sessionId":"s","at":1,"result":{"text":"a\nb\u00e9"}}}`,
+		`{"jsonrpc":"2.0","id":9,"id":10,"method":"view.band"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"view.band","params":{"sessionId":"s"}}`,
+		`{"jsonrpc":"2.0","method":"tool\u002ecall","params":{"sessionId":"s\u00e9","at":-0}}`,
+		`{"jsonrpc":null,"id":1,"method":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"sessionId":"a","SESSIONID":"b"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"at":1,"at":2}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"at":1e2,"sessionId":"z"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"at":12345678901234567890}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"\u0061t":3}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","ID":2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","result":5}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","extra":{"deep":[1,2,{"a":null}]}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x"} trailing`,
+		` {"jsonrpc":"2.0","id" : 1 ,"method":"x","params": { "sessionId" : "s" , "at" : 7 } } `,
+		`{"jsonrpc":"2.0","id":1,"method":"","params":{}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\xff\"}",
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
 	for _, f := range files {
@@ -78,6 +94,7 @@ func TestPeekParamsAgrees(t *testing.T) {
 		`{"sessionId":7,"at":9}`, `{"at":9,"sessionId":7}`, `{"sessionId":"s","at":"late"}`, `{"sessionId":"s","at":1.5}`,
 		`{"sessionId":"s","at":null}`, `{"sessionId":null,"at":3}`, `{"sessionId":"a","sessionId":"b","at":1,"at":2}`,
 		`{"sessionId":"\u00e9\n","at":-4}`, `{"sessionId":"s","at":1e3}`, `{"sessionId":"s","at":99999999999999999999}`,
+		`{"sessionId":"s","at":-0}`, `{"other":{"at":5},"at":6}`, `{"sessionId":"s","SESSIONID":"t"}`, ` { "at" : 8 } `,
 	} {
 		var want struct {
 			SessionID string `json:"sessionId"`
@@ -87,6 +104,9 @@ func TestPeekParamsAgrees(t *testing.T) {
 		id, at := peekParams(json.RawMessage(params))
 		if id != want.SessionID || !reflect.DeepEqual(at, want.At) {
 			t.Errorf("%s: got %q %v, encoding/json %q %v", params, id, at, want.SessionID, want.At)
+		}
+		if id, at, known := scanPeek([]byte(params)); known && (id != want.SessionID || !reflect.DeepEqual(at, want.At)) {
+			t.Errorf("%s: one pass %q %v, encoding/json %q %v", params, id, at, want.SessionID, want.At)
 		}
 	}
 }
@@ -102,7 +122,7 @@ func TestFramesAsMaps(t *testing.T) {
 		_ = enc.Encode(v)
 		return b.String()
 	}
-	values := []any{nil, "<a & b>", map[string]any{"z": 1, "a": []int{1}}, struct{ X string }{"\u2028"}, json.RawMessage(` { "a" : 1 } `),
+	values := []any{nil, "<a & b>", rpc.Encoded(`{"context":[]}`), rpc.Encoded(`{ "a" : [1, 2] }`), rpc.Encoded(`{"<":"&"}`), map[string]any{"z": 1, "a": []int{1}}, struct{ X string }{"\u2028"}, json.RawMessage(` { "a" : 1 } `),
 		rpc.NewError(-32602, "bad <x>"), math.NaN(), make(chan int)}
 	ids := []json.RawMessage{json.RawMessage(`7`), json.RawMessage(` "x" `), json.RawMessage(`{"a": 1}`)}
 	for _, v := range values {

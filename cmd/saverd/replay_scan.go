@@ -1,0 +1,152 @@
+package main
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/saverd/saverd/internal/jsonscan"
+)
+
+// scanRequest reads a line holding one host request in one pass (internal/jsonscan, as the rpc layer
+// reads a frame), its members left in place in the line, which is read fresh for every line. ok is
+// false for anything the full decoders must decide, which then read the line again: a recording line,
+// a reply, an error member, a name a full decoder would match regardless of case, a member given twice,
+// a value of another type than the member's, anything jsonscan refuses.
+func scanRequest(text []byte) (r request, ok bool) {
+	sc := jsonscan.New(text)
+	if !sc.Enter() {
+		return r, false
+	}
+	var seen [4]bool // jsonrpc, id, method, params
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return r, false
+		case !more:
+			if !sc.End() || r.Method == "" {
+				return r, false
+			}
+			var known bool
+			if r.sessionID, r.at, known = scanPeek(r.Params); !known {
+				r.sessionID, r.at = peekParams(r.Params)
+			}
+			return r, true
+		}
+		slot := -1
+		switch string(key) {
+		case "jsonrpc":
+			slot = 0
+			r.JSONRPC, ok = sc.String()
+		case "id":
+			slot = 1
+			r.ID, ok = sc.Raw()
+		case "method":
+			slot = 2
+			r.Method, ok = sc.String()
+		case "params":
+			slot = 3
+			r.Params, ok = sc.Raw()
+		default:
+			ok = !foldsToName(key, lineNames) && sc.Skip()
+		}
+		if !ok || (slot >= 0 && seen[slot]) {
+			return r, false
+		}
+		if slot >= 0 {
+			seen[slot] = true
+		}
+	}
+}
+
+// lineNames are the members a full decoder of a script line reads: a request's, a reply's and a
+// recording line's.
+var lineNames = []string{"jsonrpc", "id", "method", "params", "result", "error", "dir", "msg", "raw"}
+
+// peekNames are the params members the replay itself reads.
+var peekNames = []string{"sessionid", "at"}
+
+// scanPeek is peekParams in one pass; known is false for anything it must leave to peekParams.
+func scanPeek(params []byte) (sessionID string, at *int64, known bool) {
+	if len(params) == 0 {
+		return "", nil, true
+	}
+	sc := jsonscan.New(params)
+	if !sc.Enter() {
+		return "", nil, false
+	}
+	var seenID, seenAt bool
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return "", nil, false
+		case !more:
+			return sessionID, at, sc.End()
+		}
+		switch string(key) {
+		case "sessionId":
+			if seenID {
+				return "", nil, false
+			}
+			seenID = true
+			if sessionID, ok = sc.String(); !ok {
+				return "", nil, false
+			}
+		case "at":
+			if seenAt {
+				return "", nil, false
+			}
+			seenAt = true
+			num, ok := sc.Number()
+			if !ok || !isInteger(num) {
+				return "", nil, false
+			}
+			n, err := strconv.ParseInt(string(num), 10, 64)
+			if err != nil {
+				return "", nil, false
+			}
+			at = &n
+		default:
+			if foldsToName(key, peekNames) || !sc.Skip() {
+				return "", nil, false
+			}
+		}
+	}
+}
+
+// isInteger: num is an integer literal, no fraction or exponent.
+func isInteger(num []byte) bool {
+	for i, c := range num {
+		if !(c >= '0' && c <= '9' || c == '-' && i == 0) {
+			return false
+		}
+	}
+	return len(num) > 0
+}
+
+// foldsToName: a full decoder, which matches names regardless of case, would take key for one of names
+// (given in lower case), or key is not plain ASCII and it cannot be sure.
+func foldsToName(key []byte, names []string) bool {
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for _, m := range names {
+		if len(m) != len(key) {
+			continue
+		}
+		same := true
+		for i := range len(m) {
+			if c := key[i]; c != m[i] && c|0x20 != m[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
