@@ -1,9 +1,9 @@
-// Builds serve.ts against the seed's TypeScript in an oracle checkout (its node_modules hold esbuild):
+// Builds serve.ts against the plugin's TypeScript (ContextSaver) in an oracle checkout (its node_modules hold esbuild):
 //
 //	node bench/node/build.mjs ORACLE_DIR OUT.js [--fold-in-place]
 //
 // --fold-in-place swaps the oracle's stand-in for foldRows (which copies every folded record on each
-// fold: the seed does not contain the real one) for one that folds into the records it is given, the
+// fold: the plugin's source does not contain the real one) for one that folds into the records it is given, the
 // cheapest that function could be, so the comparison does not rest on the stand-in's cost.
 import { createRequire } from 'node:module'
 import { readFile } from 'node:fs/promises'

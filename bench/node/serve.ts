@@ -1,8 +1,8 @@
-// The seed's reducer path run the way saverd serves a host: one JSON-RPC request per line on stdin,
+// The plugin's (ContextSaver's) reducer path run the way saverd serves a host: one JSON-RPC request per line on stdin,
 // one reply per request on stdout. A tool.call is parsed, turned into a row (rowOf), folded in through
 // the plugin's dispatch (reduce, and the check of the instructions it settled), read for a Workflow run
 // or an Agent launch, and answered; session.start and turn.start start the state and the turn. It is
-// built against the seed's TypeScript (see README.md here); nothing in the Go tests needs it.
+// built against the plugin's TypeScript (see README.md, Performance); nothing in the Go tests needs it.
 import { createInterface } from 'node:readline'
 
 import { rowOf } from '@seed/core/ledger'
