@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -52,26 +51,36 @@ type forkReply struct {
 	msg     wireMsg
 }
 
-// readScript reads a recording, or any NDJSON of host requests.
+// readScript reads a recording, or any NDJSON of host requests. The whole text is read into one buffer
+// that the requests point into, and their list is made as long as the text has lines, so reading a long
+// recording neither copies each line nor grows the list as it goes.
 func readScript(r io.Reader, name string) (*script, error) {
-	sc := &script{malformed: map[int]string{}}
-	forkIDs := map[string]string{}
-	br := bufio.NewReaderSize(r, 1<<20)
-	for line := 1; ; line++ {
-		text, err := br.ReadBytes('\n')
-		text = bytes.TrimSpace(text)
-		if len(text) > 0 {
-			if perr := sc.add(text, forkIDs); perr != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, line, perr)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return sc, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
+	var buf bytes.Buffer
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			buf.Grow(int(fi.Size()) + bytes.MinRead)
 		}
 	}
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	data := buf.Bytes()
+	sc := &script{malformed: map[int]string{}, requests: make([]request, 0, bytes.Count(data, []byte{'\n'})+1)}
+	forkIDs := map[string]string{}
+	for line := 1; len(data) > 0; line++ {
+		text := data
+		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+			text, data = data[:nl], data[nl+1:]
+		} else {
+			data = nil
+		}
+		if text = bytes.TrimSpace(text); len(text) > 0 {
+			if err := sc.add(text, forkIDs); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+		}
+	}
+	return sc, nil
 }
 
 // scriptLine is a line of either kind at once, so the common line is decoded in one pass (with the fast
@@ -375,6 +384,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	show := fs.String("show", "", "print the final views as text: band, pane, debug (comma-separated)")
 	width := fs.Int("width", 100, "width of the views --show prints")
 	write := fs.Bool("write", false, "write the rules the recording writes at their recorded paths (by default they land in a temp dir, removed after)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the replay to this file")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -393,6 +403,14 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 2
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "saverd replay: --cpuprofile:", err)
+			return 2
+		}
+		defer stopProfile()
 	}
 	name := files[0]
 	f, err := os.Open(name)
