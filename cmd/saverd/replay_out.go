@@ -19,6 +19,9 @@ type frameOut struct {
 	w   *bufio.Writer
 	buf bytes.Buffer
 	enc *json.Encoder // writes into buf
+	// compact is the last Encoded value found compact: a tool.call's reply is the same few bytes every
+	// time, and comparing them is cheaper than checking them again.
+	compact []byte
 }
 
 func newFrameOut(w io.Writer) *frameOut {
@@ -43,8 +46,12 @@ func (f *frameOut) frame(tail string, members ...member) {
 	f.buf.Reset()
 	for _, m := range members {
 		f.buf.WriteString(m.prefix)
-		if e, ok := m.value.(rpc.Encoded); ok && isCompact(e) {
+		if e, ok := m.value.(rpc.Encoded); ok && f.isCompact(e) {
 			f.buf.Write(e) // what the encoder prints for it: its MarshalJSON, compacted
+			continue
+		}
+		if id, ok := m.value.(json.RawMessage); ok && isUint(id) {
+			f.buf.Write(id) // a request's usual id, which the encoder prints as it is
 			continue
 		}
 		if err := f.enc.Encode(m.value); err != nil {
@@ -89,6 +96,27 @@ func (f *frameOut) fail(id json.RawMessage, e *rpc.Error) {
 
 // isCompact: e is valid JSON with no whitespace byte anywhere, so compacting it (all the encoder does to
 // a MarshalJSON's output, HTML left unescaped) changes nothing. A tool.call's usual reply is one.
-func isCompact(e rpc.Encoded) bool {
-	return !bytes.ContainsAny(e, " \t\r\n") && json.Valid(e)
+func (f *frameOut) isCompact(e rpc.Encoded) bool {
+	if bytes.Equal(e, f.compact) && f.compact != nil {
+		return true
+	}
+	if bytes.ContainsAny(e, " \t\r\n") || !json.Valid(e) {
+		return false
+	}
+	f.compact = append(f.compact[:0], e...)
+	return true
+}
+
+// isUint: raw is a JSON integer literal of digits alone (no sign, no leading zero), which encoding it
+// leaves as it is.
+func isUint(raw []byte) bool {
+	if len(raw) == 0 || raw[0] == '0' && len(raw) > 1 {
+		return false
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
