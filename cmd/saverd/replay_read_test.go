@@ -124,7 +124,8 @@ func TestFramesAsMaps(t *testing.T) {
 	}
 	values := []any{nil, "<a & b>", rpc.Encoded(`{"context":[]}`), rpc.Encoded(`{ "a" : [1, 2] }`), rpc.Encoded(`{"<":"&"}`), map[string]any{"z": 1, "a": []int{1}}, struct{ X string }{"\u2028"}, json.RawMessage(` { "a" : 1 } `),
 		rpc.NewError(-32602, "bad <x>"), math.NaN(), make(chan int)}
-	ids := []json.RawMessage{json.RawMessage(`7`), json.RawMessage(` "x" `), json.RawMessage(`{"a": 1}`)}
+	ids := []json.RawMessage{json.RawMessage(`7`), json.RawMessage(` "x" `), json.RawMessage(`{"a": 1}`), json.RawMessage(`0`),
+		json.RawMessage(`007`), json.RawMessage(`-1`), json.RawMessage(`1e3`), json.RawMessage(`123456789012345678901234567890`), json.RawMessage(`7 `)}
 	for _, v := range values {
 		var got bytes.Buffer
 		f := newFrameOut(&got)
