@@ -1,6 +1,9 @@
 package state
 
-import "sort"
+import (
+	"math/bits"
+	"slices"
+)
 
 // OtherKeys is the key of a folded record that stands for many small ones: the records past FoldedCap,
 // merged per tool, class and loop.
@@ -14,47 +17,121 @@ const OtherKeys = "(other keys)"
 // It changes folded in place.
 func CapFolded(folded map[string]Folded) { capFolded(folded, nil) }
 
-// capFolded is CapFolded, telling t (when not nil) what each delete and write replaces.
+// capFolded is CapFolded, telling t (when not nil) what each delete and write replaces. The records to
+// merge are found by selection, not a sort: every session that runs distinct commands pays for a trim
+// once per FoldedCap/4 keys, and a sort of FoldedCap records by value (~1 ms) was the slowest call of a
+// long session. Which records merge is the same either way (the order is total: a key is held once), and
+// merging is order-free (sums, a min and a max).
 func capFolded(folded map[string]Folded, t *tracking) {
 	if len(folded) <= FoldedCap {
 		return
 	}
-	type entry struct {
-		k string
-		f Folded
-	}
-	var small []entry
+	small := make([]capEntry, 0, len(folded))
 	for k, f := range folded {
 		if f.Key != OtherKeys {
-			small = append(small, entry{k, f})
+			small = append(small, capEntry{chars: f.Chars, count: f.Count, k: k})
 		}
 	}
-	sort.Slice(small, func(i, j int) bool {
-		a, b := &small[i].f, &small[j].f
-		if a.Chars != b.Chars {
-			return a.Chars < b.Chars
-		}
-		if a.Count != b.Count {
-			return a.Count < b.Count
-		}
-		return small[i].k < small[j].k
-	})
-	for _, e := range small[:max(0, min(len(small), len(folded)-FoldedCap*3/4))] {
-		t.wroteFolded(e.k, e.f, true)
+	n := max(0, min(len(small), len(folded)-FoldedCap*3/4))
+	selectSmallest(small, n)
+	if t != nil {
+		t.undo = slices.Grow(t.undo, n+4) // grown once, not as it goes
+	}
+	// The merged records are summed here first and each written once: a trim usually feeds one or two.
+	var others []Folded
+	for _, e := range small[:n] {
+		f := folded[e.k]
+		t.wroteFolded(e.k, f, true)
 		delete(folded, e.k)
-		mergeOther(folded, e.f, t)
+		others = sumOther(others, f)
+	}
+	for _, sum := range others {
+		k := otherKey(sum)
+		o, ok := folded[k]
+		t.wroteFolded(k, o, ok)
+		if !ok {
+			o = Folded{Tool: sum.Tool, Key: OtherKeys, Cls: sum.Cls, Agent: sum.Agent, FirstTurn: sum.FirstTurn, LastTurn: sum.LastTurn}
+		}
+		addFolded(&o, sum)
+		folded[k] = o
 	}
 }
 
-// mergeOther adds f into the OtherKeys record of its tool, class and loop, telling t (when not nil)
-// what the write replaces.
-func mergeOther(folded map[string]Folded, f Folded, t *tracking) {
-	k := "\x00" + f.Tool + "\t" + string(f.Cls) + "\t" + f.Agent // no FoldKey starts with NUL
-	o, ok := folded[k]
-	t.wroteFolded(k, o, ok)
-	if !ok {
-		o = Folded{Tool: f.Tool, Key: OtherKeys, Cls: f.Cls, Agent: f.Agent, FirstTurn: f.FirstTurn, LastTurn: f.LastTurn}
+// sumOther adds f into the sum in others of its tool, class and loop, or starts one.
+func sumOther(others []Folded, f Folded) []Folded {
+	for i := range others {
+		if o := &others[i]; o.Tool == f.Tool && o.Cls == f.Cls && o.Agent == f.Agent {
+			addFolded(o, f)
+			return others
+		}
 	}
+	return append(others, f)
+}
+
+// capEntry is what capFolded orders a record by: the smallest by characters, then count, then key.
+type capEntry struct {
+	chars int64
+	count int
+	k     string
+}
+
+func (a *capEntry) less(b *capEntry) bool {
+	if a.chars != b.chars {
+		return a.chars < b.chars
+	}
+	if a.count != b.count {
+		return a.count < b.count
+	}
+	return a.k < b.k
+}
+
+// selectSmallest puts the n smallest of e first, in no particular order (quickselect, a middle pivot;
+// past a depth budget, which only a crafted order reaches, the rest is sorted instead).
+func selectSmallest(e []capEntry, n int) {
+	lo, hi := 0, len(e) // the n-th smallest lies in e[lo:hi]
+	for budget := 2 * bits.Len(uint(len(e))); hi-lo > 1 && n > lo && n < hi; budget-- {
+		if budget == 0 {
+			slices.SortFunc(e[lo:hi], func(a, b capEntry) int {
+				if a.less(&b) {
+					return -1
+				}
+				return 1 // keys differ, so no two entries are equal
+			})
+			return
+		}
+		p := partition(e[lo:hi]) + lo
+		switch {
+		case n <= p:
+			hi = p
+		default:
+			lo = p + 1
+		}
+	}
+}
+
+// partition moves e's middle entry to where it sorts, the smaller before it and the larger after, and
+// answers its place.
+func partition(e []capEntry) int {
+	last := len(e) - 1
+	e[len(e)/2], e[last] = e[last], e[len(e)/2]
+	p := 0
+	for i := range last {
+		if e[i].less(&e[last]) {
+			e[i], e[p] = e[p], e[i]
+			p++
+		}
+	}
+	e[p], e[last] = e[last], e[p]
+	return p
+}
+
+// otherKey is where the OtherKeys record of f's tool, class and loop is kept.
+func otherKey(f Folded) string {
+	return "\x00" + f.Tool + "\t" + string(f.Cls) + "\t" + f.Agent // no FoldKey starts with NUL
+}
+
+// addFolded adds f's counts into o, and widens o's turns to f's.
+func addFolded(o *Folded, f Folded) {
 	o.Count += f.Count
 	o.Ms += f.Ms
 	o.Chars += f.Chars
@@ -63,5 +140,4 @@ func mergeOther(folded map[string]Folded, f Folded, t *tracking) {
 	o.Flags.Ask += f.Flags.Ask
 	o.Flags.Recommended += f.Flags.Recommended
 	o.Flags.Err += f.Flags.Err
-	folded[k] = o
 }
