@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"time"
 
@@ -147,10 +146,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.memProfile != "" {
 		defer writeHeapProfile(f.memProfile, stderr)
 	}
-	// The ledger's rows are long-lived and every tool.call allocates its decoded result: collect less
-	// often than the default, which keeps p99 down and stays well inside the memory budget.
-	debug.SetGCPercent(400)
-	limitMemory()
+	tuneGC()
 	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
