@@ -88,3 +88,23 @@ func TestCapFoldedAgreesWithASort(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCapFolded is one trim of a session's folded records just past the cap, the records tied
+// but for their keys as distinct commands of one output size are (the soak's).
+//
+//	go test -run '^$' -bench CapFolded -benchmem ./state
+func BenchmarkCapFolded(b *testing.B) {
+	keys := make([]string, FoldedCap+1)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("Bash\x00grep -rn needle-0-%d src", i)
+	}
+	for range b.N {
+		b.StopTimer()
+		m := make(map[string]Folded, len(keys))
+		for i, k := range keys {
+			m[k] = Folded{Tool: "Bash", Key: k, Cls: ClassSearch, Count: 1, Chars: 2046, Ms: 40, FirstTurn: i, LastTurn: i}
+		}
+		b.StartTimer()
+		capFolded(m, &tracking{})
+	}
+}
