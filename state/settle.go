@@ -37,8 +37,12 @@ const (
 // brought back is told in e.
 func settleRow(s *State, row *Row, e *Effects) {
 	var requeue []string
+	main := row.Agent == MainAgent
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
+		if !bearsOn(p, row, main) {
+			continue
+		}
 		st := settleWithRow(s, i, p, row)
 		s.Saved.Ms += st.ms
 		s.Saved.Chars += st.chars
@@ -58,6 +62,14 @@ func settleRow(s *State, row *Row, e *Effects) {
 		}
 	}
 	requeueCards(s, requeue)
+}
+
+// bearsOn reports whether a row can change a pattern at all: it carries the signature's key (a hit, an
+// ignored or relapsed instruction), or it is the main loop's while the instruction is open. Every other
+// pattern is left as it is by settleWithRow and settles nothing, so settleRow skips it: on a full session
+// most of the MaxPatterns patterns are neither, and the row costs a key compare on each.
+func bearsOn(p *Pattern, row *Row, main bool) bool {
+	return (main && p.OpenedAtTurn != nil) || (p.Signature != nil && p.Signature.Key == row.Key)
 }
 
 // settleWithRow settles one pattern (at its position in s.Patterns) against a row; the pattern gains the
