@@ -144,6 +144,15 @@ func (s *Session) apply(a state.Action) state.Effects {
 	return e
 }
 
+// applyRow is apply(state.AddRow{Row: row}) with the row journaled by value in journalRows, its
+// journal entry nil.
+func (s *Session) applyRow(row state.Row) state.Effects {
+	e := state.Reduce(s.st, state.AddRow{Row: row})
+	s.journal = append(s.journal, nil)
+	s.journalRows = append(s.journalRows, row)
+	return e
+}
+
 // journaled is a copy of a that later in-place edits of the state cannot reach: the reducer keeps the
 // patterns a judge run hands it and edits them as rows land.
 func journaled(a state.Action) state.Action {
@@ -170,10 +179,7 @@ func (s *Session) dispatch(a state.Action) state.Effects {
 // addRow is dispatch(state.AddRow{Row: row}), journaled without boxing the row (see journalRows): a
 // row is ~200 bytes, and one is added by every tool call.
 func (s *Session) addRow(row state.Row) state.Effects {
-	e := state.Reduce(s.st, state.AddRow{Row: row})
-	s.journal = append(s.journal, nil)
-	s.journalRows = append(s.journalRows, row)
-	return s.dispatched(e)
+	return s.dispatched(s.applyRow(row))
 }
 
 // dispatched is what dispatch does once the action is applied: the redraw and the toasts.
