@@ -255,7 +255,7 @@ func (sess *Session) demo() {
 		sess.dispatch(state.TurnComplete{Stat: stat})
 	}
 	for _, row := range demo.Rows(sess.st.Turn) {
-		sess.dispatch(state.AddRow{Row: row})
+		sess.addRow(row)
 	}
 	patterns := demo.Patterns(sess.st.Turn)
 	var fresh []string

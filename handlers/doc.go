@@ -8,7 +8,7 @@
 // under that session's lock, so a view sees every event sent before it. Background work (a fork, a
 // journal read) never holds the lock while it waits; its result re-enters as one more ordered event.
 //
-// Panics: every state change goes through Session.apply, which journals the action since the last
-// snapshot. A handler that panics is rolled back by replaying the journal onto the snapshot, so the
+// Panics: every state change goes through Session.apply (a tool call's row through Session.applyRow),
+// which journals the action since the last snapshot. A handler that panics is rolled back by replaying the journal onto the snapshot, so the
 // session is exactly as it was before the event that failed.
 package handlers

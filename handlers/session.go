@@ -49,9 +49,12 @@ type Session struct {
 	writeMu  sync.Mutex
 	wroteSeq int64
 
-	// Rollback: st == snap + journal, action by action.
-	snap    *state.State
-	journal []state.Action
+	// Rollback: st == snap + journal, action by action. A row added (addRow) is journaled as nil, its row
+	// kept by value in journalRows, in order: the one action of nearly every event is then not boxed on
+	// the heap, and both arrays are reused from one snapshot to the next.
+	snap        *state.State
+	journal     []state.Action
+	journalRows []state.Row
 
 	// outbox holds the notifications of the event in progress; they are sent after the lock is released.
 	outbox []note
@@ -84,6 +87,7 @@ func (s *Session) event(fn func()) {
 	if len(s.journal) >= snapshotEvery {
 		s.snap = s.st.Snapshot()
 		s.journal = s.journal[:0]
+		s.journalRows = s.journalRows[:0]
 	}
 	mark := len(s.journal)
 	defer func() {
@@ -117,11 +121,18 @@ func (s *Session) event(fn func()) {
 // rollback rebuilds the state from the snapshot and the journal up to mark.
 func (s *Session) rollback(mark int) {
 	st := state.ResumeFrom(s.snap, s.st)
+	rows := 0
 	for _, a := range s.journal[:mark] {
+		if a == nil {
+			state.Reduce(st, state.AddRow{Row: s.journalRows[rows]})
+			rows++
+			continue
+		}
 		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
 	}
 	s.st = st
 	s.journal = s.journal[:mark]
+	s.journalRows = s.journalRows[:rows]
 }
 
 // apply folds one action into the state and journals it, and answers what the reducer says it did.
@@ -130,6 +141,15 @@ func (s *Session) rollback(mark int) {
 func (s *Session) apply(a state.Action) state.Effects {
 	e := state.Reduce(s.st, a)
 	s.journal = append(s.journal, journaled(a))
+	return e
+}
+
+// applyRow is apply(state.AddRow{Row: row}) with the row journaled by value in journalRows, its
+// journal entry nil.
+func (s *Session) applyRow(row state.Row) state.Effects {
+	e := state.Reduce(s.st, state.AddRow{Row: row})
+	s.journal = append(s.journal, nil)
+	s.journalRows = append(s.journalRows, row)
 	return e
 }
 
@@ -153,7 +173,17 @@ func clonePatterns(ps []state.Pattern) []state.Pattern {
 // dispatch is the plugin's dispatch: fold the action in, redraw, and say what a settled instruction
 // saved and which came back. It answers what the reducer did, for the caller's own toasts.
 func (s *Session) dispatch(a state.Action) state.Effects {
-	e := s.apply(a)
+	return s.dispatched(s.apply(a))
+}
+
+// addRow is dispatch(state.AddRow{Row: row}), journaled without boxing the row (see journalRows): a
+// row is ~200 bytes, and one is added by every tool call.
+func (s *Session) addRow(row state.Row) state.Effects {
+	return s.dispatched(s.applyRow(row))
+}
+
+// dispatched is what dispatch does once the action is applied: the redraw and the toasts.
+func (s *Session) dispatched(e state.Effects) state.Effects {
 	s.invalidate()
 	s.relapseToast(e.Requeued)
 	if len(e.Settled) > 0 {

@@ -73,7 +73,7 @@ func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallPar
 }
 
 func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) []string {
-	sess.dispatch(state.AddRow{Row: intake.RowOf(e, result, ms, sess.st.Turn)})
+	sess.addRow(intake.RowOf(e, result, ms, sess.st.Turn))
 	if sess.debug && len(sess.st.Rows) > 0 {
 		r := &sess.st.Rows[len(sess.st.Rows)-1]
 		sess.log(fmt.Sprintf("ContextSaver row r%d %s %s %dms %dch", r.Seq, r.Tool, r.Key, r.Ms, r.Chars))

@@ -18,7 +18,9 @@
 // Written, Asks, Compactions, Delivery.Agents, a pattern's Hits, a run's Phases) or replaces them
 // with freshly allocated ones; it never writes inside their current length. The slices it does edit in
 // place (Patterns, Loops, Turns, Runs, Cards) and the Folded map are copied by Clone; the Probed and
-// Rewrites maps are never written in place but replaced (withKey), so Clone shares them. Reduce returns
+// Rewrites maps are never written in place but replaced (withKey), so Clone shares them. A pattern's
+// signature is set when the pattern is made and never edited in place: the reducer's index of the
+// patterns by signature key is checked only against the Patterns slice itself. Reduce returns
 // what the action did (Effects), so a caller never compares the state before and after it.
 //
 // Snapshots. The daemon's rollback snapshot is made by Snapshot (snapshot.go), which brings the previous

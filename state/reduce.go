@@ -349,10 +349,13 @@ func resetState(s *State) {
 }
 
 // lookup is the reducer's private index of ids, so one row costs the same on a full session as on an
-// empty one: a loop by id (400 loops) and a row by id (2000 rows, for the class a settling pattern
-// cites). It belongs to one State: Clone drops it, and it is checked against the slices it indexes
-// (their length and their first element's address) before every use, so a State changed behind the
-// reducer's back (decoded from JSON, built by hand, appended to directly) is re-indexed, never misread.
+// empty one: a loop by id (400 loops), a row by id (2000 rows, for the class a settling pattern
+// cites) and the patterns by their signature's key (50 patterns, for the row that carries it). It
+// belongs to one State: Clone drops it, and it is checked against the slices it indexes (their length
+// and their first element's address) before every use, so a State changed behind the reducer's back
+// (decoded from JSON, built by hand, appended to directly) is re-indexed, never misread. What it keys
+// on is never edited in place: a loop's id, a row's id and a pattern's signature are set when the
+// element is made (a judge's answer and a reset bring new Patterns).
 type lookup struct {
 	loops    map[string]int // loop id → its position plus loopBase at the time it was added
 	loopBase int            // loops dropped off the front so far
@@ -365,6 +368,10 @@ type lookup struct {
 	rowLen  int
 	rowHead *Row
 	cited   []citedMemo // per position in Patterns: its first cited row, remembered (see firstCited)
+
+	signed  map[string][]int // signature key → the positions in Patterns carrying it, in order; nil until needed
+	sigLen  int
+	sigHead *Pattern
 }
 
 // index is s's lookup, created empty on first use.

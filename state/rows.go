@@ -191,17 +191,21 @@ func firstCited(s *State, at int, p *Pattern) *Row {
 	if len(ix.cited) != len(s.Patterns) {
 		ix.cited = make([]citedMemo, len(s.Patterns))
 	}
-	m := ix.cited[at]
-	if m.id != p.ID || m.head != firstAddr(p.Hits) || m.n > len(p.Hits) || (m.seq != 0 && m.seq < front) {
-		m = citedMemo{id: p.ID}
+	// The memo is written only when it changes: it holds pointers, and a write of one while the collector
+	// marks costs a barrier, on every main-loop row for every open instruction.
+	m := &ix.cited[at]
+	if head := firstAddr(p.Hits); m.id != p.ID || m.head != head || m.n > len(p.Hits) || (m.seq != 0 && m.seq < front) {
+		*m = citedMemo{id: p.ID, head: head}
 	}
-	for _, h := range p.Hits[m.n:] {
-		if seq, ok := ix.rows[h]; ok && (m.seq == 0 || seq < m.seq) {
-			m.seq = seq
+	if m.n < len(p.Hits) {
+		first := m.seq
+		for _, h := range p.Hits[m.n:] {
+			if seq, ok := ix.rows[h]; ok && (first == 0 || seq < first) {
+				first = seq
+			}
 		}
+		m.seq, m.n = first, len(p.Hits)
 	}
-	m.head, m.n = firstAddr(p.Hits), len(p.Hits)
-	ix.cited[at] = m
 	if m.seq == 0 {
 		return nil
 	}

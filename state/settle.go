@@ -37,27 +37,66 @@ const (
 // brought back is told in e.
 func settleRow(s *State, row *Row, e *Effects) {
 	var requeue []string
+	keyed := s.signedWith(row.Key)
+	if row.Agent != MainAgent {
+		// Only a pattern carrying the row's key can change: a subagent's row settles no open instruction.
+		for _, i := range keyed {
+			settleOne(s, i, row, e, &requeue)
+		}
+		requeueCards(s, requeue)
+		return
+	}
 	for i := range s.Patterns {
-		p := &s.Patterns[i]
-		st := settleWithRow(s, i, p, row)
-		s.Saved.Ms += st.ms
-		s.Saved.Chars += st.chars
-		credit(s, p, st.ms, st.chars)
-		switch st.outcome {
-		case settled:
-			e.Settled = append(e.Settled, p.ID)
-		case relapse:
-			back := Requeue{ID: p.ID}
-			if st.ms != 0 || st.chars != 0 {
-				back.Credit = Saved{Ms: -st.ms, Chars: -st.chars}
-			}
-			e.Requeued = append(e.Requeued, back)
+		if len(keyed) > 0 && keyed[0] == i {
+			keyed = keyed[1:]
+		} else if s.Patterns[i].OpenedAtTurn == nil {
+			continue // neither the row's key nor an open instruction: settleWithRow would leave it as it is
 		}
-		if st.requeue {
-			requeue = append(requeue, p.ID)
-		}
+		settleOne(s, i, row, e, &requeue)
 	}
 	requeueCards(s, requeue)
+}
+
+// settleOne settles the pattern at i against the row and applies the settlement, adding the pattern's
+// id to requeue when its card comes back.
+func settleOne(s *State, i int, row *Row, e *Effects, requeue *[]string) {
+	p := &s.Patterns[i]
+	st := settleWithRow(s, i, p, row)
+	s.Saved.Ms += st.ms
+	s.Saved.Chars += st.chars
+	credit(s, p, st.ms, st.chars)
+	switch st.outcome {
+	case settled:
+		e.Settled = append(e.Settled, p.ID)
+	case relapse:
+		back := Requeue{ID: p.ID}
+		if st.ms != 0 || st.chars != 0 {
+			back.Credit = Saved{Ms: -st.ms, Chars: -st.chars}
+		}
+		e.Requeued = append(e.Requeued, back)
+	}
+	if st.requeue {
+		*requeue = append(*requeue, p.ID)
+	}
+}
+
+// signedWith is the positions in s.Patterns of the patterns whose signature has key, in order, from the
+// lookup's index of signatures (rebuilt when Patterns is no longer the slice it was built on). A row
+// changes a pattern only when it carries the signature's key (a hit, an ignored or relapsed
+// instruction) or it is the main loop's while the instruction is open; settleRow visits only those,
+// not every one of the MaxPatterns patterns.
+func (s *State) signedWith(key string) []int {
+	ix := s.index()
+	if ix.signed == nil || ix.sigLen != len(s.Patterns) || ix.sigHead != firstAddr(s.Patterns) {
+		ix.signed = make(map[string][]int, len(s.Patterns))
+		for i := range s.Patterns {
+			if sig := s.Patterns[i].Signature; sig != nil {
+				ix.signed[sig.Key] = append(ix.signed[sig.Key], i)
+			}
+		}
+		ix.sigLen, ix.sigHead = len(s.Patterns), firstAddr(s.Patterns)
+	}
+	return ix.signed[key]
 }
 
 // settleWithRow settles one pattern (at its position in s.Patterns) against a row; the pattern gains the

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -153,5 +154,51 @@ func TestSettleRequeueOrder(t *testing.T) {
 	state.Reduce(s, state.AddRow{Row: statetest.Call("r3", statetest.SuiteKey, state.ClassTest, 2, 1, 1)})
 	if want := []string{b.ID, a.ID}; len(s.Cards) != 2 || s.Cards[0] != want[0] || s.Cards[1] != want[1] {
 		t.Fatalf("cards %v, want %v", s.Cards, want)
+	}
+}
+
+// TestSignatureIndexFollowsPatterns: a row gains as a hit exactly the patterns whose signature it
+// carries, whichever way Patterns was last made: stored, replaced by a judge's answer (as many patterns
+// as before), appended to directly, cloned, or two patterns on one key (each in order).
+func TestSignatureIndexFollowsPatterns(t *testing.T) {
+	sig := func(key string) *state.Signature { return &state.Signature{Tool: "Bash", Key: key} }
+	pattern := func(id, key string) state.Pattern {
+		return state.FromStored(state.StoredPattern{ID: id, Category: "execution", Kind: id, Signature: sig(key)})
+	}
+	row := func(id, key, agent string) state.Row {
+		r := statetest.Call(id, key, state.ClassTest, 1, 5, 5)
+		r.Agent = agent
+		return r
+	}
+	hitsOf := func(s *state.State) map[string][]string {
+		out := map[string][]string{}
+		for i := range s.Patterns {
+			out[s.Patterns[i].ID] = s.Patterns[i].Hits
+		}
+		return out
+	}
+	for _, agent := range []string{state.MainAgent, "agent-1"} {
+		t.Run(agent, func(t *testing.T) {
+			s := state.New("/p", 1000)
+			s.Patterns = []state.Pattern{pattern("execution:a", "test:a"), pattern("execution:x", "test:x")}
+			state.Reduce(s, state.AddRow{Row: row("r1", "test:a", agent)})
+			state.Reduce(s, state.JudgeDone{Patterns: []state.Pattern{pattern("execution:b", "test:b"), pattern("execution:c", "test:b")},
+				Fresh: []string{}, Recurred: []string{}, Dropped: []string{}})
+			state.Reduce(s, state.AddRow{Row: row("r2", "test:a", agent)})
+			state.Reduce(s, state.AddRow{Row: row("r3", "test:b", agent)})
+			s.Patterns = append(s.Patterns, pattern("execution:d", "test:d"))
+			state.Reduce(s, state.AddRow{Row: row("r4", "test:d", agent)})
+			c := s.Clone()
+			c.Patterns[0].Signature = sig("test:e") // a clone's patterns are its own, indexed afresh
+			state.Reduce(c, state.AddRow{Row: row("r5", "test:e", agent)})
+			want := map[string][]string{"execution:b": {"r3"}, "execution:c": {"r3"}, "execution:d": {"r4"}}
+			if got := hitsOf(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("hits %v, want %v", got, want)
+			}
+			want["execution:b"] = []string{"r3", "r5"}
+			if got := hitsOf(c); !reflect.DeepEqual(got, want) {
+				t.Fatalf("the clone's hits %v, want %v", got, want)
+			}
+		})
 	}
 }
