@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"sort"
@@ -134,29 +133,21 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	defer closeFn()
 	s.rec.Files = append(s.rec.Files, path)
 	named := false
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
-			break
-		}
+	lr.each(func(line []byte) {
 		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
-			continue
+			return
 		}
 		l := &s.scratch
 		*l = claudeLine{}
 		if err := parseLine(line, l); err != nil {
 			lr.malformed(err)
-			continue
+			return
 		}
 		if main && !named && l.SessionID != "" {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
 		}
 		s.line(l, main, lr)
-	}
+	})
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	return nil
 }

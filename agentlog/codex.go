@@ -2,9 +2,7 @@ package agentlog
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"regexp"
 	"time"
@@ -13,6 +11,20 @@ import (
 
 	"github.com/saverd/saverd/prices"
 )
+
+// decodeRollout decodes a rollout line and its payload into l and p; a line that does not decode is
+// reported as malformed (false).
+func decodeRollout(lr *lineReader, line []byte, l *codexLine, p any) bool {
+	if err := json.Unmarshal(line, l); err != nil {
+		lr.malformed(err)
+		return false
+	}
+	if err := json.Unmarshal(l.Payload, p); err != nil && len(l.Payload) > 0 {
+		lr.malformed(fmt.Errorf("payload: %w", err))
+		return false
+	}
+	return true
+}
 
 // codexLine is one rollout line: {"timestamp", "ordinal", "type", "payload"}.
 type codexLine struct {
@@ -106,30 +118,16 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		return Record{}, err
 	}
 	defer closeFn()
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
-			break
-		}
+	lr.each(func(line []byte) {
 		if s.quick(line) {
-			continue
+			return
 		}
 		var l codexLine
 		var p codexPayload
-		if err := json.Unmarshal(line, &l); err != nil {
-			lr.malformed(err)
-			continue
+		if decodeRollout(lr, line, &l, &p) {
+			s.line(&l, &p)
 		}
-		if err := json.Unmarshal(l.Payload, &p); err != nil && len(l.Payload) > 0 {
-			lr.malformed(fmt.Errorf("payload: %w", err))
-			continue
-		}
-		s.line(&l, &p)
-	}
+	})
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	s.finish(opt)
 	return s.rec, nil

@@ -1,9 +1,7 @@
 package agentlog
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -73,28 +71,14 @@ func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
 	if m := rolloutID.FindStringSubmatch(filepath.Base(path)); m != nil {
 		c.r.t.SessionID = m[1]
 	}
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
-			break
-		}
+	lr.each(func(line []byte) {
 		var l codexLine
 		var p codexTurnPayload
-		if err := json.Unmarshal(line, &l); err != nil {
-			lr.malformed(err)
-			continue
+		if decodeRollout(lr, line, &l, &p) {
+			at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
+			c.line(l.Type, &p, at)
 		}
-		if err := json.Unmarshal(l.Payload, &p); err != nil && len(l.Payload) > 0 {
-			lr.malformed(fmt.Errorf("payload: %w", err))
-			continue
-		}
-		at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
-		c.line(l.Type, &p, at)
-	}
+	})
 	if !c.records {
 		c.r.usage = c.fallback
 	}

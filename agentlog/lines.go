@@ -173,3 +173,18 @@ func (lr *lineReader) warnings() []string {
 	}
 	return lr.warn
 }
+
+// each hands every line to fn, to the end of the file; a read error is a warning and ends the file there.
+func (lr *lineReader) each(fn func(line []byte)) {
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
+			return
+		}
+		fn(line)
+	}
+}

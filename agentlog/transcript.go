@@ -2,9 +2,7 @@ package agentlog
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/saverd/saverd/prices"
@@ -115,24 +113,16 @@ func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
 		outcomes: map[string]toolOutcome{},
 		calls:    map[string]int{},
 	}
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
-			break
-		}
+	lr.each(func(line []byte) {
 		var l transcriptLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			lr.malformed(err)
-			continue
+			return
 		}
 		if err := r.line(&l); err != nil {
 			lr.malformed(err)
 		}
-	}
+	})
 	r.t.Warnings = append(r.t.Warnings, lr.warnings()...)
 	if err := r.finish(); err != nil {
 		return Transcript{}, fmt.Errorf("%s: %w", path, err)
