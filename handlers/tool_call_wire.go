@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/state/intake"
@@ -23,11 +22,6 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 		return p, nil, false, false
 	}
 	var seen struct{ sessionID, at, ms, event, result bool }
-	once := func(b *bool) bool {
-		was := *b
-		*b = true
-		return !was
-	}
 	for {
 		key, more, ok := sc.Key()
 		switch {
@@ -38,32 +32,32 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 		}
 		switch string(key) {
 		case "sessionId":
-			ok = once(&seen.sessionID) && sc.Peek() == '"'
+			ok = jsonscan.Once(&seen.sessionID) && sc.Peek() == '"'
 			if ok {
 				p.SessionID, ok = sc.String()
 			}
 		case "at":
-			ok = once(&seen.at)
+			ok = jsonscan.Once(&seen.at)
 			if ok {
 				hasAt, ok = readInt(&sc, at)
 			}
 		case "ms":
-			ok = once(&seen.ms)
+			ok = jsonscan.Once(&seen.ms)
 			if ok {
 				p.Ms, ok = readFloat(&sc)
 			}
 		case "event":
-			ok = once(&seen.event)
+			ok = jsonscan.Once(&seen.event)
 			if ok {
 				e, ok = intake.ReadToolEvent(&sc)
 			}
 		case "result":
-			ok = once(&seen.result)
+			ok = jsonscan.Once(&seen.result)
 			if ok {
 				p.Result, ok = intake.ReadToolResult(&sc)
 			}
 		default:
-			ok = !foldsToMember(key) && sc.Skip()
+			ok = !jsonscan.FoldsTo(key, toolCallMembers) && sc.Skip()
 		}
 		if !ok {
 			return p, nil, false, false
@@ -73,32 +67,6 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 
 // toolCallMembers are ToolCallParams' names on the wire.
 var toolCallMembers = []string{"sessionId", "at", "ms", "event", "result"}
-
-// foldsToMember: the full decoder would take key for one of the members (it matches names regardless of
-// case, Unicode folding included), so the fast reader leaves it to that decoder.
-func foldsToMember(key []byte) bool {
-	for _, c := range key {
-		if c >= utf8.RuneSelf {
-			return true
-		}
-	}
-	for _, m := range toolCallMembers {
-		if len(m) == len(key) && asciiEqualFold(m, key) {
-			return true
-		}
-	}
-	return false
-}
-
-func asciiEqualFold(a string, b []byte) bool {
-	for i := range len(a) {
-		x, y := a[i]|0x20, b[i]|0x20
-		if x != y || (x < 'a' || x > 'z') && a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // readInt reads `at` into *into: null (false), or a number written as an integer within int64 (true).
 func readInt(sc *jsonscan.Scanner, into *int64) (given, ok bool) {

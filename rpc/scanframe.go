@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/saverd/saverd/internal/jsonscan"
 )
@@ -41,7 +40,7 @@ func scanFrame(data []byte, w *wireIn) bool {
 		case "error":
 			member = &w.Error
 		default:
-			if foldsToWireMember(key) || !sc.Skip() {
+			if jsonscan.FoldsTo(key, wireMembers) || !sc.Skip() {
 				return false
 			}
 			continue
@@ -56,31 +55,6 @@ func scanFrame(data []byte, w *wireIn) bool {
 
 // wireMembers are wireIn's names.
 var wireMembers = []string{"jsonrpc", "id", "method", "params", "result", "error"}
-
-// foldsToWireMember: a full decoder would take key for one of wireIn's members.
-func foldsToWireMember(key []byte) bool {
-	for _, c := range key {
-		if c >= utf8.RuneSelf {
-			return true
-		}
-	}
-	for _, m := range wireMembers {
-		if len(m) == len(key) && asciiFold(m, key) {
-			return true
-		}
-	}
-	return false
-}
-
-// asciiFold: b is the lower-case ASCII name m in any case.
-func asciiFold(m string, b []byte) bool {
-	for i := range len(m) {
-		if c := b[i]; c != m[i] && c|0x20 != m[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // methodName unquotes a method name in one pass when jsonscan can, else with encoding/json.
 func methodName(raw json.RawMessage) (string, bool) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/saverd/saverd/internal/jsonscan"
 )
@@ -48,7 +47,7 @@ func scanRequest(text []byte) (r request, ok bool) {
 			slot = 3
 			r.Params, ok = sc.Raw()
 		default:
-			ok = !foldsToName(key, lineNames) && sc.Skip()
+			ok = !jsonscan.FoldsTo(key, lineNames) && sc.Skip()
 		}
 		if !ok || (slot >= 0 && seen[slot]) {
 			return r, false
@@ -108,7 +107,7 @@ func scanPeek(params []byte) (sessionID string, at *int64, known bool) {
 			}
 			at = &n
 		default:
-			if foldsToName(key, peekNames) || !sc.Skip() {
+			if jsonscan.FoldsTo(key, peekNames) || !sc.Skip() {
 				return "", nil, false
 			}
 		}
@@ -123,30 +122,4 @@ func isInteger(num []byte) bool {
 		}
 	}
 	return len(num) > 0
-}
-
-// foldsToName: a full decoder, which matches names regardless of case, would take key for one of names
-// (given in lower case), or key is not plain ASCII and it cannot be sure.
-func foldsToName(key []byte, names []string) bool {
-	for _, c := range key {
-		if c >= utf8.RuneSelf {
-			return true
-		}
-	}
-	for _, m := range names {
-		if len(m) != len(key) {
-			continue
-		}
-		same := true
-		for i := range len(m) {
-			if c := key[i]; c != m[i] && c|0x20 != m[i] {
-				same = false
-				break
-			}
-		}
-		if same {
-			return true
-		}
-	}
-	return false
 }

@@ -52,11 +52,6 @@ func ReadToolResult(sc *jsonscan.Scanner) (ToolResult, bool) {
 		return r, false
 	}
 	var seen struct{ result, text, isError, deny bool }
-	once := func(b *bool) bool {
-		was := *b
-		*b = true
-		return !was
-	}
 	for {
 		key, more, ok := sc.Key()
 		switch {
@@ -67,23 +62,23 @@ func ReadToolResult(sc *jsonscan.Scanner) (ToolResult, bool) {
 		}
 		switch string(key) {
 		case "result":
-			if !once(&seen.result) {
+			if !jsonscan.Once(&seen.result) {
 				return r, false
 			}
 			r.Result, ok = sc.Value()
 		case "text":
-			if !once(&seen.text) {
+			if !jsonscan.Once(&seen.text) {
 				return r, false
 			}
 			ok = readText(sc, &r)
 		case "isError":
-			if !once(&seen.isError) {
+			if !jsonscan.Once(&seen.isError) {
 				return r, false
 			}
 			r.IsError = sc.Peek() == 't'
 			ok = sc.Skip()
 		case "deny":
-			if !once(&seen.deny) {
+			if !jsonscan.Once(&seen.deny) {
 				return r, false
 			}
 			switch sc.Peek() {
