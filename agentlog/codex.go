@@ -3,7 +3,6 @@ package agentlog
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"time"
 
@@ -110,9 +109,7 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		turnModel: make(map[string]string),
 		callIDs:   make(map[string]bool),
 	}
-	if m := rolloutID.FindStringSubmatch(filepath.Base(path)); m != nil {
-		s.rec.SessionID = m[1]
-	}
+	s.rec.SessionID, _ = RolloutSessionID(path)
 	lr, closeFn, err := openLog(path, opt.MaxLine)
 	if err != nil {
 		return Record{}, err

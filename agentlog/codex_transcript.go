@@ -1,31 +1,27 @@
 package agentlog
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
-// codexTurnPayload is what the audit reads of a rollout line's payload: more than the record reader, since it
-// rebuilds rows.
+// codexTurnPayload is what the audit reads of a rollout line's payload: the record reader's fields and
+// what rebuilds rows. Its Item, with the command an execution ran and its output, is read in place of the
+// record reader's (the shallower field wins), which never needs those.
 type codexTurnPayload struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
+	codexPayload
 	Role      string          `json:"role"`
-	Cwd       string          `json:"cwd"`
-	Model     string          `json:"model"`
-	Name      string          `json:"name"`
-	CallID    string          `json:"call_id"`
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
 	Output    json.RawMessage `json:"output"`
 	Content   []contentBlock  `json:"content"`
-	Usage     *codexUsage     `json:"usage"`
-	Info      *codexInfo      `json:"info"`
-	Metadata  *codexMeta      `json:"metadata"`
 	Item      *codexExecItem  `json:"item"`
 	Started   int64           `json:"started_at_ms"`
 	Completed int64           `json:"completed_at_ms"`
@@ -68,9 +64,7 @@ func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
 		outcomes: map[string]toolOutcome{},
 		calls:    map[string]int{},
 	}}
-	if m := rolloutID.FindStringSubmatch(filepath.Base(path)); m != nil {
-		c.r.t.SessionID = m[1]
-	}
+	c.r.t.SessionID, _ = RolloutSessionID(path)
 	lr.each(func(line []byte) {
 		var l codexLine
 		var p codexTurnPayload
@@ -223,4 +217,27 @@ func injected(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "<environment_context>") || strings.HasPrefix(t, "<user_instructions>") ||
 		strings.HasPrefix(t, "# AGENTS.md instructions")
+}
+
+// ReadTranscript reads a session for an offline audit, a Codex rollout or a Claude Code transcript, told
+// apart by a rollout's name or the session_meta line at its head.
+func ReadTranscript(path string, opt Options) (Transcript, error) {
+	if isRollout(path) || startsRollout(path) {
+		return ReadCodexTranscript(path, opt)
+	}
+	return ReadClaudeTranscript(path, opt)
+}
+
+// startsRollout: the file opens with a rollout's session_meta line, whatever its name.
+func startsRollout(path string) bool {
+	head, err := safefile.Head(path, 4096)
+	return err == nil && bytes.Contains(head, []byte(`"session_meta"`))
+}
+
+// RolloutSessionID is the session uuid a rollout file's name ends with.
+func RolloutSessionID(name string) (string, bool) {
+	if m := rolloutID.FindStringSubmatch(filepath.Base(name)); m != nil {
+		return m[1], true
+	}
+	return "", false
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,14 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
-	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/intake"
 	"github.com/saverd/saverd/state/view"
@@ -215,33 +212,10 @@ func searched(src agentlog.Sources) []string {
 // sessionIDOf is the session id a log file's name carries: a Claude Code transcript is <id>.jsonl, a
 // Codex rollout rollout-<time>-<id>.jsonl(.zst).
 func sessionIDOf(f agentlog.File) string {
-	base := filepath.Base(f.Path)
-	if f.Harness == agentlog.HarnessCodex {
-		if m := rolloutName.FindStringSubmatch(base); m != nil {
-			return m[1]
-		}
+	if id, ok := agentlog.RolloutSessionID(f.Path); ok && f.Harness == agentlog.HarnessCodex {
+		return id
 	}
-	return strings.TrimSuffix(base, ".jsonl")
-}
-
-// rolloutName is the session uuid at the end of a rollout file's name.
-var rolloutName = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$`)
-
-// readTranscript reads a Codex rollout or a Claude Code transcript, told apart by the rollout's first line.
-func readTranscript(path string) (agentlog.Transcript, error) {
-	if isRollout(path) {
-		return agentlog.ReadCodexTranscript(path, agentlog.Options{})
-	}
-	return agentlog.ReadClaudeTranscript(path, agentlog.Options{})
-}
-
-// isRollout: a Codex rollout's name ends .zst, or its first line is its session_meta.
-func isRollout(path string) bool {
-	if strings.HasSuffix(path, ".zst") {
-		return true
-	}
-	head, err := safefile.Head(path, 4096)
-	return err == nil && bytes.Contains(head, []byte(`"session_meta"`))
+	return strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
 }
 
 func joinWarnings(w []string) string {
@@ -306,7 +280,7 @@ type forecast struct {
 const largestShown = 5
 
 func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
-	tr, err := readTranscript(path)
+	tr, err := agentlog.ReadTranscript(path, agentlog.Options{})
 	if err != nil {
 		return audit{}, err
 	}
