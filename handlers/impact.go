@@ -11,25 +11,33 @@ import (
 	"github.com/saverd/saverd/rpc"
 )
 
-// impactOptions turns the method's params into the impact package's options, the same inputs as
-// `saverd impact`.
-func impactOptions(raw json.RawMessage) (impact.Options, error) {
+// impactRequest is an impact method's params, checked: the impact package's options, the same inputs as
+// `saverd impact`, and where the agents' logs are when no sessions file is named.
+type impactRequest struct {
+	opt  impact.Options
+	logs agentlog.Sources
+}
+
+func impactParams(raw json.RawMessage) (impactRequest, error) {
 	p, err := decode[ImpactParams](raw)
 	if err != nil {
-		return impact.Options{}, err
+		return impactRequest{}, err
 	}
 	if p.Days < 0 {
-		return impact.Options{}, rpc.InvalidParams("params.days: want ≥ 0, got %d", p.Days)
+		return impactRequest{}, rpc.InvalidParams("params.days: want ≥ 0, got %d", p.Days)
 	}
-	opt := impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: p.Days}
+	r := impactRequest{
+		opt:  impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: p.Days},
+		logs: agentlog.Named(p.ClaudeDirs, p.CodexDirs),
+	}
 	if p.Now != "" {
 		now, err := time.Parse(time.RFC3339, p.Now)
 		if err != nil {
-			return impact.Options{}, rpc.InvalidParams("params.now: want RFC 3339, got %q", p.Now)
+			return impactRequest{}, rpc.InvalidParams("params.now: want RFC 3339, got %q", p.Now)
 		}
-		opt.Now = now
+		r.opt.Now = now
 	}
-	return opt, nil
+	return r, nil
 }
 
 // HistoryLogs are the daemon's own logs of a machine's sessions.
@@ -40,18 +48,14 @@ type HistoryLogs struct {
 
 // impactReport runs the analysis the method's params describe. With no sessions file named it reads
 // this machine's history first, as `saverd impact` does with no --sessions.
-func (s *Server) impactReport(ctx context.Context, raw json.RawMessage) (*impact.Report, error) {
-	opt, err := impactOptions(raw)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) impactReport(ctx context.Context, r impactRequest) (*impact.Report, error) {
+	opt := r.opt
 	var warn []string
 	if len(opt.Sessions) == 0 {
-		p, _ := decode[ImpactParams](raw) // impactOptions decoded it already
-		local := agentlog.Local{Sources: agentlog.Named(p.ClaudeDirs, p.CodexDirs), Prices: s.priceTable(),
+		local := agentlog.Local{Sources: r.logs, Prices: s.priceTable(),
 			SessionsLog: s.opt.HistoryLogs.SessionsLog, ForksLog: s.opt.HistoryLogs.ForksLog}
-		opt.Found, warn, err = agentlog.ReadLocal(ctx, local)
-		if err != nil {
+		var err error
+		if opt.Found, warn, err = agentlog.ReadLocal(ctx, local); err != nil {
 			return nil, requestFailed("%s", err.Error())
 		}
 	}
@@ -78,19 +82,21 @@ func (s *Server) priceTable() *prices.Table {
 // Both impact methods are answered off the read loop (rpc.Later): a history of 100,000 commits took
 // 3.2 s, and every session's hooks waited behind it.
 func (s *Server) impactQuery(_ context.Context, raw json.RawMessage) (any, error) {
-	if _, err := impactOptions(raw); err != nil {
+	r, err := impactParams(raw)
+	if err != nil {
 		return nil, err
 	}
-	return rpc.Later(func(ctx context.Context) (any, error) { return s.impactReport(ctx, raw) }), nil
+	return rpc.Later(func(ctx context.Context) (any, error) { return s.impactReport(ctx, r) }), nil
 }
 
 // impactPending lists the subjects that wait for a commit_link decision.
 func (s *Server) impactPending(_ context.Context, raw json.RawMessage) (any, error) {
-	if _, err := impactOptions(raw); err != nil {
+	r, err := impactParams(raw)
+	if err != nil {
 		return nil, err
 	}
 	return rpc.Later(func(ctx context.Context) (any, error) {
-		rep, err := s.impactReport(ctx, raw)
+		rep, err := s.impactReport(ctx, r)
 		if err != nil {
 			return nil, err
 		}
