@@ -14,6 +14,7 @@ func TestOwnErrors(t *testing.T) {
 		msg  string
 	}{
 		{unknownSession("s1"), -32001, `unknown sessionId "s1": call session.start first`},
+		{unknownSession(""), -32001, `unknown sessionId "": call session.start first`},
 		{serverShuttingDown(), -32002, "server shutting down"},
 		{requestFailed("model %s", "gone"), -32003, "model gone"},
 	}
