@@ -384,23 +384,25 @@ func TestSmallHookBinary(t *testing.T) {
 	}
 }
 
-// sessionRecord waits for the daemon's sessions log to hold a record of id, and returns the last one.
-func sessionRecord(t *testing.T, log, id string) map[string]any {
+// sessionRecord waits for the daemon's sessions log to hold a record of id that satisfies done, and
+// returns it. Each run's SessionEnd appends a record, so an earlier run's record can be on disk before
+// the last run's is: waiting only for "some record" would read a stale one.
+func sessionRecord(t *testing.T, log, id string, done func(map[string]any) bool) map[string]any {
 	t.Helper()
+	var last map[string]any
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		data, _ := os.ReadFile(log)
-		var last map[string]any
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 			var rec map[string]any
 			if json.Unmarshal([]byte(line), &rec) == nil && rec["session_id"] == id {
 				last = rec
+				if done(rec) {
+					return rec
+				}
 			}
 		}
-		if last != nil {
-			return last
-		}
 	}
-	t.Fatalf("no record of session %s in %s", id, log)
+	t.Fatalf("no record of session %s in %s meets the test; the last was %v", id, log, last)
 	return nil
 }
 
