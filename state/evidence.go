@@ -120,10 +120,11 @@ func Baseline(s *State, hits []string) Worth {
 func FoldKey(tool, key string) string { return tool + "\t" + key }
 
 // FoldRows folds rows into folded, one record per tool+key; it changes folded in place.
-func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil) }
+func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil, nil) }
 
-// foldRows is FoldRows, telling t (when not nil) what each write replaces.
-func foldRows(folded map[string]Folded, rows []Row, t *tracking) {
+// foldRows is FoldRows, telling t (when not nil) what each write replaces and o (when not nil), the
+// index capFolded merges by, what each record holds now.
+func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 	for i := range rows {
 		r := &rows[i]
 		k := FoldKey(r.Tool, r.Key)
@@ -147,6 +148,12 @@ func foldRows(folded map[string]Folded, rows []Row, t *tracking) {
 			f.Flags.Err++
 		}
 		folded[k] = f
+		if o != nil {
+			o.put(k, f, !ok)
+		}
+	}
+	if o != nil {
+		o.held = len(folded)
 	}
 }
 

@@ -372,6 +372,8 @@ type lookup struct {
 	signed  map[string][]int // signature key → the positions in Patterns carrying it, in order; nil until needed
 	sigLen  int
 	sigHead *Pattern
+
+	folded *foldOrder // the folded records by size, for capFolded; nil until the first fold
 }
 
 // index is s's lookup, created empty on first use.

@@ -70,8 +70,9 @@ func capRows(s *State, ix *lookup) {
 			s.track.replacedFolded(nil)
 			s.Folded = map[string]Folded{}
 		}
-		foldRows(s.Folded, s.Rows[:over], s.track)
-		capFolded(s.Folded, s.track)
+		o := s.foldOrder()
+		foldRows(s.Folded, s.Rows[:over], s.track, o)
+		capFolded(s.Folded, o, s.track)
 		if ix != nil {
 			for i := range s.Rows[:over] {
 				ix.forgetRow(&s.Rows[i])
