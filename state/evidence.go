@@ -123,7 +123,7 @@ func FoldKey(tool, key string) string { return tool + "\t" + key }
 func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil, nil) }
 
 // foldRows is FoldRows, telling t (when not nil) what each write replaces and o (when not nil), the
-// index capFolded merges by, what each record holds now.
+// index capFolded merges by, each record it makes (a record it grows, o need not hear of).
 func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 	for i := range rows {
 		r := &rows[i]
@@ -148,8 +148,8 @@ func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 			f.Flags.Err++
 		}
 		folded[k] = f
-		if o != nil {
-			o.put(k, f, !ok)
+		if o != nil && !ok {
+			o.added(k, f)
 		}
 	}
 	if o != nil {

@@ -6,48 +6,51 @@ const OtherKeys = "(other keys)"
 
 // CapFolded keeps folded at most FoldedCap records: while it holds more, its smallest record by
 // characters, then count, then key (the OtherKeys records aside) is merged into the OtherKeys record of
-// its tool, class and loop, until it holds FoldedCap or only OtherKeys records are left to merge. Every sum
+// its tool, class and loop, until it holds FoldedCap or no record but OtherKeys ones is left. Every sum
 // the views and the judge draw from folded records (per sink, per class, per loop, the waits) is
 // unchanged; only the per-key detail of the smallest is given up. A session of 200,000 distinct commands
 // held 700 MB of records without it.
 //
-// The reducer applies it after every fold (capRows), so past the cap each new key merges one record,
-// the smallest at that moment: the FoldedCap largest are kept, by what they held when the smallest went.
-// A key merged away and folded again starts a record of its own. It changes folded in place.
+// The reducer applies it after every fold (capRows), so a session past the cap holds exactly FoldedCap
+// records and each new key merges one: the smallest at that moment, the new one included. A key merged
+// away and folded again starts a record of its own. It changes folded in place.
 func CapFolded(folded map[string]Folded) { capFolded(folded, newFoldOrder(folded), nil) }
 
-// capFolded is CapFolded, with o the index of folded's records (kept up to date as records merge) and t
-// (when not nil) told what each delete and write replaces. A merge is O(log n), so no call pays for a
-// trim of many records: a trim to three quarters of the cap once per FoldedCap/4 new keys cost one call
-// in 500 of a session of distinct commands 350–700 µs.
+// capFolded is CapFolded, with o the index of folded's records (see foldOrder), kept up to date as
+// records merge, and t (when not nil) told what each delete and write replaces. A merge costs O(log n),
+// so no call pays for many: the trim this replaced cut the records to three quarters of the cap, once per
+// FoldedCap/4 new keys, and that one call in 500 of a session of distinct commands took 350–700 µs.
 func capFolded(folded map[string]Folded, o *foldOrder, t *tracking) {
 	rebuilt := false
-	for len(folded) > FoldedCap {
-		e, ok := o.smallest()
-		if !ok {
-			break
-		}
+	for len(folded) > FoldedCap && len(o.heap) > 0 {
+		e := &o.heap[0]
 		f, held := folded[e.key]
-		if !held || f.Key == OtherKeys || f.Chars != e.chars || f.Count != e.count {
-			// The map was written behind the index (FoldRows, or a caller's own write): indexed again.
-			if rebuilt {
-				break
-			}
+		switch {
+		case (!held || f.Key == OtherKeys) && !rebuilt:
+			// The map was written behind the index (FoldRows, or a caller's own write, keeping its length):
+			// indexed afresh, so a record added that way is not missed either.
 			o.rebuild(folded)
 			rebuilt = true
 			continue
+		case !held || f.Key == OtherKeys:
+			o.pop()
+			continue
+		case f.Chars != e.chars || f.Count != e.count: // grown since it was indexed
+			o.raiseTop(f)
+			continue
 		}
-		o.popSmallest()
-		t.wroteFolded(e.key, f, true)
-		delete(folded, e.key)
-		k := otherKey(f)
-		other, had := folded[k]
-		t.wroteFolded(k, other, had)
+		k := e.key
+		o.pop()
+		t.wroteFolded(k, f, true)
+		delete(folded, k)
+		ok := otherKey(f)
+		other, had := folded[ok]
+		t.wroteFolded(ok, other, had)
 		if !had {
 			other = Folded{Tool: f.Tool, Key: OtherKeys, Cls: f.Cls, Agent: f.Agent, FirstTurn: f.FirstTurn, LastTurn: f.LastTurn}
 		}
 		addFolded(&other, f)
-		folded[k] = other
+		folded[ok] = other
 	}
 	o.held = len(folded)
 }
