@@ -123,7 +123,7 @@ func FoldKey(tool, key string) string { return tool + "\t" + key }
 func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil, nil) }
 
 // foldRows is FoldRows, telling t (when not nil) what each write replaces and o (when not nil), the
-// index capFolded merges by, each record it makes (a record it grows, o need not hear of).
+// index capFolded merges by, each record it makes or grows.
 func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 	for i := range rows {
 		r := &rows[i]
@@ -148,12 +148,16 @@ func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 			f.Flags.Err++
 		}
 		folded[k] = f
-		if o != nil && !ok {
+		switch {
+		case o == nil:
+		case ok:
+			o.grew(k, f)
+		default:
 			o.added(k, f)
 		}
 	}
 	if o != nil {
-		o.held = len(folded)
+		o.folded(folded)
 	}
 }
 

@@ -18,12 +18,16 @@ func CapFolded(folded map[string]Folded) { capFolded(folded, newFoldOrder(folded
 
 // capFolded is CapFolded, with o the index of folded's records (see foldOrder), kept up to date as
 // records merge, and t (when not nil) told what each delete and write replaces. A merge costs O(log n),
-// so no call pays for many: the trim this replaced cut the records to three quarters of the cap, once per
-// FoldedCap/4 new keys, and that one call in 500 of a session of distinct commands took 350–700 µs.
+// so no call pays for many: trimmed to three quarters of the cap once per FoldedCap/4 new keys instead,
+// one call in 500 of a session of distinct commands took 350–700 µs in the daemon.
 func capFolded(folded map[string]Folded, o *foldOrder, t *tracking) {
 	rebuilt := false
-	for len(folded) > FoldedCap && len(o.heap) > 0 {
-		e := &o.heap[0]
+	for len(folded) > FoldedCap {
+		s, some := o.top()
+		if !some {
+			break
+		}
+		e := &o.ents[s]
 		f, held := folded[e.key]
 		switch {
 		case (!held || f.Key == OtherKeys) && !rebuilt:
@@ -35,8 +39,8 @@ func capFolded(folded map[string]Folded, o *foldOrder, t *tracking) {
 		case !held || f.Key == OtherKeys:
 			o.pop()
 			continue
-		case f.Chars != e.chars || f.Count != e.count: // grown since it was indexed
-			o.raiseTop(f)
+		case f.Chars != e.chars || f.Count != e.count: // grown since it was brought up to date
+			o.raise(s, f)
 			continue
 		}
 		k := e.key

@@ -33,30 +33,45 @@ func capByScan(folded map[string]Folded) {
 	}
 }
 
-// checkOrder reports how o fails to index m: an entry per record but the OtherKeys ones, none above
-// its record (a fold grows a record, never its entry), and the heap in order.
+// checkOrder reports how o fails to index m: an entry per record but the OtherKeys ones, none above its
+// record (a fold grows a record, and the index may hear of it later), none but an up-to-date one once
+// the index is exact and swept, every position and free slot consistent, and the heap in order.
 func checkOrder(o *foldOrder, m map[string]Folded) error {
 	if !o.matches(m) {
 		return fmt.Errorf("the index is of another map, or of %d records where the map holds %d", o.held, len(m))
 	}
-	seen := map[string]bool{}
-	for i, e := range o.heap {
-		f, ok := m[e.key]
+	swept := o.exact && o.sweep >= len(o.ents)
+	n := 0
+	for k, f := range m {
+		if f.Key == OtherKeys {
+			continue
+		}
+		n++
+		s, ok := o.slot[k]
+		if !ok {
+			return fmt.Errorf("record %q is not indexed", k)
+		}
+		e := o.ents[s]
 		switch {
-		case !ok || f.Key == OtherKeys:
-			return fmt.Errorf("entry %+v indexes no record", e)
-		case seen[e.key]:
-			return fmt.Errorf("record %q indexed twice", e.key)
+		case e.key != k || o.heap[e.at] != s:
+			return fmt.Errorf("record %q in slot %d, which holds %+v", k, s, e)
 		case e.chars > f.Chars || e.count > f.Count:
-			return fmt.Errorf("record %q (%d chars, ×%d) indexed above it, as %+v", e.key, f.Chars, f.Count, e)
-		case i > 0 && e.less(&o.heap[(i-1)/2]):
+			return fmt.Errorf("record %q (%d chars, ×%d) indexed above it, as %+v", k, f.Chars, f.Count, e)
+		case swept && (e.chars != f.Chars || e.count != f.Count):
+			return fmt.Errorf("record %q (%d chars, ×%d) indexed as %+v, the index exact", k, f.Chars, f.Count, e)
+		}
+	}
+	if n != len(o.slot) || n != len(o.heap) || n+len(o.free) != len(o.ents) {
+		return fmt.Errorf("%d records indexed in %d slots (%d free) and a heap of %d, want %d", len(o.slot), len(o.ents), len(o.free), len(o.heap), n)
+	}
+	for i := 1; i < len(o.heap); i++ {
+		if o.ents[o.heap[i]].less(&o.ents[o.heap[(i-1)/2]]) {
 			return fmt.Errorf("heap position %d is smaller than its parent", i)
 		}
-		seen[e.key] = true
 	}
-	for k, f := range m {
-		if f.Key != OtherKeys && !seen[k] {
-			return fmt.Errorf("record %q is not indexed", k)
+	for _, s := range o.free {
+		if o.ents[s] != (foldEnt{}) {
+			return fmt.Errorf("free slot %d still holds %+v", s, o.ents[s])
 		}
 	}
 	return nil
@@ -127,6 +142,11 @@ func TestCapFoldedMergesTheSmallest(t *testing.T) {
 			}
 			if tt.rows > FoldedCap && len(got) != FoldedCap {
 				t.Errorf("%d records past the cap, want %d", len(got), FoldedCap)
+			}
+			// Folded a row at a time, the cap is reached with every entry up to date: no merge has an
+			// entry to bring up to date.
+			if swept := order.exact && order.sweep >= len(order.ents); tt.batch == 1 && len(got) >= FoldedCap && !swept {
+				t.Errorf("the cap reached with the index exact %v, swept %d of %d slots", order.exact, order.sweep, len(order.ents))
 			}
 		})
 	}
@@ -230,19 +250,53 @@ func TestFoldOrderAcrossRollback(t *testing.T) {
 	}
 }
 
-// BenchmarkFoldPastCap is one new distinct key folded into a session's records at the cap, each tied but
-// for its key as distinct commands of one output size are (the soak's): the fold, the index kept, and
-// the one merge it makes, tracked as the reducer tracks it.
+// TestFoldOrderExactAtTheCap: every record at the cap grown since it was first folded, then a new key
+// larger than all of them. Had the index left an entry behind per grown record, the one merge would bring
+// them all up to date before it found the smallest (~400 µs for 2,000); exact from FoldedCap/2 records
+// on and swept before the cap, it holds every record as it is, so the merge is one pop.
+func TestFoldOrderExactAtTheCap(t *testing.T) {
+	row := func(i int, chars int64) Row {
+		return Row{Tool: "Bash", Key: fmt.Sprintf("grep -rn needle-0-%d src", i), Cls: ClassSearch, Agent: MainAgent, Turn: i, Ms: 40, Chars: chars}
+	}
+	m := map[string]Folded{}
+	o := newFoldOrder(m)
+	for i := range FoldedCap {
+		foldRows(m, []Row{row(i, 1)}, nil, o)
+	}
+	for i := range FoldedCap {
+		foldRows(m, []Row{row(i, 2046)}, nil, o)
+	}
+	if err := checkOrder(o, m); err != nil || !o.exact || o.sweep < len(o.ents) {
+		t.Fatalf("at the cap: exact %v, swept %d of %d slots: %v", o.exact, o.sweep, len(o.ents), err)
+	}
+	foldRows(m, []Row{row(FoldedCap, 1<<20)}, nil, o)
+	if s, _ := o.top(); m[o.ents[s].key].Chars != o.ents[s].chars {
+		t.Fatalf("the top entry %+v is behind its record", o.ents[s])
+	}
+	capFolded(m, o, nil)
+	if err := checkOrder(o, m); err != nil || len(m) != FoldedCap {
+		t.Fatalf("after the merge, %d records: %v", len(m), err)
+	}
+}
+
+// BenchmarkFoldPastCap is one row of the soak's feed folded into a session's records at the cap: every
+// other row a new key (tied with every record but for its key, as distinct commands of one output size
+// are), the rest one of 50 repeated; the fold, the index kept, and the merge a new key makes, tracked
+// as the reducer tracks it.
 //
 //	go test -run '^$' -bench FoldPastCap -benchmem ./state
 func BenchmarkFoldPastCap(b *testing.B) {
+	row := func(i int) Row {
+		key := fmt.Sprintf("grep -rn needle-0-%d src", i)
+		if i%2 == 1 {
+			key = fmt.Sprintf("npm test suite-%02d", i%50)
+		}
+		return Row{Tool: "Bash", Key: key, Cls: ClassSearch, Agent: MainAgent, Turn: i, Ms: 40, Chars: 2046}
+	}
 	m := map[string]Folded{}
 	o := newFoldOrder(m)
-	row := func(i int) Row {
-		return Row{Tool: "Bash", Key: fmt.Sprintf("grep -rn needle-0-%d src", i), Cls: ClassSearch, Agent: MainAgent, Turn: i, Ms: 40, Chars: 2046}
-	}
 	i := 0
-	for ; i < FoldedCap; i++ {
+	for ; len(m) < FoldedCap; i++ {
 		foldRows(m, []Row{row(i)}, nil, o)
 	}
 	rows := make([]Row, 1<<16)
@@ -258,7 +312,7 @@ func BenchmarkFoldPastCap(b *testing.B) {
 		if j++; j == len(rows) {
 			j = 0
 		}
-		if len(t.undo) > trackKeep {
+		if len(t.undo) >= 3*128 { // the daemon snapshots every 128 actions
 			t.restart()
 		}
 	}

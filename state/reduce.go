@@ -356,6 +356,7 @@ func resetState(s *State) {
 // (decoded from JSON, built by hand, appended to directly) is re-indexed, never misread. What it keys
 // on is never edited in place: a loop's id, a row's id and a pattern's signature are set when the
 // element is made (a judge's answer and a reset bring new Patterns).
+// The folded records' order (foldOrder) is checked the same way, against the map's identity and length.
 type lookup struct {
 	loops    map[string]int // loop id → its position plus loopBase at the time it was added
 	loopBase int            // loops dropped off the front so far

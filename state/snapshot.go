@@ -106,10 +106,10 @@ func (s *State) Snapshot() *State {
 }
 
 // trackKeep is the most entries a list of the tracking keeps its array for between snapshots: enough for
-// the actions between two of the daemon's (a row folds one record), so the lists are not allocated again
-// each time, and not a trim of the folded records' (an entry per record dropped or merged), which would
-// hold ~190 KB per session.
-const trackKeep = 256
+// the 128 actions between two of the daemon's (a row past the cap writes three: its own record, the one
+// it merges away and that one's OtherKeys record), so the lists are not allocated again each time, and
+// not a burst's (a late session's history folded at once): an entry is ~160 bytes.
+const trackKeep = 512
 
 // restart empties the tracking for the next snapshot, keeping the lists' arrays (cleared, so the keys
 // and maps they held are not kept alive) unless a rare burst made them large.

@@ -40,21 +40,38 @@ func soakCall(s, i int) []byte {
 	return p
 }
 
-// timedSample makes n round trips, spread over the sessions, and returns their p99.
-func timedSample(b *testing.B, h *pipeHost, from, n int) time.Duration {
-	lat := make([]time.Duration, 0, n)
+// timedSample makes n round trips, spread over the sessions, and returns their p50 and p99; with
+// -soak-tail it logs the slowest, each with its session and call, to tell a cost every session pays at
+// one call (they land together, the feed being in lockstep) from the machine's noise.
+func timedSample(b *testing.B, h *pipeHost, from, n int) (p50, p99 time.Duration) {
+	type timed struct {
+		d       time.Duration
+		s, call int
+	}
+	lat := make([]timed, 0, n)
 	for k := 0; k < n; k++ {
-		p := soakCall(k%soakSessions, from+k/soakSessions)
+		s, call := k%soakSessions, from+k/soakSessions
+		p := soakCall(s, call)
 		t0 := time.Now()
 		h.roundTrip(b, "tool.call", p)
-		lat = append(lat, time.Since(t0))
+		lat = append(lat, timed{time.Since(t0), s, call})
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat[len(lat)*99/100]
+	sort.Slice(lat, func(i, j int) bool { return lat[i].d < lat[j].d })
+	if *soakTail {
+		var tail []string
+		for _, t := range lat[len(lat)*98/100:] {
+			tail = append(tail, fmt.Sprintf("%dµs s%d/c%d", t.d.Microseconds(), t.s, t.call))
+		}
+		b.Logf("slowest 2%% of calls %d-%d: %s", from, from+n/soakSessions-1, strings.Join(tail, " "))
+	}
+	return lat[len(lat)/2].d, lat[len(lat)*99/100].d
 }
 
 // soakProfile, when set, is where the soak's daemon writes its heap profile (--memprofile) as it exits.
 var soakProfile = flag.String("soak-memprofile", "", "BenchmarkDaemonSoak: the daemon's heap profile, written at its exit")
+
+// soakTail, when set, logs the slowest calls of each timed sample.
+var soakTail = flag.Bool("soak-tail", false, "BenchmarkDaemonSoak: log the slowest 2% of each timed sample")
 
 func BenchmarkDaemonSoak(b *testing.B) {
 	for range min(b.N, 1) { // fixed at one soak, whatever -benchtime says: one takes a minute
@@ -68,7 +85,7 @@ func BenchmarkDaemonSoak(b *testing.B) {
 			h.roundTrip(b, "session.start", []byte(fmt.Sprintf(`{"sessionId":"soak-%d","cwd":"/soak/p%d","at":1000,"usage":{"window":1000000}}`, s, s)))
 		}
 		perSession := soakSample / soakSessions
-		p99Start := timedSample(b, h, 0, soakSample)
+		p50Start, p99Start := timedSample(b, h, 0, soakSample)
 		rssStart := residentKB(b, h.cmd.Process.Pid)
 
 		// The bulk, streamed: the host does not wait for each reply.
@@ -100,10 +117,12 @@ func BenchmarkDaemonSoak(b *testing.B) {
 		}
 		bulk := time.Since(start)
 
-		p99End := timedSample(b, h, bulkTo, soakSample)
+		p50End, p99End := timedSample(b, h, bulkTo, soakSample)
 		rssEnd := residentKB(b, h.cmd.Process.Pid)
 		b.ReportMetric(float64(rssStart)/1024, "RSS-start-MB")
 		b.ReportMetric(float64(rssEnd)/1024, "RSS-end-MB")
+		b.ReportMetric(float64(p50Start.Microseconds()), "p50-start-µs")
+		b.ReportMetric(float64(p50End.Microseconds()), "p50-end-µs")
 		b.ReportMetric(float64(p99Start.Microseconds()), "p99-start-µs")
 		b.ReportMetric(float64(p99End.Microseconds()), "p99-end-µs")
 		b.ReportMetric(float64(total)/bulk.Seconds(), "bulk-events/s")
