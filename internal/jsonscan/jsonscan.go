@@ -489,8 +489,7 @@ func (s *Scanner) Skip() bool {
 			}
 		}
 	case c == '[':
-		_, ok := s.array()
-		return ok
+		return s.skipArray()
 	case c == '"':
 		_, _, _, ok := s.Measure(nil)
 		return ok
@@ -503,6 +502,36 @@ func (s *Scanner) Skip() bool {
 	default:
 		_, ok := s.Number()
 		return ok
+	}
+}
+
+// skipArray reads an array and drops it, building none of its values (a skipped todo list or file
+// list would otherwise be decoded whole only to be thrown away).
+func (s *Scanner) skipArray() bool {
+	if s.depth >= jsondepth.Max {
+		return false
+	}
+	s.pos++
+	s.depth++
+	if s.Peek() == ']' {
+		s.pos++
+		s.depth--
+		return true
+	}
+	for {
+		if !s.Skip() {
+			return false
+		}
+		switch s.Peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			s.depth--
+			return true
+		default:
+			return false
+		}
 	}
 }
 
