@@ -62,8 +62,13 @@ type Conn struct {
 	// connection stops (cancelHandlers, called then), so a request costs no context of its own.
 	handlerCtx     context.Context
 	cancelHandlers context.CancelFunc
-	// watch starts watchInput once a handler has run for slowHandler: one timer, reset for each handler.
-	watch *time.Timer
+	// watch starts watchInput once a handler has run for slowHandler (see watchTick). It is armed by the
+	// first handler that finds it idle, not reset and stopped around every request: each Reset and Stop
+	// took the runtime's timer lock, about 3% of a tool.call's CPU.
+	watch      *time.Timer
+	watchArmed atomic.Bool   // the timer is pending
+	watchFor   atomic.Uint64 // the handler (by handlerSeq) the pending timer was armed for
+	handlerSeq atomic.Uint64 // counts the handlers begun on the read loop
 
 	mu      sync.Mutex
 	serving bool
@@ -104,7 +109,7 @@ func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
 		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
 	})
 	c.handlerCtx, c.cancelHandlers = context.WithCancel(ctx)
-	c.watch = time.AfterFunc(time.Hour, c.watchInput)
+	c.watch = time.AfterFunc(time.Hour, c.watchTick)
 	c.watch.Stop()
 	handle := c.dispatch(h)
 	// A stopped stream ends the connection at once when no handler is running, whether or not the

@@ -67,13 +67,12 @@ func (c *Conn) begin() context.Context {
 	if c.s.cause() != nil {
 		c.cancelHandlers()
 	}
-	c.watch.Reset(slowHandler)
+	c.armWatch(c.handlerSeq.Add(1))
 	return c.handlerCtx
 }
 
-// end is begin undone, once the handler has replied.
+// end is begin undone, once the handler has replied. The watch timer is left to run out (watchTick).
 func (c *Conn) end() {
-	c.watch.Stop()
 	c.idle()
 }
 

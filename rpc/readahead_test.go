@@ -61,3 +61,34 @@ func TestReadAheadLosesNothing(t *testing.T) {
 		h.expectResult(fmt.Sprint(i), fmt.Sprintf("[%d]", i))
 	}
 }
+
+// TestHangUpWhileALaterHandlerIsBusy: the watch timer is armed by the first handler that finds it idle,
+// so a handler that begins while it is pending for an earlier one is still watched (within two
+// slowHandlers), and a hang-up then still stops the connection.
+func TestHangUpWhileALaterHandlerIsBusy(t *testing.T) {
+	handler := func(ctx context.Context, req Request) (any, error) {
+		if req.Method == "busy" {
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+			}
+		}
+		return nil, nil
+	}
+	h := startHost(t, Options{}, handler)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"quick"}` + "\n")
+	h.expectResult("1", "null")
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"busy"}` + "\n")
+	time.Sleep(20 * time.Millisecond)
+	hungUp := time.Now()
+	_ = h.in.Close()
+	select {
+	case <-h.conn.Stopped():
+		if d := time.Since(hungUp); d > time.Second {
+			t.Fatalf("stopped %s after the hang-up", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("connection still reading 3s after the hang-up")
+	}
+	waitDone(t, h.conn, 2*time.Second)
+}
