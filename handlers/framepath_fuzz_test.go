@@ -78,7 +78,7 @@ func FuzzFramePath(f *testing.F) {
 			stream = append(stream, probe+"\n"...)
 		}
 		out := &lockedBuffer{}
-		conn := rpc.NewConn(bytes.NewReader(stream), out, rpc.Options{Framing: framing, MaxFrameSize: 1 << 20})
+		conn := rpc.NewConn(bytes.NewReader(stream), out, rpc.Options{Framing: framing, MaxFrameSize: 1 << 20, ParamsReaders: ParamsReaders()})
 		srv.SetHost(connHost{conn})
 		conn.Serve(ctx, srv.Handle)
 		select {

@@ -13,6 +13,8 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/internal/jsonscan"
 )
 
 // Options configure a Conn. The zero value is usable: auto framing, no
@@ -27,7 +29,17 @@ type Options struct {
 	Record io.Writer
 	// MaxFrameSize bounds one incoming frame; 0 means DefaultMaxFrameSize.
 	MaxFrameSize int
+	// ParamsReaders read the params of the methods they are named for in the same pass as the frame
+	// (see ParamsReader); the handler finds what they read in Request.Read.
+	ParamsReaders map[string]ParamsReader
 }
+
+// ParamsReader reads a request's params value at sc, the frame being read in one pass, and returns what
+// the handler will find in Request.Read. It must read exactly one value and change nothing but sc; ok
+// false means it cannot decide (any text it is unsure of), and the params are then handed over raw
+// alone, as for a method with no reader. A frame that fails later checks is answered as it would be
+// without readers: what the reader read is dropped.
+type ParamsReader func(sc *jsonscan.Scanner) (read any, ok bool)
 
 // framing returns the framing to start with; an unknown value means auto.
 func (o Options) framing() Framing {

@@ -535,6 +535,15 @@ func (s *Scanner) skipArray() bool {
 	}
 }
 
+// Offset is where the next value starts in the text.
+func (s *Scanner) Offset() int {
+	s.skipSpace()
+	return s.pos
+}
+
+// Since is the text from offset start to where the scanner is.
+func (s *Scanner) Since(start int) []byte { return s.data[start:s.pos] }
+
 // Raw reads any value and returns its text as written, pointing into the scanned text.
 func (s *Scanner) Raw() ([]byte, bool) {
 	s.skipSpace()
