@@ -5,34 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/saverd/saverd/rpc"
 )
 
-// frameReplies runs frames (NDJSON) through a fresh server over an rpc.Conn, with the params readers or
-// without, and returns what the connection wrote and the session's state after.
-func frameReplies(t *testing.T, frames []byte, readers bool) (out, state []byte) {
+// frameReplies runs frames (NDJSON) through a fresh server, with the params readers or without, and
+// returns what the connection wrote and the session's state after. Both runs of a frame share cwd, as
+// the state shows it.
+func frameReplies(t *testing.T, cwd string, frames []byte, readers bool) (out, state []byte) {
 	t.Helper()
-	srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
-	ctx := context.Background()
-	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"/p"}`)}); err != nil {
-		t.Fatal(err)
-	}
 	opt := rpc.Options{Framing: rpc.FramingNDJSON, MaxFrameSize: 1 << 20}
 	if readers {
 		opt.ParamsReaders = ParamsReaders()
 	}
-	w := &lockedBuffer{}
-	conn := rpc.NewConn(bytes.NewReader(frames), w, opt)
-	srv.SetHost(connHost{conn})
-	conn.Serve(ctx, srv.Handle)
-	select {
-	case <-conn.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the connection did not end; input %q", frames)
-	}
-	st, err := srv.Handle(ctx, rpc.Request{Method: "debug.state", Params: json.RawMessage(`{"sessionId":"s"}`)})
+	srv, out := serveFrames(t, cwd, frames, opt)
+	st, err := srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: json.RawMessage(`{"sessionId":"s"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +27,7 @@ func frameReplies(t *testing.T, frames []byte, readers bool) (out, state []byte)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.bytes(), state
+	return out, state
 }
 
 // paramsReaderFrames are tool.call frames the one-pass reader takes, and ones it must leave to the
@@ -66,8 +53,9 @@ var paramsReaderFrames = []string{
 func TestParamsReadersAgree(t *testing.T) {
 	for _, frame := range paramsReaderFrames {
 		in := []byte(frame + "\n")
-		outWith, stateWith := frameReplies(t, in, true)
-		outWithout, stateWithout := frameReplies(t, in, false)
+		cwd := t.TempDir()
+		outWith, stateWith := frameReplies(t, cwd, in, true)
+		outWithout, stateWithout := frameReplies(t, cwd, in, false)
 		if !bytes.Equal(outWith, outWithout) {
 			t.Errorf("%s\nwith the readers: %s\nwithout: %s", frame, outWith, outWithout)
 		}
@@ -87,8 +75,9 @@ func FuzzParamsReaders(f *testing.F) {
 			return // one frame per run: a line break would make two
 		}
 		in := append(append([]byte(nil), frame...), '\n')
-		outWith, stateWith := frameReplies(t, in, true)
-		outWithout, stateWithout := frameReplies(t, in, false)
+		cwd := t.TempDir()
+		outWith, stateWith := frameReplies(t, cwd, in, true)
+		outWithout, stateWithout := frameReplies(t, cwd, in, false)
 		if !bytes.Equal(outWith, outWithout) || !bytes.Equal(stateWith, stateWithout) {
 			t.Fatalf("%q\nwith the readers: %s\n%s\nwithout: %s\n%s", frame, outWith, stateWith, outWithout, stateWithout)
 		}
