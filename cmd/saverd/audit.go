@@ -173,7 +173,7 @@ func (c *auditCmd) transcripts(pos []string) ([]string, error) {
 				return []string{f.Path}, nil
 			}
 		}
-		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session in %s", pos[0], strings.Join(dirsOf(files), ", "))
+		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", pos[0], strings.Join(searched(src), ", "))
 	case c.last:
 		newest, at := "", time.Time{}
 		for _, f := range files {
@@ -223,19 +223,6 @@ func joinWarnings(w []string) string {
 		return ""
 	}
 	return ": " + strings.Join(w, "; ")
-}
-
-func dirsOf(files []agentlog.File) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range files {
-		d := filepath.Dir(filepath.Dir(f.Path))
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // audit is one session's audit, as the json format prints it.

@@ -194,12 +194,20 @@ func optFloat(p *float64) string {
 	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
 
-// usd is dollars for people; a cost that leaves unpriced calls out is marked "+".
+// usd is dollars for people; a cost that leaves unpriced calls out is marked "+". A cost under half a
+// cent is "<$0.01", so a cheap model's session does not read as free.
 func usd(total *float64, priced float64) string {
 	if total == nil {
-		return "$" + strconv.FormatFloat(priced, 'f', 2, 64) + "+"
+		return cents(priced) + "+"
 	}
-	return "$" + strconv.FormatFloat(*total, 'f', 2, 64)
+	return cents(*total)
+}
+
+func cents(v float64) string {
+	if v > 0 && v < 0.005 {
+		return "<$0.01"
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 // tokens is a token count for people: 950, 12.3k, 4.56M.
