@@ -2,9 +2,11 @@ package agentlog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,6 +85,7 @@ type claudeSession struct {
 	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
 	strs    map[string]string   // interned strings
 	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
+	fast    fastLine            // the one-pass reader's scratch
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 }
 
@@ -139,9 +142,12 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 		}
 		l := &s.scratch
 		*l = claudeLine{}
-		if err := parseLine(line, l); err != nil {
-			lr.malformed(err)
-			return
+		if !s.fast.read(line, l) {
+			*l, s.fast.parsed = claudeLine{}, false
+			if err := parseLine(line, l); err != nil {
+				lr.malformed(err)
+				return
+			}
 		}
 		if main && !named && l.SessionID != "" {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
@@ -205,10 +211,10 @@ func mayBeCostState(line []byte) bool {
 // content (a Write's whole file, a long answer) never is.
 func mayBeCall(line []byte) bool {
 	head := line
-	if i := bytes.Index(line, contentKey); i >= 0 {
+	if i := indexKey(line, contentKey); i >= 0 {
 		head = line[:i]
 	}
-	return bytes.Contains(head, quotedAssistant)
+	return indexKey(head, quotedAssistant) >= 0
 }
 
 var (
@@ -227,7 +233,7 @@ var (
 // decoding it) the first occurrence counts when it follows the line's own "uuid", as Claude Code writes its
 // envelope before the tool result. Anything else is left to the decoder (false).
 func stringField(line, key []byte) (string, bool) {
-	i := bytes.Index(line, key)
+	i := indexKey(line, key)
 	if i < 0 {
 		return "", false
 	}
@@ -235,7 +241,7 @@ func stringField(line, key []byte) (string, bool) {
 		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
 			return "", false
 		}
-	} else if bytes.LastIndex(line, key) != i {
+	} else if indexKey(line[i+1:], key) >= 0 {
 		return "", false
 	}
 	rest := bytes.TrimLeft(line[i+len(key):], " \t")
@@ -253,6 +259,50 @@ func stringField(line, key []byte) (string, bool) {
 	}
 	return string(rest[:end]), true
 }
+
+// indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. Each
+// eight-byte word is tested at once for the places where the key's first, second and last bytes all
+// stand (SWAR), so the quotes of a line's envelope cost no branch each; past a run of quote-free words (a
+// tool's output, a file's contents) the rest of the run goes to IndexByte. bytes.Index gives IndexByte up
+// after the envelope's many quotes and then compares at every byte.
+func indexKey(line, key []byte) int {
+	n := len(key)
+	k0, k1, kn := ones*uint64(key[0]), ones*uint64(key[1]), ones*uint64(key[n-1])
+	i, clean := 0, 0
+	for ; i+n-1+8 <= len(line); i += 8 {
+		q := zeroBytes(binary.LittleEndian.Uint64(line[i:]) ^ k0)
+		m := q & zeroBytes(binary.LittleEndian.Uint64(line[i+1:])^k1) & zeroBytes(binary.LittleEndian.Uint64(line[i+n-1:])^kn)
+		for ; m != 0; m &= m - 1 {
+			if p := i + bits.TrailingZeros64(m)/8; string(line[p:p+n]) == string(key) {
+				return p
+			}
+		}
+		clean++
+		if q != 0 {
+			clean = 0
+		}
+		if clean == 4 {
+			j := bytes.IndexByte(line[i+8:], key[0])
+			if j < 0 {
+				return -1
+			}
+			i, clean = i+j, 0 // the loop's step lands on the quote
+		}
+	}
+	if j := bytes.Index(line[i:], key); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
+// zeroBytes flags (with its high bit) each byte of x that is zero, and no other.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((x&low7 + low7) | x | low7)
+}
+
+// ones is 1 in each byte of a word (SWAR).
+const ones = 0x0101010101010101
 
 // seen widens the session's time span to at.
 func (s *claudeSession) seen(at time.Time) {
@@ -333,10 +383,13 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return
 	}
-	var blocks []block
-	if err := parseLine(m.Content, &blocks); err != nil {
-		lr.malformed(fmt.Errorf("message.content: %w", err))
-		return
+	blocks := s.fast.blocks
+	if !s.fast.parsed {
+		blocks = nil
+		if err := parseLine(m.Content, &blocks); err != nil {
+			lr.malformed(fmt.Errorf("message.content: %w", err))
+			return
+		}
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_use" || b.Name == "" {

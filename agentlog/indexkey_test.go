@@ -1,0 +1,40 @@
+package agentlog
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestIndexKey: the word-at-a-time search finds what bytes.Index finds, at every alignment, next to
+// quotes, near the end and past a quote-free run.
+func TestIndexKey(t *testing.T) {
+	keys := [][]byte{timestampKey, contentKey, quotedAssistant, []byte(`"a`)}
+	bodies := []string{"", `"`, `""`, `"timestam"`, `"timestamp`, `"timestamp"`, `"content":`, `"assistant"`,
+		`{"uuid":"u","timestamp":"t"}`, strings.Repeat("x", 70) + `"timestamp"`, strings.Repeat(`"x`, 40) + `"content"`,
+		strings.Repeat("é", 30) + `"a"`, strings.Repeat("line of output\\n", 9) + `","timestamp":"`}
+	for _, key := range keys {
+		for _, body := range bodies {
+			for pre := 0; pre < 17; pre++ {
+				for post := 0; post < 10; post++ {
+					line := []byte(strings.Repeat("y", pre) + body + strings.Repeat(`"`, post%2) + strings.Repeat("z", post))
+					if got, want := indexKey(line, key), bytes.Index(line, key); got != want {
+						t.Fatalf("indexKey(%q, %q) = %d, bytes.Index %d", line, key, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzIndexKey(f *testing.F) {
+	f.Add([]byte(`{"type":"user","timestamp":"2026-12-01T10:00:05Z"}`), []byte(`"timestamp"`))
+	f.Fuzz(func(t *testing.T, line, key []byte) {
+		if len(key) < 2 || key[0] != '"' {
+			return
+		}
+		if got, want := indexKey(line, key), bytes.Index(line, key); got != want {
+			t.Fatalf("indexKey(%q, %q) = %d, bytes.Index %d", line, key, got, want)
+		}
+	})
+}
