@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	json "github.com/segmentio/encoding/json"
 
@@ -208,13 +209,12 @@ func mayBeCostState(line []byte) bool {
 
 // mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
 // message's role before its content, so only the bytes before the first "content" key are searched: the
-// content (a Write's whole file, a long answer) never is.
+// content (a Write's whole file, a long answer) never is. One pass looks for both keys.
 func mayBeCall(line []byte) bool {
-	head := line
-	if i := indexKey(line, contentKey); i >= 0 {
-		head = line[:i]
-	}
-	return indexKey(head, quotedAssistant) >= 0
+	p, assistant := indexEither(line, quotedAssistant, contentKey)
+	// "assistant" counts when it ends before the first "content"; only "content" can begin at its
+	// closing quote.
+	return assistant && !bytes.HasPrefix(line[p+len(quotedAssistant)-1:], contentKey)
 }
 
 var (
@@ -257,7 +257,7 @@ func stringField(line, key []byte) (string, bool) {
 	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
 		return "", false
 	}
-	return string(rest[:end]), true
+	return unsafe.String(unsafe.SliceData(rest), end), true // in place: only parsed, never kept
 }
 
 // indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. Each
@@ -293,6 +293,50 @@ func indexKey(line, key []byte) int {
 		return i + j
 	}
 	return -1
+}
+
+// indexEither is where a or b (keys of at least two bytes that open with a quote and differ in their
+// second byte) first occurs in line, and whether it is a; -1 when neither does. The same word-at-a-time
+// search as indexKey's, for two keys at once.
+func indexEither(line, a, b []byte) (int, bool) {
+	na, nb := len(a), len(b)
+	k0 := ones * uint64(a[0])
+	a1, an, b1, bn := ones*uint64(a[1]), ones*uint64(a[na-1]), ones*uint64(b[1]), ones*uint64(b[nb-1])
+	i, clean := 0, 0
+	for ; i+max(na, nb)-1+8 <= len(line); i += 8 {
+		q := zeroBytes(binary.LittleEndian.Uint64(line[i:]) ^ k0)
+		w1 := binary.LittleEndian.Uint64(line[i+1:])
+		ma := q & zeroBytes(w1^a1) & zeroBytes(binary.LittleEndian.Uint64(line[i+na-1:])^an)
+		mb := q & zeroBytes(w1^b1) & zeroBytes(binary.LittleEndian.Uint64(line[i+nb-1:])^bn)
+		for m := ma | mb; m != 0; m &= m - 1 {
+			p := i + bits.TrailingZeros64(m)/8
+			if string(line[p:p+min(na, len(line)-p)]) == string(a) {
+				return p, true
+			}
+			if string(line[p:p+min(nb, len(line)-p)]) == string(b) {
+				return p, false
+			}
+		}
+		clean++
+		if q != 0 {
+			clean = 0
+		}
+		if clean == 4 {
+			j := bytes.IndexByte(line[i+8:], a[0])
+			if j < 0 {
+				return -1, false
+			}
+			i, clean = i+j, 0 // the loop's step lands on the quote
+		}
+	}
+	ia, ib := bytes.Index(line[i:], a), bytes.Index(line[i:], b)
+	switch {
+	case ia >= 0 && (ib < 0 || ia < ib):
+		return i + ia, true
+	case ib >= 0:
+		return i + ib, false
+	}
+	return -1, false
 }
 
 // zeroBytes flags (with its high bit) each byte of x that is zero, and no other.

@@ -117,6 +117,9 @@ func TestFastLineRefuses(t *testing.T) {
 		"null usage":           `{"message":{"usage":null}}`,
 		"fraction":             `{"message":{"usage":{"input_tokens":1.5}}}`,
 		"string for a number":  `{"message":{"usage":{"input_tokens":"1"}}}`,
+		"leading zero":         `{"message":{"usage":{"input_tokens":01}}}`,
+		"exponent":             `{"message":{"usage":{"input_tokens":1e3}}}`,
+		"overflow":             `{"message":{"usage":{"input_tokens":9223372036854775808}}}`,
 		"number for a string":  `{"type":1}`,
 		"cost-state":           `{"type":"cost-state","totalCostUSD":1}`,
 		"content of strings":   `{"message":{"content":["tool_use"]}}`,
@@ -141,6 +144,7 @@ func FuzzFastLine(f *testing.F) {
 		f.Add(line)
 	}
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{}}],"usage":{"input_tokens":1,"cache_creation":{"ephemeral_5m_input_tokens":2}}}}`))
+	f.Add([]byte(`{"message":{"usage":{"input_tokens":-9223372036854775808,"output_tokens":9223372036854775807,"cache_read_input_tokens":-0}}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		agreeWithDecoder(t, line)
 	})

@@ -38,3 +38,19 @@ func FuzzIndexKey(f *testing.F) {
 		}
 	})
 }
+
+// mayBeCall answers as its first form did: "assistant" searched before the first "content".
+func FuzzMayBeCall(f *testing.F) {
+	f.Add([]byte(`{"message":{"role":"assistant","content":"x"}}`))
+	f.Add([]byte(`{"message":{"content":"x","role":"assistant"}}`))
+	f.Add([]byte(`"assistant"content"`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		head := line
+		if i := bytes.Index(line, contentKey); i >= 0 {
+			head = line[:i]
+		}
+		if got, want := mayBeCall(line), bytes.Contains(head, quotedAssistant); got != want {
+			t.Fatalf("mayBeCall(%q) = %v, want %v", line, got, want)
+		}
+	})
+}

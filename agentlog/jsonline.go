@@ -3,7 +3,6 @@ package agentlog
 import (
 	"encoding/binary"
 	"math/bits"
-	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -218,18 +217,35 @@ func digitsEnd(d []byte, i int) int {
 	return i
 }
 
-// integer reads a number written as an integer that fits an int64; a fraction or an exponent is the
-// decoder's to judge.
+// integer reads a number written as an integer that fits an int64, digit by digit (strconv would want
+// the number found first); a fraction, an exponent or an overflow is the decoder's to judge.
 func (c *cursor) integer(dst *int64) bool {
-	n, ok := c.number()
-	if !ok {
+	c.space()
+	d, i := c.d, c.i
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v uint64
+	for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+		if v > (1<<63)/10 {
+			return false
+		}
+		v = v*10 + uint64(d[i]-'0')
+	}
+	switch n := i - start; {
+	case n == 0, n > 1 && d[start] == '0', v > 1<<63, !neg && v == 1<<63:
 		return false
 	}
-	v, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(n), len(n)), 10, 64)
-	if err != nil {
+	if i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E') {
 		return false
 	}
-	*dst = v
+	c.i = i
+	*dst = int64(v)
+	if neg {
+		*dst = -int64(v)
+	}
 	return true
 }
 
