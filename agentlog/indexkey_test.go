@@ -54,3 +54,32 @@ func FuzzMayBeCall(f *testing.F) {
 		}
 	})
 }
+
+// shortLine answers as the three searches it stands for do (its time and whether it has one matter only
+// for a line it skips).
+func FuzzShortLine(f *testing.F) {
+	for _, line := range fixtureLines(f) {
+		if len(line) <= costStateLine {
+			f.Add(line)
+		}
+	}
+	f.Add([]byte(`{"type":"user","timestamp":"a","x":{"timestamp":"b"}}`))
+	f.Add([]byte(`{"type":"x","timestamp" : "2026-12-01T10:00:00Z"}`))
+	f.Add([]byte(`{"type":"cost-state","timestamp":"2026-12-01T10:00:00Z"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if len(line) > costStateLine {
+			return
+		}
+		ts, stamped, ok := shortLine(line)
+		wantTS, wantOK := stringField(line, timestampKey)
+		wantStamped := bytes.Contains(line, timestampKey)
+		if mayBeCall(line) || mayBeCostState(line) {
+			wantOK = false
+		} else if !wantOK {
+			wantOK = !wantStamped
+		}
+		if ok != wantOK || ok && (stamped != wantStamped || stamped && ts != wantTS) {
+			t.Fatalf("shortLine(%q) = %q, %v, %v; want %q, %v, %v", line, ts, stamped, ok, wantTS, wantStamped, wantOK)
+		}
+	})
+}
