@@ -269,4 +269,3 @@ func zeroBytes(x uint64) uint64 {
 
 // ones is 1 in each byte of a word (SWAR).
 const ones = 0x0101010101010101
-
