@@ -84,6 +84,8 @@ type claudeSession struct {
 	strs    map[string]string   // interned strings
 	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
 	fast    fastLine            // the one-pass reader's scratch
+	keyBuf  []byte              // a call's key, built to be looked up
+	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 }
 
@@ -181,12 +183,18 @@ func parseLine(line []byte, v any) error {
 
 // intern is s's copy of a short string that many calls repeat (a model, a tool name, a session id).
 func (s *claudeSession) intern(v string) string {
-	if got, ok := s.strs[v]; ok {
-		return got
+	for _, l := range s.last {
+		if l == v {
+			return l
+		}
 	}
-	c := strings.Clone(v)
-	s.strs[c] = c
-	return c
+	got, ok := s.strs[v]
+	if !ok {
+		got = strings.Clone(v)
+		s.strs[got] = got
+	}
+	s.last[1], s.last[0] = s.last[0], got
+	return got
 }
 
 // line takes what one line says. Unknown line types are skipped.
@@ -218,13 +226,15 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if m.Usage == nil || m.Model == "<synthetic>" {
 		return // no API call: a message Claude Code made up itself (an error, an interruption)
 	}
-	key := m.ID + "\x00" + l.RequestID
+	// The key is looked up from the session's scratch and made a string only for a new call.
+	s.keyBuf = append(append(append(s.keyBuf[:0], m.ID...), 0), l.RequestID...)
 	if m.ID == "" {
-		key = "uuid\x00" + l.UUID
+		s.keyBuf = append(append(s.keyBuf[:0], "uuid\x00"...), l.UUID...)
 	}
 	u := m.Usage.usage()
-	i, seen := s.byKey[key]
+	i, seen := s.byKey[string(s.keyBuf)]
 	if !seen {
+		key := string(s.keyBuf)
 		i = len(s.rec.calls)
 		s.byKey[key] = i
 		s.rec.calls = append(s.rec.calls, call{key: key, owner: s.intern(l.SessionID), model: s.intern(m.Model), at: at, usage: u})

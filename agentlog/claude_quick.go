@@ -214,14 +214,18 @@ func indexEither(line, a, b []byte) (int, bool) {
 // (FuzzShortLine).
 func shortLine(t []byte) (ts string, stamped, ok bool) {
 	content, assistant, stamp, stamps := -1, -1, -1, 0
-	at := func(p int) {
+	// at looks at the quote at p; true when the line is told to be a call, which ends the search (an
+	// assistant line is ≤ costStateLine too, and its role comes early).
+	at := func(p int) bool {
 		if p+1 >= len(t) {
-			return
+			return false
 		}
 		switch t[p+1] {
 		case 'a':
 			if assistant < 0 && bytes.HasPrefix(t[p:], quotedAssistant) {
 				assistant = p
+				// Before any "content" it is a call, unless "content" begins at its closing quote.
+				return content < 0 && !bytes.HasPrefix(t[p+len(quotedAssistant)-1:], contentKey)
 			}
 		case 'c':
 			if content < 0 && bytes.HasPrefix(t[p:], contentKey) {
@@ -236,17 +240,20 @@ func shortLine(t []byte) (ts string, stamped, ok bool) {
 				}
 			}
 		}
+		return false
 	}
 	const quotes = ones * '"'
 	i := 0
 	for ; i+8 <= len(t); i += 8 {
 		for m := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes); m != 0; m &= m - 1 {
-			at(i + bits.TrailingZeros64(m)/8)
+			if at(i + bits.TrailingZeros64(m)/8) {
+				return "", false, false
+			}
 		}
 	}
 	for ; i < len(t); i++ {
-		if t[i] == '"' {
-			at(i)
+		if t[i] == '"' && at(i) {
+			return "", false, false
 		}
 	}
 	switch {
