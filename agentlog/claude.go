@@ -247,11 +247,12 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	}
 	blocks := s.fast.blocks
 	if !s.fast.parsed {
-		blocks = nil
-		if err := parseLine(m.Content, &blocks); err != nil {
+		var decoded []block // on the heap only on this path
+		if err := parseLine(m.Content, &decoded); err != nil {
 			lr.malformed(fmt.Errorf("message.content: %w", err))
 			return
 		}
+		blocks = decoded
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_use" || b.Name == "" {
