@@ -137,12 +137,12 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	s.rec.Files = append(s.rec.Files, path)
 	named := false
 	lr.each(func(line []byte) {
-		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
+		if !opt.decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			return
 		}
 		l := &s.scratch
 		*l = claudeLine{}
-		if !s.fast.read(line, l) {
+		if opt.decodeAll || !s.fast.read(line, l) {
 			*l, s.fast.parsed = claudeLine{}, false
 			if err := parseLine(line, l); err != nil {
 				lr.malformed(err)

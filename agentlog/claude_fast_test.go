@@ -3,6 +3,7 @@ package agentlog
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -148,4 +149,48 @@ func FuzzFastLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		agreeWithDecoder(t, line)
 	})
+}
+
+// TestFastPathsAgreeWithTheDecoder: every Claude Code session of the fixtures, the bad-input cases and a
+// small generated corpus gives the same record (calls, tokens, tools, start and end, warnings) when every
+// line goes through the decoder. The quick pass and the one-pass reader only make it faster.
+func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeCorpus(filepath.Join(dir, "claude"), 3, 300<<10); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", "../../shared/claude-code/fixtures/transcript-*.jsonl", filepath.Join(dir, "claude/projects/*/*.jsonl")} {
+		m, _ := filepath.Glob(glob)
+		paths = append(paths, m...)
+	}
+	// The bad-input lines, each after a call so that the quick pass sees them.
+	for i, extra := range []string{
+		"not json\n", `{"type":"assistant","message":{"id":"m9"`, `{"type":"user","timestamp":"2026-12-01T09:00:00Z","x":{"timestamp":"2031-01-01T00:00:00Z"}}` + "\n",
+		`{"type":"user","timestamp":"2026-12-01T09:00:00Z","timestamp":"2026-12-01T11:00:00Z"}` + "\n",
+		`{"type":"assistant","timestamp":"2026-12-01T12:00:00Z","message":{"id":"m8","model":"claude-opus-5-5","usage":{"input_tokens":1.5}}}` + "\n",
+		`{"type":"cost-state","totalCostUSD":0.5,"modelUsage":{"claude-opus-5-5":{"inputTokens":1}}}` + "\n",
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("bad%d.jsonl", i))
+		if err := os.WriteFile(p, []byte(callLine(0)+extra+callLine(1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	if len(paths) < 10 {
+		t.Fatalf("only %d transcripts", len(paths))
+	}
+	for _, p := range paths {
+		fast, err := ReadClaudeSession(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := ReadClaudeSession(p, Options{decodeAll: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\nfast paths %+v\ndecoder    %+v", p, fast, slow)
+		}
+	}
 }
