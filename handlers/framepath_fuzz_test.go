@@ -68,25 +68,12 @@ func FuzzFramePath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, mode uint8, input []byte) {
 		framing := []rpc.Framing{rpc.FramingNDJSON, rpc.FramingHeader, rpc.FramingAuto}[int(mode)%3]
-		srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
-		ctx := context.Background()
-		if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"` + t.TempDir() + `"}`)}); err != nil {
-			t.Fatal(err)
-		}
 		stream := append(append([]byte(nil), input...), '\n')
 		if framing == rpc.FramingNDJSON {
 			stream = append(stream, probe+"\n"...)
 		}
-		out := &lockedBuffer{}
-		conn := rpc.NewConn(bytes.NewReader(stream), out, rpc.Options{Framing: framing, MaxFrameSize: 1 << 20})
-		srv.SetHost(connHost{conn})
-		conn.Serve(ctx, srv.Handle)
-		select {
-		case <-conn.Done():
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the connection did not end 10s after its input did; input %q", input)
-		}
-		frames, header := outputFrames(t, out.bytes())
+		_, out := serveFrames(t, t.TempDir(), stream, rpc.Options{Framing: framing, MaxFrameSize: 1 << 20, ParamsReaders: ParamsReaders()})
+		frames, header := outputFrames(t, out)
 		probed := false
 		for _, body := range frames {
 			var m struct {
@@ -99,9 +86,30 @@ func FuzzFramePath(f *testing.F) {
 			probed = probed || string(m.ID) == `"probe"`
 		}
 		if framing == rpc.FramingNDJSON && !probed && !header {
-			t.Fatalf("the request after the fuzzed bytes went unanswered; input %q, output %q", input, out.bytes())
+			t.Fatalf("the request after the fuzzed bytes went unanswered; input %q, output %q", input, out)
 		}
 	})
+}
+
+// serveFrames runs stream through a fresh server, holding session "s" in cwd, over an rpc.Conn with
+// opt, as the daemon wires it, and returns the server and everything the connection wrote.
+func serveFrames(t *testing.T, cwd string, stream []byte, opt rpc.Options) (*Server, []byte) {
+	t.Helper()
+	srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	ctx := context.Background()
+	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"` + cwd + `"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	out := &lockedBuffer{}
+	conn := rpc.NewConn(bytes.NewReader(stream), out, opt)
+	srv.SetHost(connHost{conn})
+	conn.Serve(ctx, srv.Handle)
+	select {
+	case <-conn.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the connection did not end 10s after its input did; input %q", stream)
+	}
+	return srv, out.bytes()
 }
 
 // outputFrames splits the daemon's output into frame bodies, in whichever framing it wrote.

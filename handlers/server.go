@@ -215,6 +215,9 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 	if req.Method != "exit" && s.shutdown.Load() {
 		return nil, serverShuttingDown()
 	}
+	if r, ok := req.Read.(*toolCallRead); ok && req.Method == "tool.call" {
+		return s.runToolCall(r.p, r.e, r.atOrNil()) // read with the frame (ParamsReaders)
+	}
 	return m(ctx, req.Params)
 }
 

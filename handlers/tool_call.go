@@ -24,6 +24,12 @@ func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.runToolCall(p, e, at)
+}
+
+// runToolCall is tool.call on its params read: e nil when the full decoder's path has the event still
+// to decode, at nil when the host gave no clock.
+func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (any, error) {
 	sess, err := s.session(p.SessionID)
 	if err != nil {
 		return nil, err

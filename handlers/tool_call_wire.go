@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -18,6 +19,51 @@ import (
 // so reading it allocates nothing.
 func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	sc := intake.NewEventScanner(raw)
+	p, e, hasAt, ok = readToolCallValue(&sc, at)
+	if !ok || !sc.End() {
+		return ToolCallParams{}, nil, false, false
+	}
+	return p, e, hasAt, true
+}
+
+// toolCallRead is tool.call's params as the rpc layer's pass over the frame read them
+// (readToolCallParams), handed to the handler in rpc.Request.Read.
+type toolCallRead struct {
+	p     ToolCallParams
+	e     intake.ToolEvent
+	at    int64
+	hasAt bool
+}
+
+// atOrNil is the host's clock, nil when the params gave none.
+func (r *toolCallRead) atOrNil() *int64 {
+	if r.hasAt {
+		return &r.at
+	}
+	return nil
+}
+
+// ParamsReaders are the rpc layer's readers of params in the frame's own pass (rpc.Options): tool.call,
+// whose params are nearly all of its frame and come hundreds of times a turn.
+func ParamsReaders() map[string]rpc.ParamsReader {
+	return map[string]rpc.ParamsReader{"tool.call": readToolCallParams}
+}
+
+// readToolCallParams is readToolCall on the frame's own scanner: a *toolCallRead, or ok false for
+// whatever readToolCall would refuse (the handler then reads the raw params as before).
+func readToolCallParams(sc *jsonscan.Scanner) (any, bool) {
+	prev := sc.SetNames(intake.EventNames())
+	defer sc.SetNames(prev)
+	r := new(toolCallRead)
+	var ok bool
+	if r.p, r.e, r.hasAt, ok = readToolCallValue(sc, &r.at); !ok {
+		return nil, false
+	}
+	return r, true
+}
+
+// readToolCallValue reads the params object at sc (readToolCall), leaving sc after it.
+func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	if !sc.Enter() {
 		return p, nil, false, false
 	}
@@ -28,7 +74,7 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 		case !ok:
 			return p, nil, false, false
 		case !more:
-			return p, e, hasAt, e != nil && sc.End()
+			return p, e, hasAt, e != nil
 		}
 		switch string(key) {
 		case "sessionId":
@@ -39,22 +85,22 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 		case "at":
 			ok = jsonscan.Once(&seen.at)
 			if ok {
-				hasAt, ok = readInt(&sc, at)
+				hasAt, ok = readInt(sc, at)
 			}
 		case "ms":
 			ok = jsonscan.Once(&seen.ms)
 			if ok {
-				p.Ms, ok = readFloat(&sc)
+				p.Ms, ok = readFloat(sc)
 			}
 		case "event":
 			ok = jsonscan.Once(&seen.event)
 			if ok {
-				e, ok = intake.ReadToolEvent(&sc)
+				e, ok = intake.ReadToolEvent(sc)
 			}
 		case "result":
 			ok = jsonscan.Once(&seen.result)
 			if ok {
-				p.Result, ok = intake.ReadToolResult(&sc)
+				p.Result, ok = intake.ReadToolResult(sc)
 			}
 		default:
 			ok = !jsonscan.FoldsTo(key, toolCallMembers) && sc.Skip()

@@ -3,6 +3,7 @@ package impact
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,7 @@ func TestUnreadableDecisions(t *testing.T) {
 	r, _ := exampleRepo(t)
 	dir := t.TempDir() // a directory: opens, but cannot be read as a file
 	rep := query(t, Options{Sessions: []string{exampleSessions(t, r.dir)}, Decisions: dir})
-	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "decisions "+dir) {
+	if len(rep.Warnings) != 2 || !strings.Contains(rep.Warnings[0], "decisions "+dir) || !strings.Contains(rep.Warnings[1], c3Unheld) {
 		t.Errorf("warnings = %q", rep.Warnings)
 	}
 	if b := record(t, rep, "b", "demo"); b.LinkP != nil {
@@ -83,7 +84,7 @@ func TestMissingDecisionsFile(t *testing.T) {
 	r, _ := exampleRepo(t)
 	rep := query(t, Options{Sessions: []string{exampleSessions(t, r.dir)},
 		Decisions: filepath.Join(t.TempDir(), "decisions.jsonl")})
-	if len(rep.Warnings) != 0 || rep.Summary.Pending != 1 {
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], c3Unheld) || rep.Summary.Pending != 1 {
 		t.Errorf("warnings %q pending %d", rep.Warnings, rep.Summary.Pending)
 	}
 }
@@ -121,6 +122,7 @@ func TestBadSessionLines(t *testing.T) {
 		p + ":6: session z: negative cost",
 		`duplicate session_id "a"`,
 		"sessions " + missing + ":",
+		c3Unheld,
 	}
 	if len(rep.Warnings) != len(want) {
 		t.Errorf("warnings = %q", rep.Warnings)
@@ -198,5 +200,29 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	if _, err := Query(ctx, Options{Sessions: []string{exampleSessions(t, r.dir)}, Now: now}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestUnheldTrailerCommits: trailer commits after every session's window (a newcomer's repo whose
+// agent logs are elsewhere) are said, the first maxOrphanWarnings by sha and the rest counted.
+func TestUnheldTrailerCommits(t *testing.T) {
+	r := newRepo(t, t.TempDir(), "demo", "main")
+	var shas []string
+	for i := range maxOrphanWarnings + 2 {
+		shas = append(shas, r.commit(spec{at: at("21:00").Add(time.Duration(i) * time.Minute), msg: fmt.Sprintf("late %d", i) + claude, lines: 1}))
+	}
+	rep := query(t, Options{Sessions: []string{exampleSessions(t, r.dir)}})
+	if len(rep.Records) != 0 {
+		t.Errorf("records = %+v, want none linked", rep.Records)
+	}
+	if len(rep.Warnings) != maxOrphanWarnings+1 {
+		t.Fatalf("warnings = %q, want %d", rep.Warnings, maxOrphanWarnings+1)
+	}
+	// git log lists the newest first.
+	if w := rep.Warnings[0]; !strings.Contains(w, "commit "+shas[len(shas)-1][:12]) || !strings.Contains(w, c3Unheld) {
+		t.Errorf("first warning = %q", w)
+	}
+	if w := rep.Warnings[maxOrphanWarnings]; !strings.HasPrefix(w, "2 more trailer commits") {
+		t.Errorf("last warning = %q", w)
 	}
 }

@@ -23,6 +23,9 @@ func exampleRepo(t *testing.T) (*testRepo, map[string]string) {
 	return r, c
 }
 
+// c3Unheld is what the report says of L-ex's c3: a trailer commit no session's window holds.
+const c3Unheld = "carries a claude-code trailer, but no claude-code session's window holds it: unlinked"
+
 // exampleSessions copies testdata/sessions.jsonl with the repo path filled in.
 func exampleSessions(t *testing.T, repo string) string {
 	b, err := os.ReadFile(filepath.Join("testdata", "sessions.jsonl"))
@@ -42,10 +45,10 @@ func TestWorkedExample(t *testing.T) {
 	decisions := filepath.Join(t.TempDir(), "decisions.jsonl")
 	opt := Options{Sessions: []string{exampleSessions(t, r.dir)}, Decisions: decisions, Now: now}
 
-	// Pass 1: a by trailer, b pending, c unlinked.
+	// Pass 1: a by trailer, b pending, c unlinked; c3, a Claude trailer commit in no window, is said.
 	rep := query(t, opt)
-	if len(rep.Warnings) != 0 {
-		t.Fatalf("warnings: %v", rep.Warnings)
+	if want := "commit " + c["c3"][:12] + " (2025-06-02T13:00:00Z) " + c3Unheld; len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], want) {
+		t.Fatalf("warnings: %q, want one saying %q", rep.Warnings, want)
 	}
 	if len(rep.Records) != 2 {
 		t.Fatalf("records: %+v", rep.Records)

@@ -64,6 +64,20 @@ func newLinker(repos []*repoState) *linker {
 			l.bySHA[c.sha] = append(l.bySHA[c.sha], occurrence{repo: r, c: c})
 		}
 	}
+	// A trailer commit no window of its repo holds is an orphan from the start, said once per sha
+	// (a commit can be in two scanned repos); if another repo's window holds it, it links there.
+	said := make(map[string]bool)
+	for _, r := range repos {
+		if r.log == nil {
+			continue
+		}
+		for _, c := range r.log.unheld {
+			if _, held := l.bySHA[c.sha]; !held && !said[c.sha] {
+				said[c.sha] = true
+				l.orphans = append(l.orphans, occurrence{repo: r, c: c})
+			}
+		}
+	}
 	return l
 }
 
@@ -173,9 +187,18 @@ func before(a, b *member, ts time.Time) bool {
 // window (its log was not read, or the records name the harness otherwise).
 func (l *linker) orphanWarnings() []string {
 	var out []string
-	for _, o := range l.orphans {
+	for i, o := range l.orphans {
+		if i == maxOrphanWarnings {
+			out = append(out, fmt.Sprintf("%d more trailer commits no session's window holds: unlinked (their sessions' logs were not read, or are older than --days)",
+				len(l.orphans)-maxOrphanWarnings))
+			break
+		}
 		out = append(out, fmt.Sprintf("repo %s: commit %s (%s) carries a %s trailer, but no %s session's window holds it: unlinked",
 			o.repo.label, short(o.c.sha), o.c.ts.UTC().Format(time.RFC3339), o.c.agent, o.c.agent))
 	}
 	return out
 }
+
+// maxOrphanWarnings is how many unlinked trailer commits are named one by one: a repo whose agent
+// logs were deleted can hold hundreds.
+const maxOrphanWarnings = 10

@@ -45,6 +45,9 @@ type scanParams struct {
 type repoLog struct {
 	commits []*commit         // linkable commits, newest first
 	reverts map[string]string // sha prefix named by a revert → reverting sha
+	// unheld are the trailer commits in the scanned span that no session window of the repo holds:
+	// nothing can link them, but the person is told (see linker.orphanWarnings).
+	unheld []*commit
 	// revertLens are the distinct prefix lengths in reverts, ascending: a
 	// commit is looked up at these lengths only, not at all 4..40.
 	revertLens []int
@@ -110,12 +113,14 @@ func parseLog(r io.Reader, p scanParams) (*repoLog, error) {
 		if p.count != nil {
 			p.count()
 		}
-		c, err := parseRecord(sc.Bytes(), p, match, out.reverts)
-		if err != nil {
+		c, held, err := parseRecord(sc.Bytes(), p, match, out.reverts)
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if c != nil {
+		case c != nil && held:
 			out.commits = append(out.commits, c)
+		case c != nil:
+			out.unheld = append(out.unheld, c)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -148,34 +153,42 @@ func splitRecords(data []byte, atEOF bool) (int, []byte, error) {
 
 // parseRecord reads one commit. Every commit up to now may name a revert
 // (L-revert: any ref, any time up to now, so even commits authored before
-// the window count); only commits that can link are returned.
-func parseRecord(rec []byte, p scanParams, m *trailerMatcher, reverts map[string]string) (*commit, error) {
+// the window count); only commits that can link are returned, held, and a
+// trailer commit of the scanned span that no window holds, not held (its
+// sha, time and harness only).
+func parseRecord(rec []byte, p scanParams, m *trailerMatcher, reverts map[string]string) (c *commit, held bool, err error) {
 	sha, rest, ok1 := cutNUL(rec)
 	at, rest, ok2 := cutNUL(rest)
 	email, rest, ok3 := cutNUL(rest)
 	msg, numstat, ok4 := cutNUL(rest)
 	if !(ok1 && ok2 && ok3 && ok4) || len(sha) == 0 {
-		return nil, fmt.Errorf("malformed git log record %.60q", rec)
+		return nil, false, fmt.Errorf("malformed git log record %.60q", rec)
 	}
 	secs, err := strconv.ParseInt(string(at), 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("commit %s: bad author time %q", sha, at)
+		return nil, false, fmt.Errorf("commit %s: bad author time %q", sha, at)
 	}
 	ts := time.Unix(secs, 0).UTC()
 	if ts.After(p.now) {
-		return nil, nil
+		return nil, false, nil
 	}
 	m.lower = asciiLower(m.lower[:0], msg)
 	revertOf := revertedSHAs(m.lower, string(sha), reverts)
-	if ts.Before(p.from) || !p.linkable(ts) {
-		return nil, nil
+	if ts.Before(p.from) {
+		return nil, false, nil
+	}
+	if !p.linkable(ts) {
+		if agent := m.harnessLower(msg, m.lower); agent != "" {
+			return &commit{sha: string(sha), ts: ts, agent: agent}, false, nil
+		}
+		return nil, false, nil
 	}
 	local := p.local[strings.ToLower(strings.TrimSpace(string(email)))]
 	agent := m.harnessLower(msg, m.lower)
 	if agent == "" && !local {
-		return nil, nil // L-candidate: non-local authors without trailer are ignored
+		return nil, false, nil // L-candidate: non-local authors without trailer are ignored
 	}
-	c := &commit{
+	c = &commit{
 		sha:      string(sha),
 		ts:       ts,
 		author:   hashEmail(email),
@@ -184,9 +197,9 @@ func parseRecord(rec []byte, p scanParams, m *trailerMatcher, reverts map[string
 		revertOf: revertOf,
 	}
 	if err := addNumstat(c, numstat); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return c, nil
+	return c, true, nil
 }
 
 func cutNUL(b []byte) (before, after []byte, ok bool) {

@@ -11,7 +11,7 @@ func (s *stream) accept(f frame) message {
 		return nil
 	}
 	w := &s.wire
-	perr := parseFrame(f.data, w)
+	perr := parseFrame(f.data, w, s.readers)
 	if perr != nil && perr.Code == CodeParseError {
 		s.rec.raw(f.data, false)
 		s.frames.lost(f.data)
@@ -44,7 +44,7 @@ func (s *stream) request(w *wireIn) message {
 		s.reject(w.replyID(), e)
 		return nil
 	}
-	r := &request{method: method, params: params}
+	r := &request{method: method, params: params, read: w.Read}
 	if !w.isNotification() {
 		r.id = w.ID
 	}

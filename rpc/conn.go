@@ -13,6 +13,8 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/internal/jsonscan"
 )
 
 // Options configure a Conn. The zero value is usable: auto framing, no
@@ -27,7 +29,17 @@ type Options struct {
 	Record io.Writer
 	// MaxFrameSize bounds one incoming frame; 0 means DefaultMaxFrameSize.
 	MaxFrameSize int
+	// ParamsReaders read the params of the methods they are named for in the same pass as the frame
+	// (see ParamsReader); the handler finds what they read in Request.Read.
+	ParamsReaders map[string]ParamsReader
 }
+
+// ParamsReader reads a request's params value at sc, the frame being read in one pass, and returns what
+// the handler will find in Request.Read. It must read exactly one value and change nothing but sc; ok
+// false means it cannot decide (any text it is unsure of), and the params are then handed over raw
+// alone, as for a method with no reader. A frame that fails later checks is answered as it would be
+// without readers: what the reader read is dropped.
+type ParamsReader func(sc *jsonscan.Scanner) (read any, ok bool)
 
 // framing returns the framing to start with; an unknown value means auto.
 func (o Options) framing() Framing {
@@ -62,8 +74,13 @@ type Conn struct {
 	// connection stops (cancelHandlers, called then), so a request costs no context of its own.
 	handlerCtx     context.Context
 	cancelHandlers context.CancelFunc
-	// watch starts watchInput once a handler has run for slowHandler: one timer, reset for each handler.
-	watch *time.Timer
+	// watch starts watchInput once a handler has run for slowHandler (see watchTick). It is armed by the
+	// first handler that finds it idle, not reset and stopped around every request: each Reset and Stop
+	// took the runtime's timer lock, about 3% of a tool.call's CPU.
+	watch      *time.Timer
+	watchArmed atomic.Bool   // the timer is pending
+	watchFor   atomic.Uint64 // the handler (by handlerSeq) the pending timer was armed for
+	handlerSeq atomic.Uint64 // counts the handlers begun on the read loop
 
 	mu      sync.Mutex
 	serving bool
@@ -104,7 +121,7 @@ func (c *Conn) Serve(ctx context.Context, h HandlerFunc) {
 		c.s.shutdown(fmt.Errorf("serve context: %w", context.Cause(ctx)))
 	})
 	c.handlerCtx, c.cancelHandlers = context.WithCancel(ctx)
-	c.watch = time.AfterFunc(time.Hour, c.watchInput)
+	c.watch = time.AfterFunc(time.Hour, c.watchTick)
 	c.watch.Stop()
 	handle := c.dispatch(h)
 	// A stopped stream ends the connection at once when no handler is running, whether or not the

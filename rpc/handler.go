@@ -14,6 +14,9 @@ type Request struct {
 	Params json.RawMessage
 	// Notification is true when the peer expects no reply.
 	Notification bool
+	// Read is what the method's ParamsReader (Options.ParamsReaders) made of Params while the frame was
+	// read; nil when the method has none or it could not decide. Params is set either way.
+	Read any
 }
 
 // HandlerFunc answers one request. The result of a call is marshaled with
@@ -37,7 +40,7 @@ type HandlerFunc func(ctx context.Context, req Request) (result any, err error)
 //     failure is only logged and never ends the connection.
 func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 	return func(_ context.Context, m *request) {
-		req := Request{Method: m.method, Params: m.params, Notification: m.id == nil}
+		req := Request{Method: m.method, Params: m.params, Notification: m.id == nil, Read: m.read}
 		ctx := c.begin()
 		defer c.end()
 		result, panicked, err := c.invoke(ctx, h, req)
@@ -67,13 +70,12 @@ func (c *Conn) begin() context.Context {
 	if c.s.cause() != nil {
 		c.cancelHandlers()
 	}
-	c.watch.Reset(slowHandler)
+	c.armWatch(c.handlerSeq.Add(1))
 	return c.handlerCtx
 }
 
-// end is begin undone, once the handler has replied.
+// end is begin undone, once the handler has replied. The watch timer is left to run out (watchTick).
 func (c *Conn) end() {
-	c.watch.Stop()
 	c.idle()
 }
 

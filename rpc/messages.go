@@ -19,6 +19,7 @@ type request struct {
 	id     json.RawMessage // the peer's id, verbatim: echoed in the reply
 	method string
 	params json.RawMessage // nil when absent or null
+	read   any             // what the method's ParamsReader made of params, or nil
 }
 
 // reply is the peer's answer to one of our calls.

@@ -83,6 +83,32 @@ func (a *aheadReader) readAhead() (full bool, err error) {
 	return len(a.pending) >= maxReadAhead, err
 }
 
+// armWatch sets the watch timer going for handler seq, unless it is pending already (for an earlier
+// handler: watchTick then re-arms it for this one).
+func (c *Conn) armWatch(seq uint64) {
+	if c.watchArmed.CompareAndSwap(false, true) {
+		c.watchFor.Store(seq)
+		c.watch.Reset(slowHandler)
+	}
+}
+
+// watchTick is the watch timer going off. The handler it was armed for still running has run for
+// slowHandler: the input is watched. A later handler running began less than slowHandler ago: the timer
+// is armed for it, so a handler is watched between one and two slowHandlers after it began. No handler
+// running: the timer rests until the next one begins.
+func (c *Conn) watchTick() {
+	armedFor := c.watchFor.Load()
+	c.watchArmed.Store(false)
+	if !c.handling.Load() {
+		return
+	}
+	if seq := c.handlerSeq.Load(); seq != armedFor {
+		c.armWatch(seq)
+		return
+	}
+	c.watchInput()
+}
+
 // watchInput runs once a handler has been busy for slowHandler: it reads ahead while the handler runs,
 // and stops the stream when the input ends. Only one watcher runs at a time.
 func (c *Conn) watchInput() {

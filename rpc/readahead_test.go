@@ -24,16 +24,7 @@ func TestHangUpWhileAHandlerIsBusy(t *testing.T) {
 	h := startHost(t, Options{}, busy)
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"slow"}` + "\n")
 	time.Sleep(50 * time.Millisecond)
-	hungUp := time.Now()
-	_ = h.in.Close()
-	select {
-	case <-h.conn.Stopped():
-		if d := time.Since(hungUp); d > time.Second {
-			t.Fatalf("stopped %s after the hang-up", d)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("connection still reading 3s after the hang-up")
-	}
+	hangUp(t, h)
 	select {
 	case <-cancelled:
 	case <-time.After(time.Second):
@@ -59,5 +50,43 @@ func TestReadAheadLosesNothing(t *testing.T) {
 	}
 	for i := 1; i <= 50; i++ {
 		h.expectResult(fmt.Sprint(i), fmt.Sprintf("[%d]", i))
+	}
+}
+
+// TestHangUpWhileALaterHandlerIsBusy: the watch timer is armed by the first handler that finds it idle,
+// so a handler that begins while it is pending for an earlier one is still watched (within two
+// slowHandlers), and a hang-up then still stops the connection.
+func TestHangUpWhileALaterHandlerIsBusy(t *testing.T) {
+	handler := func(ctx context.Context, req Request) (any, error) {
+		if req.Method == "busy" {
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+			}
+		}
+		return nil, nil
+	}
+	h := startHost(t, Options{}, handler)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"quick"}` + "\n")
+	h.expectResult("1", "null")
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"busy"}` + "\n")
+	time.Sleep(20 * time.Millisecond)
+	hangUp(t, h)
+	waitDone(t, h.conn, 2*time.Second)
+}
+
+// hangUp closes the host's end of the input and waits for the connection to stop reading: within a
+// second of it.
+func hangUp(t *testing.T, h *host) {
+	t.Helper()
+	hungUp := time.Now()
+	_ = h.in.Close()
+	select {
+	case <-h.conn.Stopped():
+		if d := time.Since(hungUp); d > time.Second {
+			t.Fatalf("stopped %s after the hang-up", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("connection still reading 3s after the hang-up")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/internal/jsonscan"
 )
 
 // fullFrame is a frame's outer object as the full decoders read it, nil when they refuse it.
@@ -26,7 +28,7 @@ func fullFrame(data []byte) *wireIn {
 func agreeFrame(t *testing.T, data []byte) bool {
 	t.Helper()
 	w := &wireIn{}
-	if !scanFrame(data, w) {
+	if !scanFrame(data, w, nil) {
 		return false
 	}
 	full := fullFrame(data)
@@ -93,8 +95,55 @@ func BenchmarkScanFrame(b *testing.B) {
 	b.SetBytes(int64(len(frame)))
 	var w wireIn
 	for b.Loop() {
-		if !scanFrame(frame, &w) {
+		if !scanFrame(frame, &w, nil) {
 			b.Fatal("refused")
+		}
+	}
+}
+
+// TestScanFrameParamsReaders: a method's reader reads its params in the frame's pass; params are the
+// same text either way; a reader that refuses, a method after its params, a method with an escape or a
+// frame the full decoders must decide leave Read nil.
+func TestScanFrameParamsReaders(t *testing.T) {
+	calls := 0
+	readers := map[string]ParamsReader{
+		"take": func(sc *jsonscan.Scanner) (any, bool) {
+			calls++
+			v, ok := sc.Value()
+			return v, ok
+		},
+		"refuse": func(sc *jsonscan.Scanner) (any, bool) {
+			calls++
+			sc.Skip() // reads some, then refuses: the scan goes back
+			return nil, false
+		},
+	}
+	for _, c := range []struct {
+		frame    string
+		read     bool
+		readerOK bool // the reader ran
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"take","params":{"a":[1,2]}}`, true, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"take","params": {"a":[1,2]} ,"x":1}`, true, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"refuse","params":{"a":[1,2]}}`, false, true},
+		{`{"jsonrpc":"2.0","id":1,"params":{"a":1},"method":"take"}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"t\u0061ke","params":{"a":1}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"other","params":{"a":1}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"take","params":{"a":1},"params":{"a":2}}`, false, true},
+	} {
+		calls = 0
+		var w wireIn
+		err := parseFrame([]byte(c.frame), &w, readers)
+		if err != nil {
+			t.Errorf("%s: %v", c.frame, err)
+			continue
+		}
+		if (w.Read != nil) != c.read || (calls > 0) != c.readerOK {
+			t.Errorf("%s: Read %v after %d reader calls, want read %v, reader run %v", c.frame, w.Read, calls, c.read, c.readerOK)
+		}
+		var plain wireIn
+		if parseFrame([]byte(c.frame), &plain, nil) != nil || !bytes.Equal(plain.Params, w.Params) || !bytes.Equal(plain.Method, w.Method) {
+			t.Errorf("%s: params %s with the readers, %s without", c.frame, w.Params, plain.Params)
 		}
 	}
 }

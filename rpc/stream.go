@@ -21,8 +21,10 @@ type stream struct {
 	frames *frameReader
 	// wire is the frame being accepted (see accept): the read loop's alone, reused for every frame.
 	wire wireIn
-	rec  *recorder
-	log  zerolog.Logger
+	// readers read a method's params in the frame's own pass (Options.ParamsReaders).
+	readers map[string]ParamsReader
+	rec     *recorder
+	log     zerolog.Logger
 
 	// life ends, with the reason as its cause, when the connection stops.
 	life context.Context
@@ -48,13 +50,14 @@ func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	}
 	ahead := &aheadReader{r: r}
 	return &stream{
-		ahead:  ahead,
-		frames: newFrameReader(ahead, opt.framing(), maxFrame),
-		rec:    newRecorder(opt.Record, opt.Logger),
-		log:    opt.Logger,
-		life:   life,
-		end:    end,
-		w:      w,
+		ahead:   ahead,
+		frames:  newFrameReader(ahead, opt.framing(), maxFrame),
+		readers: opt.ParamsReaders,
+		rec:     newRecorder(opt.Record, opt.Logger),
+		log:     opt.Logger,
+		life:    life,
+		end:     end,
+		w:       w,
 	}
 }
 

@@ -23,6 +23,9 @@ type wireIn struct {
 	Params  json.RawMessage `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
+	// Read is what the method's ParamsReader made of Params in the frame's own pass; nil when it had
+	// none, or could not (see scanFrame).
+	Read any `json:"-"`
 }
 
 // wireOut is an outgoing message; only the members that apply are set.
@@ -86,8 +89,8 @@ func kindOf(raw []byte) jsonKind {
 // parseFrame decodes a frame's outer object into w: -32700 when the text is not JSON, -32600 when it is
 // JSON but not a single message object. w holds slices of data, nothing of its own, so one can serve
 // every frame of a stream.
-func parseFrame(data []byte, w *wireIn) *Error {
-	if scanFrame(data, w) {
+func parseFrame(data []byte, w *wireIn, readers map[string]ParamsReader) *Error {
+	if scanFrame(data, w, readers) {
 		return nil
 	}
 	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {
@@ -304,7 +307,7 @@ func (e Encoded) MarshalJSON() ([]byte, error) { return e, nil }
 // (nil when it is one), so a replay of a recorded malformed frame says what the live daemon said.
 func FrameError(data []byte) *Error {
 	var w wireIn
-	if e := parseFrame(data, &w); e != nil {
+	if e := parseFrame(data, &w, nil); e != nil {
 		return e
 	}
 	return nil

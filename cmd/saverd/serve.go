@@ -167,7 +167,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.listen != "" {
 		return serveSocket(ctx, f, srv, log)
 	}
-	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record})
+	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record, ParamsReaders: handlers.ParamsReaders()})
 	srv.SetHost(connHost{conn})
 
 	ctx, stop := terminating(ctx)

@@ -43,6 +43,14 @@ func (set *Interned) lookup(b []byte) (internedWord, bool) {
 // WithNames is a scanner at the start of data that hands out the strings of names as they are.
 func WithNames(data []byte, names *Interned) Scanner { return Scanner{data: data, names: names} }
 
+// SetNames makes s hand out the strings of names from here on, and returns the set it used before: a
+// reader handed a scanner over a larger text sets its own and puts the old one back.
+func (s *Scanner) SetNames(names *Interned) *Interned {
+	prev := s.names
+	s.names = names
+	return prev
+}
+
 // interned is the set's own copy of the string value next in the text, when it has one (and then it is
 // read).
 func (s *Scanner) interned() (any, bool) {

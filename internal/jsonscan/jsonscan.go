@@ -439,32 +439,43 @@ func (s *Scanner) object() (any, bool) {
 }
 
 func (s *Scanner) array() (any, bool) {
-	if s.depth >= jsondepth.Max {
+	out := []any{}
+	ok := s.elements(func() bool {
+		v, ok := s.Value()
+		out = append(out, v)
+		return ok
+	})
+	if !ok {
 		return nil, false
+	}
+	return out, true
+}
+
+// elements reads an array: its brackets and commas here, each element by read.
+func (s *Scanner) elements(read func() bool) bool {
+	if s.depth >= jsondepth.Max {
+		return false
 	}
 	s.pos++
 	s.depth++
-	out := []any{}
 	if s.Peek() == ']' {
 		s.pos++
 		s.depth--
-		return out, true
+		return true
 	}
 	for {
-		v, ok := s.Value()
-		if !ok {
-			return nil, false
+		if !read() {
+			return false
 		}
-		out = append(out, v)
 		switch s.Peek() {
 		case ',':
 			s.pos++
 		case ']':
 			s.pos++
 			s.depth--
-			return out, true
+			return true
 		default:
-			return nil, false
+			return false
 		}
 	}
 }
@@ -489,8 +500,7 @@ func (s *Scanner) Skip() bool {
 			}
 		}
 	case c == '[':
-		_, ok := s.array()
-		return ok
+		return s.skipArray()
 	case c == '"':
 		_, _, _, ok := s.Measure(nil)
 		return ok
@@ -505,6 +515,19 @@ func (s *Scanner) Skip() bool {
 		return ok
 	}
 }
+
+// skipArray reads an array and drops it, building none of its values (a skipped todo list or file
+// list would otherwise be decoded whole only to be thrown away).
+func (s *Scanner) skipArray() bool { return s.elements(s.Skip) }
+
+// Offset is where the next value starts in the text.
+func (s *Scanner) Offset() int {
+	s.skipSpace()
+	return s.pos
+}
+
+// Since is the text from offset start to where the scanner is.
+func (s *Scanner) Since(start int) []byte { return s.data[start:s.pos] }
 
 // Raw reads any value and returns its text as written, pointing into the scanned text.
 func (s *Scanner) Raw() ([]byte, bool) {

@@ -1,7 +1,11 @@
 package jsonscan
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // TestPlainEnd: the eight-byte scan stops where the byte-by-byte one does, for every byte at every place
@@ -74,6 +78,37 @@ func TestValue(t *testing.T) {
 		_, ok := sc.Value()
 		if ok = ok && sc.End(); ok != c.ok {
 			t.Errorf("%s: ok %v, want %v", c.text, ok, c.ok)
+		}
+	}
+}
+
+// TestSkip: Skip accepts what is valid JSON and refuses what is not, arrays included, which it reads
+// without building their values.
+func TestSkip(t *testing.T) {
+	for _, text := range []string{
+		`[]`, `[ ]`, `[1,[2,[3,{"a":[]}]],"x\n",true,null]`, `{"a":[{"b":[1,2]},[]]}`,
+		`[1,]`, `[,1]`, `[1 2]`, `[`, `[[]`, `["\x01"]`, `[tru]`, `{"a":[}`, `[1]]`,
+	} {
+		sc := New([]byte(text))
+		got := sc.Skip() && sc.End()
+		if want := json.Valid([]byte(text)); got != want {
+			t.Errorf("%s: Skip %v, want %v (encoding/json's validity)", text, got, want)
+		}
+	}
+	deep := []byte(strings.Repeat("[", jsondepth.Max+1) + strings.Repeat("]", jsondepth.Max+1))
+	if sc := New(deep); sc.Skip() {
+		t.Errorf("an array nested past jsondepth.Max was skipped")
+	}
+}
+
+func BenchmarkSkipArray(b *testing.B) {
+	text := []byte(`[` + strings.Repeat(`{"content":"run the tests","status":"pending","activeForm":"running"},`, 20) + `1]`)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for range b.N {
+		sc := New(text)
+		if !sc.Skip() {
+			b.Fatal("not skipped")
 		}
 	}
 }

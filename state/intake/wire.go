@@ -33,6 +33,10 @@ var eventNames = jsonscan.Intern(
 // (eventNames) without copying them.
 func NewEventScanner(data []byte) jsonscan.Scanner { return jsonscan.WithNames(data, eventNames) }
 
+// EventNames is the set NewEventScanner hands out, for a reader given a scanner over a whole frame
+// (jsonscan.Scanner.SetNames).
+func EventNames() *jsonscan.Interned { return eventNames }
+
 // ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
 func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
 	if sc.Peek() != '{' {
