@@ -10,11 +10,12 @@ import (
 	"github.com/saverd/saverd/internal/jsonscan"
 )
 
-// cursor walks one JSON text in place for fastLine: objects member by member, values skipped without
-// being built (jsonscan's Skip builds an array's elements). It refuses rather than guesses: every method
-// returns false on anything outside JSON's grammar, on an escaped or non-ASCII member name, on invalid
-// UTF-8 and past jsondepth.Max, and the caller leaves the text to the decoder. Being stricter than the
-// decoder is safe; accepting what it refuses is not, which FuzzFastLine checks.
+// cursor walks one JSON text in place for fastLine: objects member by member, an array element by
+// element, values skipped without being built, strings handed out in place (jsonscan steps into no
+// array and copies every string it returns). It refuses rather than guesses: every method returns false
+// on anything outside JSON's grammar, on an escaped or non-ASCII member name, on invalid UTF-8 and past
+// jsondepth.Max, and the caller leaves the text to the decoder. Being stricter than the decoder is safe;
+// accepting what it refuses is not, which FuzzFastLine checks.
 type cursor struct {
 	d     []byte
 	i     int
