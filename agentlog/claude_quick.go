@@ -19,22 +19,12 @@ func (s *claudeSession) quick(line []byte) bool {
 	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
 		return false
 	}
-	var (
-		ts        string
-		stamped   bool // the line has a time key
-		skippable bool
-	)
+	read := longLine
 	if len(line) <= costStateLine {
-		ts, stamped, skippable = shortLine(t)
-	} else {
-		if mayBeCall(t) || mayBeCostState(t) {
-			return false
-		}
-		ts, skippable = stringField(line, timestampKey)
-		stamped = skippable || bytes.Contains(line, timestampKey)
-		skippable = skippable || !stamped
+		read = shortLine
 	}
-	if !skippable {
+	ts, stamped, ok := read(t)
+	if !ok {
 		return false
 	}
 	if !stamped {
@@ -46,6 +36,18 @@ func (s *claudeSession) quick(line []byte) bool {
 	}
 	s.seen(at)
 	return true
+}
+
+// longLine is shortLine's answer for a longer line, from searches that stop short of its long strings.
+func longLine(t []byte) (ts string, stamped, ok bool) {
+	if mayBeCall(t) || mayBeCostState(t) {
+		return "", false, false
+	}
+	if ts, ok = stringField(t, timestampKey); ok {
+		return ts, true, true
+	}
+	stamped = bytes.Contains(t, timestampKey)
+	return "", stamped, !stamped
 }
 
 // anchorAbove is the line length past which the line's own timestamp is told by the "uuid" key written
