@@ -194,3 +194,46 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAssistantLine: one real assistant line (Claude Code 2.1.328's layout, a tool_use block) read by
+// the one-pass reader and by the decoder it stands in for.
+//
+//	go test -run '^$' -bench AssistantLine -benchmem ./agentlog
+func BenchmarkAssistantLine(b *testing.B) {
+	var line []byte
+	for _, l := range fixtureLines(b) {
+		var cl claudeLine
+		if parseLine(l, &cl) == nil && cl.Type == "assistant" && bytes.Contains(cl.Message.Content, quotedToolUse) {
+			line = l
+			break
+		}
+	}
+	if line == nil {
+		b.Fatal("no assistant line with a tool_use in the fixtures")
+	}
+	b.Run("one-pass", func(b *testing.B) {
+		var f fastLine
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for range b.N {
+			var l claudeLine
+			if !f.read(line, &l) {
+				b.Fatal("left to the decoder")
+			}
+		}
+	})
+	b.Run("decoder", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for range b.N {
+			var l claudeLine
+			if err := parseLine(line, &l); err != nil {
+				b.Fatal(err)
+			}
+			var blocks []block
+			if err := parseLine(l.Message.Content, &blocks); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
