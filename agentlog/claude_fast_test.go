@@ -71,10 +71,10 @@ func agreeWithDecoder(t *testing.T, line []byte) bool {
 	return true
 }
 
-// fixtureLines are the lines of every Claude Code transcript in testdata and in the real-client fixtures.
+// fixtureLines are the lines of every Claude Code transcript in testdata (the real client's, copied).
 func fixtureLines(t testing.TB) [][]byte {
 	var paths []string
-	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", "testdata/claude/projects/*/*/subagents/*.jsonl", "../../shared/claude-code/fixtures/*.jsonl"} {
+	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", "testdata/claude/projects/*/*/subagents/*.jsonl"} {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}
@@ -160,7 +160,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paths []string
-	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", "../../shared/claude-code/fixtures/transcript-*.jsonl", filepath.Join(dir, "claude/projects/*/*.jsonl")} {
+	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", filepath.Join(dir, "claude/projects/*/*.jsonl")} {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}
