@@ -1,5 +1,7 @@
 package agentlog
 
+import "github.com/saverd/saverd/internal/jsonscan"
+
 // fastLine is the one-pass reader of a transcript line the reader must decode (an assistant message, the
 // first lines of a file): the envelope's few strings, message.id, model and usage, and the content's
 // blocks, read in place. It answers what parseLine and the blocks' decode answer, or false whenever it
@@ -10,7 +12,7 @@ package agentlog
 //
 // The strings point into the line, as the decoder's do; blocks and usage are the session's scratch.
 type fastLine struct {
-	c      cursor
+	c      jsonscan.Scanner
 	usage  claudeUsage
 	w      cacheCreation
 	blocks []block
@@ -26,14 +28,14 @@ type cacheCreation = struct {
 // read fills l, zero on entry, from line; false: leave the line to the decoder (l is then to be reset).
 func (f *fastLine) read(line []byte, l *claudeLine) bool {
 	f.blocks, f.parsed = f.blocks[:0], false
-	f.c = cursor{d: line}
+	f.c = jsonscan.New(line)
 	c := &f.c
-	if !c.enter() {
+	if !c.Enter() {
 		return false
 	}
 	var seen [7]bool
-	for first := true; ; first = false {
-		key, more, ok := c.key(first)
+	for {
+		key, more, ok := c.Key()
 		if !ok {
 			return false
 		}
@@ -43,52 +45,43 @@ func (f *fastLine) read(line []byte, l *claudeLine) bool {
 		var dst *string
 		switch string(key) {
 		case "type":
-			dst, ok = &l.Type, once(&seen[0])
+			dst, ok = &l.Type, jsonscan.Once(&seen[0])
 		case "timestamp":
-			dst, ok = &l.Timestamp, once(&seen[1])
+			dst, ok = &l.Timestamp, jsonscan.Once(&seen[1])
 		case "cwd":
-			dst, ok = &l.Cwd, once(&seen[2])
+			dst, ok = &l.Cwd, jsonscan.Once(&seen[2])
 		case "sessionId":
-			dst, ok = &l.SessionID, once(&seen[3])
+			dst, ok = &l.SessionID, jsonscan.Once(&seen[3])
 		case "requestId":
-			dst, ok = &l.RequestID, once(&seen[4])
+			dst, ok = &l.RequestID, jsonscan.Once(&seen[4])
 		case "uuid":
-			dst, ok = &l.UUID, once(&seen[5])
+			dst, ok = &l.UUID, jsonscan.Once(&seen[5])
 		case "message":
-			ok = once(&seen[6]) && f.message(&l.Message)
+			ok = jsonscan.Once(&seen[6]) && f.message(&l.Message)
 		case "totalCostUSD", "modelUsage":
 			return false // a cost-state: the decoder's
 		default:
-			ok = c.skip()
+			ok = c.Skip()
 		}
 		if dst != nil && ok {
-			*dst, ok = c.str()
+			*dst, ok = c.InPlace()
 		}
 		if !ok {
 			return false
 		}
 	}
-	c.space()
-	return c.i == len(line)
-}
-
-// once marks a member as read and reports whether it was the first time: a member given twice is the
-// decoder's (which keeps the last).
-func once(seen *bool) bool {
-	was := *seen
-	*seen = true
-	return !was
+	return c.End()
 }
 
 // message reads the message object: id, model, usage and content.
 func (f *fastLine) message(m *claudeMessage) bool {
 	c := &f.c
-	if !c.enter() {
+	if !c.Enter() {
 		return false
 	}
 	var seen [4]bool
-	for first := true; ; first = false {
-		key, more, ok := c.key(first)
+	for {
+		key, more, ok := c.Key()
 		if !ok {
 			return false
 		}
@@ -97,23 +90,23 @@ func (f *fastLine) message(m *claudeMessage) bool {
 		}
 		switch string(key) {
 		case "id":
-			if ok = once(&seen[0]); ok {
-				m.ID, ok = c.str()
+			if ok = jsonscan.Once(&seen[0]); ok {
+				m.ID, ok = c.InPlace()
 			}
 		case "model":
-			if ok = once(&seen[1]); ok {
-				m.Model, ok = c.str()
+			if ok = jsonscan.Once(&seen[1]); ok {
+				m.Model, ok = c.InPlace()
 			}
 		case "usage":
-			if ok = once(&seen[2]) && f.readUsage(); ok {
+			if ok = jsonscan.Once(&seen[2]) && f.readUsage(); ok {
 				m.Usage = &f.usage
 			}
 		case "content":
-			if ok = once(&seen[3]); ok {
+			if ok = jsonscan.Once(&seen[3]); ok {
 				m.Content, ok = f.content()
 			}
 		default:
-			ok = c.skip()
+			ok = c.Skip()
 		}
 		if !ok {
 			return false
@@ -125,12 +118,12 @@ func (f *fastLine) message(m *claudeMessage) bool {
 func (f *fastLine) readUsage() bool {
 	c := &f.c
 	f.usage = claudeUsage{}
-	if !c.enter() {
+	if !c.Enter() {
 		return false
 	}
 	var seen [5]bool
-	for first := true; ; first = false {
-		key, more, ok := c.key(first)
+	for {
+		key, more, ok := c.Key()
 		if !ok {
 			return false
 		}
@@ -139,19 +132,19 @@ func (f *fastLine) readUsage() bool {
 		}
 		switch string(key) {
 		case "input_tokens":
-			ok = once(&seen[0]) && c.integer(&f.usage.Input)
+			ok = jsonscan.Once(&seen[0]) && c.Integer(&f.usage.Input)
 		case "output_tokens":
-			ok = once(&seen[1]) && c.integer(&f.usage.Output)
+			ok = jsonscan.Once(&seen[1]) && c.Integer(&f.usage.Output)
 		case "cache_read_input_tokens":
-			ok = once(&seen[2]) && c.integer(&f.usage.CacheRead)
+			ok = jsonscan.Once(&seen[2]) && c.Integer(&f.usage.CacheRead)
 		case "cache_creation_input_tokens":
-			ok = once(&seen[3]) && c.integer(&f.usage.CacheCreate)
+			ok = jsonscan.Once(&seen[3]) && c.Integer(&f.usage.CacheCreate)
 		case "cache_creation":
-			if ok = once(&seen[4]) && f.readCreation(); ok {
+			if ok = jsonscan.Once(&seen[4]) && f.readCreation(); ok {
 				f.usage.Creation = &f.w
 			}
 		default:
-			ok = c.skip()
+			ok = c.Skip()
 		}
 		if !ok {
 			return false
@@ -162,12 +155,12 @@ func (f *fastLine) readUsage() bool {
 func (f *fastLine) readCreation() bool {
 	c := &f.c
 	f.w = cacheCreation{}
-	if !c.enter() {
+	if !c.Enter() {
 		return false
 	}
 	var seen [2]bool
-	for first := true; ; first = false {
-		key, more, ok := c.key(first)
+	for {
+		key, more, ok := c.Key()
 		if !ok {
 			return false
 		}
@@ -176,11 +169,11 @@ func (f *fastLine) readCreation() bool {
 		}
 		switch string(key) {
 		case "ephemeral_5m_input_tokens":
-			ok = once(&seen[0]) && c.integer(&f.w.W5m)
+			ok = jsonscan.Once(&seen[0]) && c.Integer(&f.w.W5m)
 		case "ephemeral_1h_input_tokens":
-			ok = once(&seen[1]) && c.integer(&f.w.W1h)
+			ok = jsonscan.Once(&seen[1]) && c.Integer(&f.w.W1h)
 		default:
-			ok = c.skip()
+			ok = c.Skip()
 		}
 		if !ok {
 			return false
@@ -192,48 +185,38 @@ func (f *fastLine) readCreation() bool {
 // and name.
 func (f *fastLine) content() ([]byte, bool) {
 	c := &f.c
-	switch c.peek() {
+	start := c.Offset()
+	switch c.Peek() {
 	case 'n':
 		return nil, false // null: the decoder's
 	case '[':
-	default:
-		start := c.i
-		if !c.skip() {
-			return nil, false
-		}
-		return c.d[start:c.i], true
-	}
-	start := c.i
-	if !c.open() {
-		return nil, false
-	}
-	for more := c.peek() != ']'; more; {
-		b, ok := f.block()
+		ok := c.Array(func() bool {
+			b, ok := f.block()
+			f.blocks = append(f.blocks, b)
+			return ok
+		})
 		if !ok {
 			return nil, false
 		}
-		f.blocks = append(f.blocks, b)
-		if more, ok = c.next(); !ok {
+		f.parsed = true
+	default:
+		if !c.Skip() {
 			return nil, false
 		}
 	}
-	if !c.close() {
-		return nil, false
-	}
-	f.parsed = true
-	return c.d[start:c.i], true
+	return c.Since(start), true
 }
 
 // block reads one content block's type, id and name.
 func (f *fastLine) block() (block, bool) {
 	c := &f.c
 	var b block
-	if !c.enter() {
+	if !c.Enter() {
 		return b, false
 	}
 	var seen [3]bool
-	for first := true; ; first = false {
-		key, more, ok := c.key(first)
+	for {
+		key, more, ok := c.Key()
 		if !ok {
 			return b, false
 		}
@@ -242,19 +225,19 @@ func (f *fastLine) block() (block, bool) {
 		}
 		switch string(key) {
 		case "type":
-			if ok = once(&seen[0]); ok {
-				b.Type, ok = c.str()
+			if ok = jsonscan.Once(&seen[0]); ok {
+				b.Type, ok = c.InPlace()
 			}
 		case "id":
-			if ok = once(&seen[1]); ok {
-				b.ID, ok = c.str()
+			if ok = jsonscan.Once(&seen[1]); ok {
+				b.ID, ok = c.InPlace()
 			}
 		case "name":
-			if ok = once(&seen[2]); ok {
-				b.Name, ok = c.str()
+			if ok = jsonscan.Once(&seen[2]); ok {
+				b.Name, ok = c.InPlace()
 			}
 		default:
-			ok = c.skip()
+			ok = c.Skip()
 		}
 		if !ok {
 			return b, false
