@@ -83,6 +83,9 @@ type claudeSession struct {
 	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
 	strs    map[string]string   // interned strings
 	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
+	fast    fastLine            // the one-pass reader's scratch
+	keyBuf  []byte              // a call's key, built to be looked up
+	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 }
 
@@ -134,14 +137,17 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	s.rec.Files = append(s.rec.Files, path)
 	named := false
 	lr.each(func(line []byte) {
-		if (named || !main) && s.rec.Cwd != "" && s.quick(line) {
+		if !opt.decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			return
 		}
 		l := &s.scratch
 		*l = claudeLine{}
-		if err := parseLine(line, l); err != nil {
-			lr.malformed(err)
-			return
+		if opt.decodeAll || !s.fast.read(line, l) {
+			*l, s.fast.parsed = claudeLine{}, false
+			if err := parseLine(line, l); err != nil {
+				lr.malformed(err)
+				return
+			}
 		}
 		if main && !named && l.SessionID != "" {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
@@ -150,108 +156,6 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	})
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	return nil
-}
-
-// quick takes a line that can be no API call and no cost-state without decoding it: only its time
-// matters, found by its key. Most of a transcript's bytes are tool results in such lines, and decoding
-// them would be most of the reading time. A line that might matter, or whose time cannot be found this
-// way, is left to the decoder (false).
-func (s *claudeSession) quick(line []byte) bool {
-	// What is not even shaped like an object (a truncated or garbled line) goes to the decoder, which
-	// reports it; a line shaped like one that holds nothing the record uses is skipped either way.
-	t := bytes.TrimSpace(line)
-	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
-		return false
-	}
-	if mayBeCall(t) || mayBeCostState(t) {
-		return false
-	}
-	ts, ok := stringField(line, timestampKey)
-	if !ok {
-		return !bytes.Contains(line, timestampKey) // no time at all: nothing to take
-	}
-	at, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return false
-	}
-	s.seen(at)
-	return true
-}
-
-// anchorAbove is the line length past which the line's own timestamp is told by the "uuid" key written
-// just before it (within anchorSpan bytes: the key, a 36-character uuid and the separators).
-const (
-	anchorAbove = 8 << 10
-	anchorSpan  = 64
-)
-
-// A cost-state line holds a few numbers per model and starts with its type, so it is looked for in the
-// first costStateHead bytes of any line and in the whole of a line up to costStateLine bytes: the search
-// never reads the tool results that make lines long.
-const (
-	costStateHead = 128
-	costStateLine = 4 << 10
-)
-
-func mayBeCostState(line []byte) bool {
-	if len(line) > costStateLine {
-		line = line[:costStateHead]
-	}
-	return bytes.Contains(line, quotedCostState)
-}
-
-// mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
-// message's role before its content, so only the bytes before the first "content" key are searched: the
-// content (a Write's whole file, a long answer) never is.
-func mayBeCall(line []byte) bool {
-	head := line
-	if i := bytes.Index(line, contentKey); i >= 0 {
-		head = line[:i]
-	}
-	return bytes.Contains(head, quotedAssistant)
-}
-
-var (
-	contentKey      = []byte(`"content"`)
-	quotedAssistant = []byte(`"assistant"`)
-	quotedCostState = []byte(`"cost-state"`)
-	quotedToolUse   = []byte(`"tool_use"`)
-	timestampKey    = []byte(`"timestamp"`)
-	uuidKey         = []byte(`"uuid"`)
-)
-
-// stringField is the string value of the line's own timestamp key, when it can be told without decoding
-// and has no escapes. Inside a JSON string every quote is escaped, so a quoted key followed by a colon is
-// always a key; but a nested object (a structured tool result) may carry the same key. In a short line
-// the key must occur once; in a long one (where reading the whole line again would cost as much as
-// decoding it) the first occurrence counts when it follows the line's own "uuid", as Claude Code writes its
-// envelope before the tool result. Anything else is left to the decoder (false).
-func stringField(line, key []byte) (string, bool) {
-	i := bytes.Index(line, key)
-	if i < 0 {
-		return "", false
-	}
-	if len(line) > anchorAbove {
-		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
-			return "", false
-		}
-	} else if bytes.LastIndex(line, key) != i {
-		return "", false
-	}
-	rest := bytes.TrimLeft(line[i+len(key):], " \t")
-	if len(rest) == 0 || rest[0] != ':' {
-		return "", false
-	}
-	rest = bytes.TrimLeft(rest[1:], " \t")
-	if len(rest) == 0 || rest[0] != '"' {
-		return "", false
-	}
-	rest = rest[1:]
-	end := bytes.IndexByte(rest, '"')
-	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return "", false
-	}
-	return string(rest[:end]), true
 }
 
 // seen widens the session's time span to at.
@@ -279,12 +183,18 @@ func parseLine(line []byte, v any) error {
 
 // intern is s's copy of a short string that many calls repeat (a model, a tool name, a session id).
 func (s *claudeSession) intern(v string) string {
-	if got, ok := s.strs[v]; ok {
-		return got
+	for _, l := range s.last {
+		if l == v {
+			return l
+		}
 	}
-	c := strings.Clone(v)
-	s.strs[c] = c
-	return c
+	got, ok := s.strs[v]
+	if !ok {
+		got = strings.Clone(v)
+		s.strs[got] = got
+	}
+	s.last[1], s.last[0] = s.last[0], got
+	return got
 }
 
 // line takes what one line says. Unknown line types are skipped.
@@ -316,13 +226,15 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if m.Usage == nil || m.Model == "<synthetic>" {
 		return // no API call: a message Claude Code made up itself (an error, an interruption)
 	}
-	key := m.ID + "\x00" + l.RequestID
+	// The key is looked up from the session's scratch and made a string only for a new call.
+	s.keyBuf = append(append(append(s.keyBuf[:0], m.ID...), 0), l.RequestID...)
 	if m.ID == "" {
-		key = "uuid\x00" + l.UUID
+		s.keyBuf = append(append(s.keyBuf[:0], "uuid\x00"...), l.UUID...)
 	}
 	u := m.Usage.usage()
-	i, seen := s.byKey[key]
+	i, seen := s.byKey[string(s.keyBuf)]
 	if !seen {
+		key := string(s.keyBuf)
 		i = len(s.rec.calls)
 		s.byKey[key] = i
 		s.rec.calls = append(s.rec.calls, call{key: key, owner: s.intern(l.SessionID), model: s.intern(m.Model), at: at, usage: u})
@@ -333,10 +245,14 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return
 	}
-	var blocks []block
-	if err := parseLine(m.Content, &blocks); err != nil {
-		lr.malformed(fmt.Errorf("message.content: %w", err))
-		return
+	blocks := s.fast.blocks
+	if !s.fast.parsed {
+		var decoded []block // on the heap only on this path
+		if err := parseLine(m.Content, &decoded); err != nil {
+			lr.malformed(fmt.Errorf("message.content: %w", err))
+			return
+		}
+		blocks = decoded
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_use" || b.Name == "" {

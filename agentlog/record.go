@@ -129,6 +129,9 @@ type Options struct {
 	MaxLine int
 
 	tops *sync.Map // set by Scan: the git top levels found during it
+	// decodeAll sends every Claude Code line through the decoder, past the quick pass and the one-pass
+	// reader: the reference the tests hold those two to.
+	decodeAll bool
 }
 
 func (o Options) table() *prices.Table {

@@ -26,28 +26,36 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 	for i := range recs {
 		n += len(recs[i].calls)
 	}
-	holders := make(map[copiedCall][]int, n) // call → indexes of the records holding it
-	named := make(map[copiedCall]string, n)  // call → the session its line names
+	// Almost every call is held by one record: the map keeps its first holder and the session its line
+	// names, and only a call held again gets a list of holders.
+	type firstHolder struct {
+		rec   int
+		named string // the session the copied lines name; "" when the copies disagree
+	}
+	first := make(map[copiedCall]firstHolder, n)
+	more := make(map[copiedCall][]int) // call held by several records → indexes of all of them
 	for i := range recs {
 		for j := range recs[i].calls {
 			c := &recs[i].calls[j]
 			k := sharedKey(c)
-			holders[k] = append(holders[k], i)
-			switch prev, seen := named[k]; {
-			case !seen:
-				named[k] = c.owner
-			case prev != c.owner:
-				named[k] = "" // the copies disagree (a fork that renamed them): the first start wins
+			h, seen := first[k]
+			if !seen {
+				first[k] = firstHolder{rec: i, named: c.owner}
+				continue
+			}
+			if len(more[k]) == 0 {
+				more[k] = []int{h.rec}
+			}
+			more[k] = append(more[k], i)
+			if h.named != c.owner && h.named != "" {
+				first[k] = firstHolder{rec: h.rec} // the copies disagree (a fork that renamed them): the first start wins
 			}
 		}
 	}
 	drop := make(map[int]map[copiedCall]bool) // record index → calls it gives up
 	lost := make(map[[2]int]int)              // (loser, owner) → calls given up
-	for k, hs := range holders {
-		if len(hs) < 2 {
-			continue
-		}
-		owner := ownerOf(recs, hs, named[k])
+	for k, hs := range more {
+		owner := ownerOf(recs, hs, first[k].named)
 		for _, h := range hs {
 			if h == owner {
 				continue

@@ -9,6 +9,7 @@ package jsonscan
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 
 	json "github.com/segmentio/encoding/json"
@@ -40,19 +41,21 @@ var plain = func() (t [256]bool) {
 
 // Eight bytes at a time (SWAR): a word flags every byte that is not plain — a control character, a
 // quote, a backslash, or not ASCII. It may also flag a plain byte above a flagged one (a borrow), never
-// miss one; a flagged word is read byte by byte.
+// miss one.
 const (
 	ones = 0x0101010101010101
 	high = 0x8080808080808080
 )
 
 // plainEnd is the index of the first byte at or after i that is not plain (len(d) when there is none).
+// The lowest byte a word flags is always one that is not plain (a borrow only flags bytes above one), so
+// it is found from the word's mask without reading the word again.
 func plainEnd(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
 		x := binary.LittleEndian.Uint64(d[i:])
 		q, b := x^(ones*'"'), x^(ones*'\\')
-		if (x|(x-ones*0x20)|(q-ones)&^q|(b-ones)&^b)&high != 0 {
-			break
+		if m := (x | (x - ones*0x20) | (q-ones)&^q | (b-ones)&^b) & high; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for i < len(d) && plain[d[i]] {

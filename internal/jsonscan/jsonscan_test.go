@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/saverd/saverd/internal/jsondepth"
 )
@@ -109,6 +110,71 @@ func BenchmarkSkipArray(b *testing.B) {
 		sc := New(text)
 		if !sc.Skip() {
 			b.Fatal("not skipped")
+		}
+	}
+}
+
+// TestInPlace: a plain string is the text itself; one with an escape or beyond ASCII is unescaped as
+// String does; what is no string is refused.
+func TestInPlace(t *testing.T) {
+	for _, c := range []struct {
+		text, want  string
+		ok, inPlace bool
+	}{
+		{`"abc"`, "abc", true, true},
+		{`""`, "", true, true},
+		{`"a\nb"`, "a\nb", true, false},
+		{`"é"`, "é", true, false},
+		{`"a`, "", false, false},
+		{`1`, "", false, false},
+		{`"\x01"`, "", false, false},
+	} {
+		data := []byte(c.text)
+		sc := New(data)
+		got, ok := sc.InPlace()
+		if ok != c.ok || got != c.want {
+			t.Errorf("%s: %q %v, want %q %v", c.text, got, ok, c.want, c.ok)
+			continue
+		}
+		if inPlace := ok && len(got) > 0 && unsafe.StringData(got) == &data[1]; c.inPlace && len(got) > 0 && !inPlace {
+			t.Errorf("%s: copied, want it in place", c.text)
+		}
+	}
+}
+
+// TestInteger: integers int64 holds, and the numbers left to a full decoder.
+func TestInteger(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true}, {"42", 42, true}, {"-7", -7, true},
+		{"9223372036854775807", 9223372036854775807, true}, {"-9223372036854775808", -9223372036854775808, true},
+		{"9223372036854775808", 0, false}, {"01", 0, false}, {"1.0", 0, false}, {"1e3", 0, false}, {"-", 0, false}, {"x", 0, false},
+	} {
+		sc := New([]byte(c.text))
+		var got int64
+		if ok := sc.Integer(&got); ok != c.ok || ok && got != c.want {
+			t.Errorf("%s: %d %v, want %d %v", c.text, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestArray: each element is read in turn; an array's punctuation is checked; what is no array is refused.
+func TestArray(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		n    int
+		ok   bool
+	}{
+		{`[]`, 0, true}, {`[1, 2 ,3]`, 3, true}, {`[1,]`, 1, false}, {`[1 2]`, 1, false}, {`{}`, 0, false}, {`[`, 0, false},
+	} {
+		sc := New([]byte(c.text))
+		n := 0
+		ok := sc.Array(func() bool { n++; return sc.Skip() })
+		if ok != c.ok || ok && n != c.n {
+			t.Errorf("%s: %d elements %v, want %d %v", c.text, n, ok, c.n, c.ok)
 		}
 	}
 }

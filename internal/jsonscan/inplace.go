@@ -1,0 +1,64 @@
+package jsonscan
+
+import "unsafe"
+
+// The readers of a caller that keeps what it reads no longer than the text: a string handed out in
+// place, an integer read digit by digit, an array stepped through element by element.
+
+// InPlace reads a string value. Printable ASCII without escapes (nearly every name, id and time a log
+// line holds) is the text itself, in place: valid only as long as the text is, and never to be changed.
+// Anything else is unescaped into a copy, as String does.
+func (s *Scanner) InPlace() (string, bool) {
+	if s.Peek() != '"' {
+		return "", false
+	}
+	start := s.pos + 1
+	if end := plainEnd(s.data, start); end < len(s.data) && s.data[end] == '"' {
+		s.pos = end + 1
+		body := s.data[start:end]
+		return unsafe.String(unsafe.SliceData(body), len(body)), true
+	}
+	return s.String()
+}
+
+// Integer reads a number written as an integer that int64 holds into *dst; a fraction, an exponent,
+// a leading zero or an overflow is refused (ok false), for a caller with a full decoder behind it.
+func (s *Scanner) Integer(dst *int64) bool {
+	s.skipSpace()
+	d, i := s.data, s.pos
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v uint64
+	for ; i < len(d) && d[i] >= '0' && d[i] <= '9'; i++ {
+		if v > (1<<63)/10 {
+			return false
+		}
+		v = v*10 + uint64(d[i]-'0')
+	}
+	switch n := i - start; {
+	case n == 0, n > 1 && d[start] == '0', v > 1<<63, !neg && v == 1<<63:
+		return false
+	}
+	if i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E') {
+		return false
+	}
+	s.pos = i
+	*dst = int64(v)
+	if neg {
+		*dst = -int64(v)
+	}
+	return true
+}
+
+// Array reads an array, calling read at the start of each element (read must read exactly that
+// element); false when the next value is not an array, nests too deep, or read or the array's own
+// punctuation fails.
+func (s *Scanner) Array(read func() bool) bool {
+	if s.Peek() != '[' {
+		return false
+	}
+	return s.elements(read)
+}
