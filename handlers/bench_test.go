@@ -1,8 +1,11 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,6 +112,29 @@ func BenchmarkViewPaneRules(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkConnToolCall is tool.call through an rpc.Conn on a full session, frames back to back as a
+// host's replay sends them: with tool.call's params read in the frame's own pass (the daemon's wiring)
+// and without (the envelope scan skips them, the handler reads them).
+func BenchmarkConnToolCall(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		readers map[string]rpc.ParamsReader
+	}{{"readers", ParamsReaders()}, {"handler", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := fullServer(b)
+			var in bytes.Buffer
+			for i := range b.N {
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":%s}`+"\n", i, fullsession.ToolCall("s", 10_000+i%4096))
+			}
+			conn := rpc.NewConn(&in, io.Discard, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: c.readers})
+			b.ReportAllocs()
+			b.ResetTimer()
+			conn.Serve(context.Background(), srv.Handle)
+			<-conn.Done()
 		})
 	}
 }

@@ -44,11 +44,11 @@ func (s *stream) request(w *wireIn) message {
 		s.reject(w.replyID(), e)
 		return nil
 	}
-	r := &request{method: method, params: params, read: w.Read}
+	s.req = request{method: method, params: params, read: w.Read}
 	if !w.isNotification() {
-		r.id = w.ID
+		s.req.id = w.ID
 	}
-	return r
+	return &s.req
 }
 
 // reply is w as the answer to one of our calls.

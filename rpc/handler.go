@@ -126,7 +126,7 @@ func (c *Conn) answer(ctx context.Context, id json.RawMessage, method string, re
 		resp.err = AsError(err)
 		c.logAnswerError(method, resp.err)
 	}
-	if _, werr := c.s.Write(ctx, resp); werr != nil {
+	if _, werr := c.s.writeResponse(resp); werr != nil {
 		c.log.Error().Err(werr).Str("method", method).Msg("rpc: cannot write reply")
 	}
 }

@@ -17,8 +17,8 @@ import (
 // once to find where they end and again in the handler was a tenth of its CPU. A reader that cannot
 // decide leaves them to the handler: the scan goes back to where they start and takes them raw.
 func scanFrame(data []byte, w *wireIn, readers map[string]ParamsReader) bool {
-	*w = wireIn{}
-	sc := jsonscan.New(data)
+	*w = wireIn{sc: jsonscan.New(data)}
+	sc := &w.sc
 	if !sc.Enter() {
 		return false
 	}
@@ -55,7 +55,7 @@ func scanFrame(data []byte, w *wireIn, readers map[string]ParamsReader) bool {
 		}
 		var raw []byte
 		if member == &w.Params && readers != nil {
-			raw, ok = readParams(&sc, readers[string(quotedName(w.Method))], w)
+			raw, ok = readParams(sc, readers[string(quotedName(w.Method))], w)
 		} else {
 			raw, ok = sc.Raw()
 		}

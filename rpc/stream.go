@@ -19,8 +19,10 @@ import (
 type stream struct {
 	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
 	frames *frameReader
-	// wire is the frame being accepted (see accept): the read loop's alone, reused for every frame.
+	// wire is the frame being accepted (see accept), and req the request it made: the read loop's alone,
+	// reused for every frame (a request is handled before the next frame is read).
 	wire wireIn
+	req  request
 	// readers read a method's params in the frame's own pass (Options.ParamsReaders).
 	readers map[string]ParamsReader
 	rec     *recorder
@@ -153,8 +155,7 @@ func (s *stream) Write(ctx context.Context, msg message) (int64, error) {
 	hold := false
 	switch m := msg.(type) {
 	case *response:
-		hold = !m.now
-		body, err = s.encodeResponse(m)
+		return s.writeResponse(m)
 	case *outCall:
 		if err := s.refusing(ctx); err != nil {
 			return 0, err
@@ -175,6 +176,17 @@ func (s *stream) Write(ctx context.Context, msg message) (int64, error) {
 	return int64(n), err
 }
 
+// writeResponse is Write of our answer to a call: held for the read loop's next flush, or written at
+// once for a Later's (see Write). Called directly by the Conn, so the response need not escape.
+func (s *stream) writeResponse(m *response) (int64, error) {
+	body, err := s.encodeResponse(m)
+	if err != nil {
+		return 0, err
+	}
+	n, err := s.writeFrame(body, !m.now)
+	return int64(n), err
+}
+
 // refusing is why a new call or notification cannot be sent now, or nil.
 func (s *stream) refusing(ctx context.Context) error {
 	if err := s.cause(); err != nil {
@@ -185,16 +197,20 @@ func (s *stream) refusing(ctx context.Context) error {
 
 // encodeResponse marshals our reply to an incoming call, echoing the peer's own id.
 func (s *stream) encodeResponse(m *response) ([]byte, error) {
+	if m.err == nil && compactID(m.id) {
+		// The hot path, every tool.call: the result was encoded compact by marshal, so the frame is put
+		// together as bytes rather than marshaled (and scanned) once more.
+		result := m.result
+		if len(result) == 0 {
+			result = jsonNull
+		}
+		return appendResult(m.id, result), nil
+	}
 	out := &wireOut{JSONRPC: version, ID: m.id}
 	if m.err != nil {
 		out.Error = m.err
 	} else if out.Result = m.result; len(out.Result) == 0 {
 		out.Result = jsonNull
-	}
-	if out.Error == nil && compactID(out.ID) {
-		// The hot path, every tool.call: the result was encoded compact by marshal, so the frame is put
-		// together as bytes rather than marshaled (and scanned) once more.
-		return appendResult(out.ID, out.Result), nil
 	}
 	body, err := out.encode()
 	if err != nil && out.Error != nil && out.Error.Data != nil {

@@ -12,6 +12,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/internal/jsondepth"
+	"github.com/saverd/saverd/internal/jsonscan"
 )
 
 // wireIn holds the members of an incoming message object, each verbatim.
@@ -26,6 +27,9 @@ type wireIn struct {
 	// Read is what the method's ParamsReader made of Params in the frame's own pass; nil when it had
 	// none, or could not (see scanFrame).
 	Read any `json:"-"`
+	// sc is scanFrame's scanner, kept here because a ParamsReader is handed a pointer to it (which
+	// would otherwise move a scanner to the heap for every frame).
+	sc jsonscan.Scanner
 }
 
 // wireOut is an outgoing message; only the members that apply are set.
