@@ -44,10 +44,37 @@ func (r *toolCallRead) atOrNil() *int64 {
 }
 
 // ParamsReaders are the rpc layer's readers of params in the frame's own pass (rpc.Options): tool.call,
-// whose params are nearly all of its frame and come hundreds of times a turn.
-func ParamsReaders() map[string]rpc.ParamsReader {
-	return map[string]rpc.ParamsReader{"tool.call": readToolCallParams}
+// whose params are nearly all of its frame and come hundreds of times a turn. The map is shared: read it,
+// never change it.
+func ParamsReaders() map[string]rpc.ParamsReader { return paramsReaders }
+
+var paramsReaders = map[string]rpc.ParamsReader{"tool.call": readToolCallParams}
+
+// ReadsParams says whether method's params have a one-pass reader (ParamsReaders).
+func ReadsParams(method string) bool { return paramsReaders[method] != nil }
+
+// ReadParams reads raw, the params of a request of method, with the method's one-pass reader, for a
+// caller that holds the params apart from their frame (a replay): what rpc.Request.Read would carry, with
+// the session and host clock it names, which such a caller needs before the request is handled. ok is
+// false when the method has no reader or it cannot decide; the params are then for the handler to read.
+func ReadParams(method string, raw []byte) (read any, sessionID string, at *int64, ok bool) {
+	reader := paramsReaders[method]
+	if reader == nil {
+		return nil, "", nil, false
+	}
+	sc := jsonscan.New(raw)
+	v, ok := reader(&sc)
+	if !ok || !sc.End() {
+		return nil, "", nil, false
+	}
+	sessionID, at = v.(sessionParams).session()
+	return v, sessionID, at, true
 }
+
+// sessionParams is what every ParamsReader's value says of its request: the session and the host clock.
+type sessionParams interface{ session() (id string, at *int64) }
+
+func (r *toolCallRead) session() (string, *int64) { return r.p.SessionID, r.atOrNil() }
 
 // readToolCallParams is readToolCall on the frame's own scanner: a *toolCallRead, or ok false for
 // whatever readToolCall would refuse (the handler then reads the raw params as before).

@@ -98,6 +98,21 @@ type request struct {
 	wireMsg
 	sessionID string
 	at        *int64
+	// unread: params a one-pass reader takes (tool.call's), whose sessionId and at are read with them
+	// as the request is handled (peek), so they are read once, as the daemon reads a frame.
+	unread bool
+	read   any // what the reader made of them, for the handler (rpc.Request.Read)
+}
+
+// peek fills r's sessionId and at, when they were left for the request's own read.
+func (r *request) peek() {
+	if !r.unread {
+		return
+	}
+	var ok bool
+	if r.read, r.sessionID, r.at, ok = handlers.ReadParams(r.Method, r.Params); !ok {
+		r.sessionID, r.at = peek(r.Params)
+	}
 }
 
 func (sc *script) add(text []byte, forkIDs map[string]string) error {
@@ -275,6 +290,7 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 			frames.fail(nil, e)
 			continue
 		}
+		m.peek()
 		if m.at != nil {
 			clock = *m.at
 		}
@@ -288,7 +304,7 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 			}
 			final = views.Bytes()
 		}
-		result, err := handle(ctx, srv, m.wireMsg)
+		result, err := handle(ctx, srv, m.wireMsg, m.read)
 		srv.Quiesce()
 		if len(m.ID) == 0 {
 			continue
@@ -320,7 +336,7 @@ func endsSession(method, sessionID, shown string) bool {
 }
 
 // handle answers one request as the rpc layer would, a panic included.
-func handle(ctx context.Context, srv *handlers.Server, m wireMsg) (result any, err error) {
+func handle(ctx context.Context, srv *handlers.Server, m wireMsg, read any) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			result, err = nil, rpc.InternalError("internal error: handler for %s panicked: %v", m.Method, r)
@@ -330,7 +346,7 @@ func handle(ctx context.Context, srv *handlers.Server, m wireMsg) (result any, e
 	if string(params) == "null" {
 		params = nil
 	}
-	result, err = srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0})
+	result, err = srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0, Read: read})
 	return rpc.Settle(ctx, result, err)
 }
 
@@ -412,6 +428,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer stopProfile()
 	}
+	tuneGC() // the daemon's own collector settings: a replay plays through it as serve does
 	name := files[0]
 	f, err := os.Open(name)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -22,6 +23,10 @@ type frameOut struct {
 	// compact is the last Encoded value found compact: a tool.call's reply is the same few bytes every
 	// time, and comparing them is cheaper than checking them again.
 	compact []byte
+	// refNote is the last notification printed about a session alone (ui.invalidate, after nearly every
+	// event of a replay), and refFrame its bytes, printed again as they are when it recurs.
+	refNote  struct{ method, session string }
+	refFrame []byte
 }
 
 func newFrameOut(w io.Writer) *frameOut {
@@ -43,6 +48,12 @@ type member struct {
 func (f *frameOut) frame(tail string, members ...member) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.frameLocked(tail, members...)
+}
+
+// frameLocked is frame with f.mu held; it reports whether the frame was printed (its bytes are then in
+// f.buf until the next frame).
+func (f *frameOut) frameLocked(tail string, members ...member) bool {
 	f.buf.Reset()
 	for _, m := range members {
 		f.buf.WriteString(m.prefix)
@@ -55,7 +66,7 @@ func (f *frameOut) frame(tail string, members ...member) {
 			continue
 		}
 		if err := f.enc.Encode(m.value); err != nil {
-			return
+			return false
 		}
 		f.buf.Truncate(f.buf.Len() - 1) // Encode ends the value with a newline
 	}
@@ -64,6 +75,7 @@ func (f *frameOut) frame(tail string, members ...member) {
 	// A replay's output going nowhere is not the recording's fault: write errors end nothing (the
 	// encoder writing to stdout ignored them too).
 	_, _ = f.w.Write(f.buf.Bytes())
+	return true
 }
 
 // flush writes out what is buffered, before anything else writes to the same output.
@@ -74,7 +86,17 @@ func (f *frameOut) flush() {
 }
 
 func (f *frameOut) notify(method string, params any) {
-	f.frame("", member{`{"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ref, isRef := params.(handlers.SessionRef)
+	if isRef && f.refFrame != nil && f.refNote.method == method && f.refNote.session == ref.SessionID {
+		_, _ = f.w.Write(f.refFrame)
+		return
+	}
+	if f.frameLocked("", member{`{"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params}) && isRef {
+		f.refNote.method, f.refNote.session = method, ref.SessionID
+		f.refFrame = append(f.refFrame[:0], f.buf.Bytes()...)
+	}
 }
 
 func (f *frameOut) call(id, method string, params any) {

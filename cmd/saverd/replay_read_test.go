@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -80,6 +81,13 @@ func TestScriptOnePassAgrees(t *testing.T) {
 			t.Errorf("%s\n  one pass: %v\n  long way: %v", line, errFast, errSlow)
 			continue
 		}
+		// tool.call's sessionId and at are read as the request is handled: compare them read.
+		for _, s := range []*script{fast, slow} {
+			for i := range s.requests {
+				s.requests[i].peek()
+				s.requests[i].unread, s.requests[i].read = false, nil
+			}
+		}
 		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastIDs, slowIDs) {
 			t.Errorf("%s\n  one pass: %+v %v\n  long way: %+v %v", line, fast, fastIDs, slow, slowIDs)
 		}
@@ -108,6 +116,15 @@ func TestPeekParamsAgrees(t *testing.T) {
 		if id, at, known := scanPeek([]byte(params)); known && (id != want.SessionID || !reflect.DeepEqual(at, want.At)) {
 			t.Errorf("%s: one pass %q %v, encoding/json %q %v", params, id, at, want.SessionID, want.At)
 		}
+		// tool.call's params are peeked by the handler's own reader, when it takes them.
+		if _, id, at, ok := handlers.ReadParams("tool.call", []byte(params)); ok && (id != want.SessionID || !reflect.DeepEqual(at, want.At)) {
+			t.Errorf("%s: tool.call's reader %q %v, encoding/json %q %v", params, id, at, want.SessionID, want.At)
+		}
+	}
+	// And it takes the shape every tool.call has.
+	full := `{"sessionId":"s","at":12,"ms":3,"event":{"tool":"Bash","tool_use_id":"t","command":"ls"},"result":{"text":"x"}}`
+	if _, id, at, ok := handlers.ReadParams("tool.call", []byte(full)); !ok || id != "s" || at == nil || *at != 12 {
+		t.Errorf("tool.call's reader on %s: %q %v %v", full, id, at, ok)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/jsonscan"
 )
 
@@ -26,9 +27,10 @@ func scanRequest(text []byte) (r request, ok bool) {
 			if !sc.End() || r.Method == "" {
 				return r, false
 			}
-			var known bool
-			if r.sessionID, r.at, known = scanPeek(r.Params); !known {
-				r.sessionID, r.at = peekParams(r.Params)
+			if handlers.ReadsParams(r.Method) {
+				r.unread = true // read once, as the request is handled (see request.peek)
+			} else {
+				r.sessionID, r.at = peek(r.Params)
 			}
 			return r, true
 		}
@@ -64,6 +66,14 @@ var lineNames = []string{"jsonrpc", "id", "method", "params", "result", "error",
 
 // peekNames are the params members the replay itself reads.
 var peekNames = []string{"sessionid", "at"}
+
+// peek is the sessionId and at of a request's params: in one pass when it can, else with peekParams.
+func peek(params []byte) (string, *int64) {
+	if sessionID, at, known := scanPeek(params); known {
+		return sessionID, at
+	}
+	return peekParams(params)
+}
 
 // scanPeek is peekParams in one pass; known is false for anything it must leave to peekParams.
 func scanPeek(params []byte) (sessionID string, at *int64, known bool) {
