@@ -1,11 +1,11 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/view"
@@ -48,7 +48,7 @@ func (s *Server) debugState(_ context.Context, raw json.RawMessage) (any, error)
 func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 	var out []byte
 	var err error
-	sess.event(func() { out, err = marshalText(model()) })
+	sess.event(func() { out, err = jstext.Marshal(model()) })
 	if err != nil {
 		return nil, fmt.Errorf("encode view: %w", err)
 	}
@@ -91,16 +91,4 @@ func bandOf(st *state.State, at *int64) view.BandModel {
 		return view.BuildBandAt(st, *at)
 	}
 	return view.BuildBand(st)
-}
-
-// marshalText is json.Marshal without HTML escaping: a view's texts (`ignore <n>`, `a && b`) reach the
-// host as they read, not as `\u003c`.
-func marshalText(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

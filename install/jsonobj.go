@@ -1,11 +1,11 @@
 package install
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"github.com/saverd/saverd/internal/jsonobj"
 	"strings"
+
+	"github.com/saverd/saverd/internal/jsonobj"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // object is a JSON object that keeps its keys in the order the file has them, so a rewritten settings
@@ -39,22 +39,17 @@ func format(v any) string {
 // appendScalar writes a string, number, bool or null without HTML escaping (a command line keeps its
 // `<`, `>` and `&` as typed).
 func appendScalar(b []byte, v any) []byte {
-	var s bytes.Buffer
-	enc := json.NewEncoder(&s)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	text, err := jstext.Marshal(v)
+	if err != nil {
 		// Only the decoder's own values reach here (string, json.Number, bool, nil), all encodable.
 		return append(b, "null"...)
 	}
-	return append(b, bytes.TrimSuffix(s.Bytes(), []byte("\n"))...)
+	return append(b, text...)
 }
 
 // compactSorted is the compact JSON of v with object keys sorted, the form Codex hashes a hook
 // declaration in (encoding/json sorts map keys).
 func compactSorted(v map[string]any) string {
-	var s bytes.Buffer
-	enc := json.NewEncoder(&s)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return strings.TrimSuffix(s.String(), "\n")
+	text, _ := jstext.Marshal(v)
+	return string(text)
 }

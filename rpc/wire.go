@@ -13,6 +13,7 @@ import (
 
 	"github.com/saverd/saverd/internal/jsondepth"
 	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // wireIn holds the members of an incoming message object, each verbatim.
@@ -285,19 +286,13 @@ func (m *wireOut) encode() ([]byte, error) {
 	return b, nil
 }
 
-// marshal is json.Marshal without HTML escaping: the host reads the text of the plugin's own words
-// (`ignore <n>`), and `\u003c` helps nobody on a pipe.
+// marshal is json.Marshal without HTML escaping (jstext.Marshal): the host reads the text of the
+// plugin's own words (`ignore <n>`), and `\u003c` helps nobody on a pipe. An Encoded value is itself.
 func marshal(v any) ([]byte, error) {
 	if e, ok := v.(Encoded); ok {
 		return e, nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jstext.Marshal(v)
 }
 
 // Encoded is a result its handler encoded once and for all, as compact JSON: it goes out as it is,

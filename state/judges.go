@@ -1,9 +1,9 @@
 package state
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
+
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // The two judges' runs: one lifecycle, used twice. A run starts (JudgeStart), answers with a merged
@@ -111,13 +111,7 @@ func (j JudgeState[K]) MarshalJSON() ([]byte, error) {
 			Running: j.Running, Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Focus: j.Focus,
 			Time: j.Time, Context: j.Context, Last: j.Last}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jstext.Marshal(v)
 }
 
 // JudgeMark is the cadence a run dated when it started, handed back when the run never happened.

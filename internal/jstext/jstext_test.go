@@ -22,3 +22,23 @@ func TestLess16(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshal: JSON as JSON.stringify writes it — `<`, `>` and `&` as they are, no newline after.
+func TestMarshal(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{"ignore <n> && go", `"ignore <n> && go"`},
+		{map[string]any{"b": 1, "a": []int{1}}, `{"a":[1],"b":1}`},
+		{nil, `null`},
+	} {
+		got, err := Marshal(c.v)
+		if err != nil || string(got) != c.want {
+			t.Errorf("Marshal(%v) = %s, %v; want %s", c.v, got, err, c.want)
+		}
+	}
+	if _, err := Marshal(func() {}); err == nil {
+		t.Error("Marshal of a func: no error")
+	}
+}
