@@ -45,22 +45,11 @@ func kindOf[K judgeKind]() JudgeKind {
 	return k.Kind()
 }
 
-// JudgeState is one judge's cadence, cost and last answer. LastAtTokens, Focus, Time and Context are
-// the habit judge's alone: the process judge never sets them and its JSON leaves them out.
+// JudgeState is one judge's cadence, cost and last answer (JudgeRecord), and the claim on its run in
+// flight. LastAtTokens, Focus, Time and Context are the habit judge's alone: the process judge never sets
+// them and its JSON leaves them out.
 type JudgeState[K judgeKind] struct {
-	LastAtTokens int64     `json:"lastAtTokens"`
-	LastAtTurn   int       `json:"lastAtTurn"`
-	LastAtSeq    int       `json:"lastAtSeq"`
-	LastAtMs     int64     `json:"lastAtMs"`
-	Running      bool      `json:"running"`
-	Runs         int       `json:"runs"`
-	Spent        int64     `json:"spent"`
-	Backoff      int64     `json:"backoff"`
-	Error        *string   `json:"error"`
-	Focus        *string   `json:"focus"`
-	Time         *string   `json:"time"`
-	Context      *string   `json:"context"`
-	Last         *JudgeRun `json:"last"`
+	JudgeRecord
 
 	// InFlight: a run was claimed (JudgeClaim) and not yet released (JudgeRelease), so no second run of
 	// this judge starts. It outlives Running, which a Reset clears while the fork is still out.
@@ -70,8 +59,10 @@ type JudgeState[K judgeKind] struct {
 	Asked bool `json:"-"`
 }
 
-// habitJSON and processJSON are the two judges' shapes in debug.state, field for field and in order.
-type habitJSON struct {
+// JudgeRecord is what a judge's state says in debug.state, field for field and in order: the habit
+// judge's shape as it is (JudgeState's own MarshalJSON writes it, and a type of its own has none, so it
+// encodes by its fields); the process judge's shape is processJSON.
+type JudgeRecord struct {
 	LastAtTokens int64     `json:"lastAtTokens"`
 	LastAtTurn   int       `json:"lastAtTurn"`
 	LastAtSeq    int       `json:"lastAtSeq"`
@@ -87,6 +78,8 @@ type habitJSON struct {
 	Last         *JudgeRun `json:"last"`
 }
 
+// processJSON is the process judge's shape in debug.state: its own order, without the habit judge's
+// fields.
 type processJSON struct {
 	LastAtMs   int64     `json:"lastAtMs"`
 	LastAtSeq  int       `json:"lastAtSeq"`
@@ -102,16 +95,11 @@ type processJSON struct {
 // MarshalJSON writes the judge's own shape. It leaves `& < >` as they are: the encoder that embeds
 // this decides whether they are escaped, as it does for every other field of the state.
 func (j JudgeState[K]) MarshalJSON() ([]byte, error) {
-	var v any
 	if kindOf[K]() == ProcessJudge {
-		v = processJSON{LastAtMs: j.LastAtMs, LastAtSeq: j.LastAtSeq, LastAtTurn: j.LastAtTurn, Running: j.Running,
-			Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Last: j.Last}
-	} else {
-		v = habitJSON{LastAtTokens: j.LastAtTokens, LastAtTurn: j.LastAtTurn, LastAtSeq: j.LastAtSeq, LastAtMs: j.LastAtMs,
-			Running: j.Running, Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Focus: j.Focus,
-			Time: j.Time, Context: j.Context, Last: j.Last}
+		return jstext.Marshal(processJSON{LastAtMs: j.LastAtMs, LastAtSeq: j.LastAtSeq, LastAtTurn: j.LastAtTurn,
+			Running: j.Running, Runs: j.Runs, Spent: j.Spent, Backoff: j.Backoff, Error: j.Error, Last: j.Last})
 	}
-	return jstext.Marshal(v)
+	return jstext.Marshal(j.JudgeRecord)
 }
 
 // JudgeMark is the cadence a run dated when it started, handed back when the run never happened.

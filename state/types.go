@@ -453,9 +453,9 @@ func New(cwd string, window int64) *State {
 		Notes:       []string{},
 		Standing:    []string{},
 		Written:     []string{},
-		Judge:       JudgeState[Habit]{Backoff: 1},
+		Judge:       JudgeState[Habit]{JudgeRecord: JudgeRecord{Backoff: 1}},
 		Asks:        []Ask{},
-		Process:     JudgeState[Process]{Backoff: 1},
+		Process:     JudgeState[Process]{JudgeRecord: JudgeRecord{Backoff: 1}},
 		Delivery:    Delivery{Agents: []string{}},
 		Budget:      JudgeBudgetDefault,
 	}

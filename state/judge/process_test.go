@@ -179,7 +179,7 @@ func TestShouldProcess(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			x := *s
-			x.Process = state.JudgeState[state.Process]{Backoff: 1}
+			x.Process = state.JudgeState[state.Process]{JudgeRecord: state.JudgeRecord{Backoff: 1}}
 			if c.edit != nil {
 				c.edit(&x.Process)
 			}
