@@ -19,17 +19,7 @@ type spawnsOracleCase struct {
 }
 
 func lgSpawnsOracle(t *testing.T, fn string) []spawnsOracleCase {
-	var all, out []spawnsOracleCase
-	statetest.ReadOracle(t, "oracle_spawns.json", &all)
-	for _, c := range all {
-		if c.Fn == fn {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases", fn)
-	}
-	return out
+	return statetest.OracleCases(t, "oracle_spawns.json", fn, func(c spawnsOracleCase) string { return c.Fn })
 }
 
 // lgWire decodes a JSON value as the daemon does (numbers as json.Number).

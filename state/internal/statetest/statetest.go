@@ -281,15 +281,21 @@ type RulesOracleCase struct {
 }
 
 func RulesOracle(t *testing.T, fn string) []RulesOracleCase {
-	var all, out []RulesOracleCase
-	ReadOracle(t, "oracle_rules.json", &all)
+	return OracleCases(t, "oracle_rules.json", fn, func(c RulesOracleCase) string { return c.Fn })
+}
+
+// OracleCases are the cases of the oracle file name whose function (fnOf) is fn; none is a failure.
+func OracleCases[C any](t *testing.T, name, fn string, fnOf func(C) string) []C {
+	t.Helper()
+	var all, out []C
+	ReadOracle(t, name, &all)
 	for _, c := range all {
-		if c.Fn == fn {
+		if fnOf(c) == fn {
 			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
-		t.Fatalf("no %s cases", fn)
+		t.Fatalf("%s: no %s cases", name, fn)
 	}
 	return out
 }
