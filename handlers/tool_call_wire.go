@@ -141,40 +141,14 @@ func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e int
 // toolCallMembers are ToolCallParams' names on the wire.
 var toolCallMembers = []string{"sessionId", "at", "ms", "event", "result"}
 
-// readInt reads `at` into *into: null (false), or a number written as an integer within int64 (true).
+// readInt reads `at` into *into: null (false), or a number written as an integer within int64 (true);
+// anything else (a fraction, an exponent) is the full decoder's to read.
 func readInt(sc *jsonscan.Scanner, into *int64) (given, ok bool) {
 	if sc.Peek() == 'n' {
 		return false, sc.Literal("null")
 	}
-	n, ok := sc.Number()
-	if !ok {
-		return false, false
-	}
-	*into, ok = smallInt(n)
+	ok = sc.Integer(into)
 	return ok, ok
-}
-
-// smallInt is a number written as an integer of at most 18 digits (no fraction, no exponent), which
-// int64 always holds; anything else is the full decoder's to read.
-func smallInt(n []byte) (int64, bool) {
-	neg := len(n) > 0 && n[0] == '-'
-	if neg {
-		n = n[1:]
-	}
-	if len(n) == 0 || len(n) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range n {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // readFloat reads `ms`: null (0), or a number within float64.
@@ -185,9 +159,6 @@ func readFloat(sc *jsonscan.Scanner) (float64, bool) {
 	n, ok := sc.Number()
 	if !ok {
 		return 0, false
-	}
-	if v, ok := smallInt(n); ok && v > -1<<53 && v < 1<<53 && (v != 0 || n[0] != '-') {
-		return float64(v), true // exact, as ParseFloat reads it (but -0, which it reads as -0)
 	}
 	v, err := strconv.ParseFloat(string(n), 64)
 	return v, err == nil
