@@ -121,20 +121,12 @@ func TestAuditErrors(t *testing.T) {
 func TestAuditJudge(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
-	reply, _ := json.Marshal(map[string]any{
-		"focus": "fixing the math", "time": "the test runs", "context": "test output",
-		"findings": []any{map[string]any{
-			"id": "execution:full-suite", "category": "execution",
-			"kind":        "Claude keeps rerunning the whole suite after each edit",
-			"evidence":    []string{"r1", "r4"},
-			"signature":   map[string]any{"tool": "Bash", "key": "test:npm test"},
-			"why":         "npm test ran three times for one-line edits",
-			"alternative": "run the one test file that covers the edit",
-			"confidence":  0.9, "est_tokens_per_turn": nil, "proposal": nil,
-		}},
-	})
+	reply := habitAnswer{focus: "fixing the math", time: "the test runs", context: "test output",
+		id: "execution:full-suite", kind: "Claude keeps rerunning the whole suite after each edit", key: "test:npm test",
+		why: "npm test ran three times for one-line edits", alternative: "run the one test file that covers the edit",
+		confidence: 0.9, evidence: []string{"r1", "r4"}}.text()
 	result, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false,
-		"result": string(reply), "session_id": "fork-1", "total_cost_usd": 0.0123,
+		"result": reply, "session_id": "fork-1", "total_cost_usd": 0.0123,
 		"usage": map[string]any{"input_tokens": 1200, "output_tokens": 300, "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 0}})
 	out := filepath.Join(dir, "result.json")
 	if err := os.WriteFile(out, result, 0o600); err != nil {
@@ -210,19 +202,10 @@ func TestAuditCodex(t *testing.T) {
 func TestAuditCodexJudge(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
-	reply, _ := json.Marshal(map[string]any{
-		"focus": "listing the project", "time": "the shell", "context": "file listings",
-		"findings": []any{map[string]any{
-			"id": "execution:ls-again", "category": "execution",
-			"kind":        "Claude keeps listing the same directory",
-			"evidence":    []string{"r1", "r2"},
-			"signature":   map[string]any{"tool": "Bash", "key": "read:ls"},
-			"why":         "two listings one after the other",
-			"alternative": "list once",
-			"confidence":  0.8, "est_tokens_per_turn": nil, "proposal": nil,
-		}},
-	})
-	item, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_0", "type": "agent_message", "text": string(reply)}})
+	reply := habitAnswer{focus: "listing the project", time: "the shell", context: "file listings",
+		id: "execution:ls-again", kind: "Claude keeps listing the same directory", key: "read:ls",
+		why: "two listings one after the other", alternative: "list once", confidence: 0.8, evidence: []string{"r1", "r2"}}.text()
+	item, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_0", "type": "agent_message", "text": reply}})
 	events := `{"type":"thread.started","thread_id":"t-1"}` + "\n" + `{"type":"turn.started"}` + "\n" + string(item) + "\n" +
 		`{"type":"turn.completed","usage":{"input_tokens":6100,"cached_input_tokens":5500,"cache_write_input_tokens":0,"output_tokens":100}}` + "\n"
 	out := filepath.Join(dir, "events.jsonl")

@@ -11,22 +11,35 @@ import (
 	"time"
 )
 
+// habitAnswer is a habit judge's answer text with one execution finding on a Bash key, the shape the
+// canned judges of these tests give.
+type habitAnswer struct {
+	focus, time, context string
+	id, kind, key        string
+	why, alternative     string
+	confidence           float64
+	evidence             []string
+}
+
+func (a habitAnswer) text() string {
+	text, _ := json.Marshal(map[string]any{
+		"focus": a.focus, "time": a.time, "context": a.context,
+		"findings": []any{map[string]any{
+			"id": a.id, "category": "execution", "kind": a.kind, "evidence": a.evidence,
+			"signature": map[string]any{"tool": "Bash", "key": a.key}, "why": a.why, "alternative": a.alternative,
+			"confidence": a.confidence, "est_tokens_per_turn": nil, "proposal": nil,
+		}},
+	})
+	return string(text)
+}
+
 // judgeReply is a canned habit-judge answer citing rows r4 and r7 of the scenario's ledger.
 func judgeReply(_ json.RawMessage) (any, string) {
-	reply := map[string]any{
-		"focus": "fixing a.ts and b.ts", "time": "three full suite runs", "context": "suite output",
-		"findings": []any{map[string]any{
-			"id": "execution:full-suite", "category": "execution",
-			"kind":        "Claude keeps running the whole suite after every edit",
-			"evidence":    []string{"r4", "r7"},
-			"signature":   map[string]any{"tool": "Bash", "key": "test:bun test"},
-			"why":         "r1 was the baseline; the suite ran in full twice more after one-file edits",
-			"alternative": "run only the tests covering the files you changed",
-			"confidence":  0.9, "est_tokens_per_turn": nil, "proposal": nil,
-		}},
-	}
-	text, _ := json.Marshal(reply)
-	return map[string]any{"text": string(text), "usage": map[string]any{"input_tokens": 1000, "output_tokens": 200, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 500}}, ""
+	text := habitAnswer{focus: "fixing a.ts and b.ts", time: "three full suite runs", context: "suite output",
+		id: "execution:full-suite", kind: "Claude keeps running the whole suite after every edit", key: "test:bun test",
+		why:         "r1 was the baseline; the suite ran in full twice more after one-file edits",
+		alternative: "run only the tests covering the files you changed", confidence: 0.9, evidence: []string{"r4", "r7"}}.text()
+	return map[string]any{"text": text, "usage": map[string]any{"input_tokens": 1000, "output_tokens": 200, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 500}}, ""
 }
 
 type call struct {
