@@ -144,13 +144,21 @@ func (sess *Session) isNamed(agentID string) bool {
 	return l != nil && (l.Run != nil || l.Label != nil)
 }
 
+// standingSettled says whether agentID is owed no standing fixes on any call: there are none, a delivery
+// waits on a prompt, or it has had them. Recording a tool call changes none of these (decisions,
+// prompts, deliveries and a rejoin do).
+func (sess *Session) standingSettled(agentID string) bool {
+	st := sess.st
+	return len(st.Standing) == 0 || st.Delivery.Pending > 0 || slices.Contains(st.Delivery.Agents, agentID)
+}
+
 // owedTo is the standing fixes an agent the spawn rewrite missed is owed on its first call; a spawn in
 // flight counts as reached. Under the lock.
 func (sess *Session) owedTo(agentID string, now int64) []string {
-	st := sess.st
-	if len(st.Standing) == 0 || st.Delivery.Pending > 0 || slices.Contains(st.Delivery.Agents, agentID) {
+	if sess.standingSettled(agentID) {
 		return nil
 	}
+	st := sess.st
 	// A workflow agent calls before the journal that names it was re-read: read it once more for that id.
 	if !sess.isNamed(agentID) && !st.Probed[agentID] && len(state.ActiveRuns(st, now)) > 0 {
 		sess.observe(state.LoopProbed{AgentID: agentID})

@@ -52,13 +52,39 @@ func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (a
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
 		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
 	}
-	now := s.now(at)
+	now, ms := s.now(at), int64(jstext.Round(p.Ms))
+	if sess.owesNothing(e, p.Result) {
+		// The answer is known before the row is recorded, so the host, which waits for it, does not wait
+		// for the recording; the connection records it before it reads the next request (rpc.Then), and a
+		// caller without one (a replay, rpc.Settle) right away.
+		return rpc.Then{Result: noContext, Rest: func() {
+			sess.event(func() { sess.record(e, p.Result, ms, now) })
+		}}, nil
+	}
 	var out []string
-	sess.event(func() { out = sess.toolCall(e, p.Result, int64(jstext.Round(p.Ms)), now) })
+	sess.event(func() { out = sess.toolCall(e, p.Result, ms, now) })
 	if len(out) == 0 {
 		return noContext, nil
 	}
 	return ContextResult{Context: out}, nil
+}
+
+// owesNothing says whether this call's answer has no texts whatever recording it does: a refused call
+// is owed none; the main loop is owed the one-time notes, which only a decision adds; a subagent is
+// owed the standing fixes only when there are some, no delivery waits on a prompt, and it has not had
+// them — none of which recording a call changes (see owed).
+func (sess *Session) owesNothing(e intake.ToolEvent, result intake.ToolResult) bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if result.Deny != nil {
+		return true
+	}
+	raw, sub := e["agentId"]
+	if !sub {
+		return len(sess.st.Notes) == 0
+	}
+	agentID, _ := raw.(string)
+	return sess.standingSettled(agentID)
 }
 
 // noContext is the reply of nearly every tool.call, encoded (and boxed) once.
@@ -78,7 +104,15 @@ func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallPar
 	return p, nil, p.At, err
 }
 
+// toolCall records the call and answers the texts owed to its result.
 func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) []string {
+	sess.record(e, result, ms, now)
+	return sess.owed(e, result, now)
+}
+
+// record is what a tool call does to the session: its row, the runs and loops its result names, the
+// judge and process gates.
+func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) {
 	sess.addRow(intake.RowOf(e, result, ms, sess.st.Turn))
 	if sess.debug && len(sess.st.Rows) > 0 {
 		r := &sess.st.Rows[len(sess.st.Rows)-1]
@@ -111,6 +145,11 @@ func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms i
 	if !launched && !(planned && sess.processAt(now, state.TriggerPlan, nil)) {
 		sess.processAt(now, state.TriggerClock, nil)
 	}
+}
+
+// owed is the texts a recorded call's result carries back: the main loop's one-time notes, drained, or
+// a subagent's standing fixes on its first call.
+func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int64) []string {
 	if result.Deny != nil {
 		return nil
 	}

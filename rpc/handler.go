@@ -51,13 +51,21 @@ func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 			}
 			result, panicked, err = c.invoke(ctx, later.handler(), req)
 		}
+		result, rest := splitThen(result)
 		if req.Notification {
 			if err != nil && !panicked {
 				c.log.Warn().Err(err).Str("method", req.Method).Msg("rpc: notification handler failed")
 			}
+			c.runRest(ctx, req.Method, rest)
 			return
 		}
 		c.answer(ctx, m.id, req.Method, result, err, false)
+		if rest != nil {
+			if !c.s.frameWaiting() {
+				c.s.flush() // the peer waits for this reply, not for the rest
+			}
+			c.runRest(ctx, req.Method, rest)
+		}
 	}
 }
 
@@ -88,7 +96,9 @@ func (c *Conn) answerLater(id json.RawMessage, req Request, later Later) {
 		defer cancel()
 		defer stop()
 		result, _, err := c.invoke(ctx, later.handler(), req)
+		result, rest := splitThen(result)
 		c.answer(ctx, id, req.Method, result, err, true)
+		c.runRest(ctx, req.Method, rest)
 	}()
 }
 

@@ -9,13 +9,13 @@ import "context"
 // waits for it.
 type Later func(ctx context.Context) (result any, err error)
 
-// Settle is result, or what it works out to when it is a Later, run now: for callers of a handler
+// Settle is result, or what it works out to when it is a Later (or a Then, whose rest it runs), run now: for callers of a handler
 // that are not a Conn (tests, replay), which want the answer in order.
 func Settle(ctx context.Context, result any, err error) (any, error) {
 	if l, ok := result.(Later); ok && err == nil {
 		return l(ctx)
 	}
-	return result, err
+	return settleThen(result), err
 }
 
 // handler is l as a HandlerFunc, so it runs under the same recovery as any handler.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,8 +33,15 @@ var (
 	plainErr  error
 )
 
-// plainBinary builds saverd without the race detector, once.
+// benchBinary, when set, is the saverd binary the benchmarks run instead of one built from this tree:
+// so two builds can be measured turn about in one loop.
+var benchBinary = flag.String("saverd-binary", "", "benchmarks: run this saverd binary instead of building one")
+
+// plainBinary builds saverd without the race detector, once (or answers -saverd-binary).
 func plainBinary(b *testing.B) string {
+	if *benchBinary != "" {
+		return *benchBinary
+	}
 	plainOnce.Do(func() {
 		plainBin = filepath.Join(filepath.Dir(binPath), "saverd-plain")
 		out, err := exec.Command("go", "build", "-o", plainBin, ".").CombinedOutput()

@@ -1,0 +1,114 @@
+package handlers
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
+)
+
+// TestToolCallAnswersBeforeRecording: a host that sends one tool.call at a time gets the answer before
+// the row is recorded (a debug session's row log follows the answer), and its next request sees the row.
+func TestToolCallAnswersBeforeRecording(t *testing.T) {
+	srv := New(Options{Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	ctx := context.Background()
+	start := `{"sessionId":"s","cwd":"` + t.TempDir() + `","debug":true}`
+	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(start)}); err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	conn := rpc.NewConn(inR, outW, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
+	srv.SetHost(connHost{conn})
+	conn.Serve(ctx, srv.Handle)
+	t.Cleanup(func() { inW.Close(); outR.Close(); <-conn.Done() })
+	frames := make(chan string, 16)
+	go func() {
+		br := bufio.NewReader(outR)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				close(frames)
+				return
+			}
+			frames <- strings.TrimSpace(line)
+		}
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case f := <-frames:
+			return f
+		case <-time.After(5 * time.Second):
+			t.Fatal("no frame from the daemon")
+			return ""
+		}
+	}
+
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tool.call","params":{"sessionId":"s","at":2000,"ms":40,"event":{"tool":"Bash","tool_use_id":"t1","command":"npm test"},"result":{"text":"ok"}}}`+"\n")
+	if got, want := next(), `{"jsonrpc":"2.0","id":1,"result":{"context":[]}}`; got != want {
+		t.Fatalf("first frame = %s, want the answer %s", got, want)
+	}
+	if got := next(); !strings.Contains(got, `"method":"ui.log"`) || !strings.Contains(got, "ContextSaver row r1 Bash") {
+		t.Fatalf("second frame = %s, want the row's ui.log", got)
+	}
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":2,"method":"debug.state","params":{"sessionId":"s"}}`+"\n")
+	for {
+		f := next()
+		if !strings.HasPrefix(f, `{"jsonrpc":"2.0","id":2,`) {
+			continue // the redraw
+		}
+		if !strings.Contains(f, `"id":"t1"`) {
+			t.Fatalf("the state the next request read has no row t1: %.300s", f)
+		}
+		return
+	}
+}
+
+// TestOwesNothing: which calls are answered before they are recorded — those whose answer recording
+// cannot change.
+func TestOwesNothing(t *testing.T) {
+	deny := "refused"
+	cases := []struct {
+		name   string
+		event  intake.ToolEvent
+		result intake.ToolResult
+		setup  func(st *state.State)
+		want   bool
+	}{
+		{"main loop, no note", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{}, nil, true},
+		{"main loop, a note pending", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, false},
+		{"refused, a note pending", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{Deny: &deny}, func(st *state.State) { st.Notes = []string{"n"} }, true},
+		{"subagent, no standing fix", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, true},
+		{"subagent, a fix owed", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
+		{"subagent, a fix delivered", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) {
+			st.Standing, st.Delivery.Agents = []string{"f"}, []string{"a1"}
+		}, true},
+		{"subagent, a spawn in flight", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) {
+			st.Standing, st.Delivery.Pending = []string{"f"}, 1
+		}, true},
+		{"subagent id not a string, a fix owed", intake.ToolEvent{"tool": "Bash", "agentId": 7}, intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			sess, err := h.srv.session("s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.setup != nil {
+				c.setup(sess.st)
+			}
+			if got := sess.owesNothing(c.event, c.result); got != c.want {
+				t.Fatalf("owesNothing = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
