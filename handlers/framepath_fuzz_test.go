@@ -95,19 +95,25 @@ func FuzzFramePath(f *testing.F) {
 // opt, as the daemon wires it, and returns the server and everything the connection wrote.
 func serveFrames(t *testing.T, cwd string, stream []byte, opt rpc.Options) (*Server, []byte) {
 	t.Helper()
+	return serveFramesFrom(t, cwd, bytes.NewReader(stream), opt)
+}
+
+// serveFramesFrom is serveFrames reading the stream from r.
+func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*Server, []byte) {
+	t.Helper()
 	srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"` + cwd + `"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	out := &lockedBuffer{}
-	conn := rpc.NewConn(bytes.NewReader(stream), out, opt)
+	conn := rpc.NewConn(r, out, opt)
 	srv.SetHost(connHost{conn})
 	conn.Serve(ctx, srv.Handle)
 	select {
 	case <-conn.Done():
 	case <-time.After(10 * time.Second):
-		t.Fatalf("the connection did not end 10s after its input did; input %q", stream)
+		t.Fatal("the connection did not end 10s after its input did")
 	}
 	return srv, out.bytes()
 }

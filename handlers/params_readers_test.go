@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/saverd/saverd/rpc"
 )
@@ -82,4 +85,43 @@ func FuzzParamsReaders(f *testing.F) {
 			t.Fatalf("%q\nwith the readers: %s\n%s\nwithout: %s\n%s", frame, outWith, stateWith, outWithout, stateWithout)
 		}
 	})
+}
+
+// TestLentFramesAgree: a frame whole in the read buffer is lent to the params reader, not copied; what
+// outlives the next read must not be the buffer's. Frames read a byte at a time are never lent, so the
+// two runs must write the same bytes and leave the same state, over enough frames to refill the buffer
+// many times, of every kind (a read tool.call, one its reader refuses, other methods, notifications).
+func TestLentFramesAgree(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 600 {
+		frame := paramsReaderFrames[i%len(paramsReaderFrames)]
+		in.WriteString(strings.Replace(frame, `"t`, fmt.Sprintf(`"t%d-`, i), 1) + "\n")
+		if i%50 == 0 {
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":"v%d","method":"view.text","params":{"sessionId":"s"}}`+"\n", i)
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","method":"turn.start","params":{"sessionId":"s","at":%d}}`+"\n", 2_000+i)
+		}
+	}
+	cwd := t.TempDir()
+	opt := rpc.Options{Framing: rpc.FramingNDJSON, MaxFrameSize: 1 << 20, ParamsReaders: ParamsReaders()}
+	lentSrv, lent := serveFrames(t, cwd, in.Bytes(), opt)
+	copiedSrv, copied := serveFramesFrom(t, cwd, iotest.OneByteReader(bytes.NewReader(in.Bytes())), opt)
+	if !bytes.Equal(lent, copied) {
+		t.Fatalf("lent frames answered differently:\nlent:   %.2000s\ncopied: %.2000s", lent, copied)
+	}
+	if a, b := debugState(t, lentSrv), debugState(t, copiedSrv); !bytes.Equal(a, b) {
+		t.Fatalf("lent frames left another state:\nlent:   %.2000s\ncopied: %.2000s", a, b)
+	}
+}
+
+func debugState(t *testing.T, srv *Server) []byte {
+	t.Helper()
+	st, err := srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: json.RawMessage(`{"sessionId":"s"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -1,5 +1,7 @@
 package rpc
 
+import "bytes"
+
 // accept turns one incoming frame into a request or reply, or answers the frame itself (a parse
 // error, an invalid request) and returns nil. Frames are validated here, so no decoder that would end
 // the connection on anything odd ever sees the peer's input.
@@ -12,6 +14,13 @@ func (s *stream) accept(f frame) message {
 	}
 	w := &s.wire
 	perr := parseFrame(f.data, w, s.readers)
+	if f.borrowed && !(perr == nil && w.isRequest() && w.Read != nil) {
+		// Only a request whose params its reader took whole is done with the frame's text by the next
+		// read; anything else (params a handler reads, a reply another goroutine takes, an error
+		// answered) gets text of its own, read again.
+		f.data, f.borrowed = bytes.Clone(f.data), false
+		perr = parseFrame(f.data, w, s.readers)
+	}
 	if perr != nil && perr.Code == CodeParseError {
 		s.rec.raw(f.data, false)
 		s.frames.lost(f.data)

@@ -50,7 +50,10 @@ const (
 
 // frame is one unit read from the input.
 type frame struct {
-	data []byte // the frame's text; owned by the frame
+	// data is the frame's text, owned by the frame unless borrowed: then it is the reader's own buffer,
+	// good only until the next read (see stream.accept, which keeps what outlives it).
+	data     []byte
+	borrowed bool
 	// bad is set when the framing itself is broken (oversized frame, bad
 	// header); data then holds whatever raw text is worth recording.
 	bad       string
@@ -116,15 +119,18 @@ func (fr *frameReader) detect() frame {
 	}
 }
 
-// lineFrame returns the next non-blank line as a frame.
+// lineFrame returns the next non-blank line as a frame: a line already whole in the buffer is lent,
+// not copied (frame.borrowed).
 func (fr *frameReader) lineFrame() frame {
 	for {
-		line, tooLong, err := fr.readLine(fr.maxFrame)
+		line, tooLong, lent, err := fr.readLineLent(fr.maxFrame)
 		if err != nil {
 			return frame{err: err}
 		}
 		if tooLong || len(bytes.TrimSpace(line)) > 0 {
-			return ndjsonFrame(line, tooLong, fr.maxFrame)
+			f := ndjsonFrame(line, tooLong, fr.maxFrame)
+			f.borrowed = lent
+			return f
 		}
 	}
 }
@@ -391,11 +397,25 @@ func truncate(b []byte, n int) string {
 // returned only when no bytes at all were read; otherwise it is kept for the
 // next call so a final unterminated line still counts as a frame.
 func (fr *frameReader) readLine(limit int) (line []byte, tooLong bool, err error) {
+	line, tooLong, _, err = fr.readLine1(limit, false)
+	return line, tooLong, err
+}
+
+// readLineLent is readLine, except that a line the buffer holds whole is lent (the buffer's own
+// bytes, good until the next read), not copied.
+func (fr *frameReader) readLineLent(limit int) (line []byte, tooLong, lent bool, err error) {
+	return fr.readLine1(limit, true)
+}
+
+func (fr *frameReader) readLine1(limit int, lend bool) (line []byte, tooLong, lent bool, err error) {
 	if fr.lineErr != nil {
-		return nil, false, fr.lineErr
+		return nil, false, false, fr.lineErr
 	}
-	for {
+	for first := true; ; first = false {
 		chunk, err := fr.br.ReadSlice('\n')
+		if first && lend && err == nil && len(chunk) <= limit {
+			return chunk, false, true, nil
+		}
 		switch {
 		case tooLong:
 			// discarding the rest of an oversized line
@@ -412,10 +432,10 @@ func (fr *frameReader) readLine(limit int) (line []byte, tooLong bool, err error
 		if err != nil {
 			fr.lineErr = err
 			if len(line) == 0 {
-				return nil, false, err
+				return nil, false, false, err
 			}
 		}
-		return line, tooLong, nil
+		return line, tooLong, false, nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,9 @@ func readAll(t *testing.T, input string, f Framing, maxFrame int) (frames []fram
 		fm := fr.next()
 		if fm.err != nil {
 			return frames, fr.framing(), fm.err
+		}
+		if fm.borrowed { // lent until the next read, and these are kept past it
+			fm.data, fm.borrowed = bytes.Clone(fm.data), false
 		}
 		frames = append(frames, fm)
 	}

@@ -85,3 +85,55 @@ func TestSettleRunsThenRest(t *testing.T) {
 		t.Fatalf("Settle(Then) = %v, %v; rest ran %v", got, err, ran)
 	}
 }
+
+// lateResult decodes a reply only once padded is closed, long after the read loop has gone on.
+type lateResult struct {
+	padded <-chan struct{}
+	got    string
+}
+
+func (r *lateResult) UnmarshalJSON(b []byte) error {
+	<-r.padded
+	r.got = string(b)
+	return nil
+}
+
+// TestReplyOutlivesTheReadBuffer: a frame whole in the read buffer is lent to the reader, but a reply
+// to our call is decoded on the caller's goroutine, after later frames have refilled that buffer: the
+// reply must hold text of its own.
+func TestReplyOutlivesTheReadBuffer(t *testing.T) {
+	const pads = 3_000 // ~150 KB of frames behind the reply: the 64 KB buffer refills twice
+	padded := make(chan struct{})
+	var seen atomic.Int64
+	h := startHost(t, Options{}, func(ctx context.Context, req Request) (any, error) {
+		if req.Method == "pad" && seen.Add(1) == pads {
+			close(padded)
+		}
+		return nil, nil
+	})
+	h.send(`{"jsonrpc":"2.0","method":"hello"}` + "\n") // the framing decided: the reply is read as NDJSON
+	res := &lateResult{padded: padded}
+	done := make(chan error, 1)
+	go func() { done <- h.conn.Call(context.Background(), "model.fork", map[string]int{"n": 1}, res) }()
+	call := h.recv()
+	want := `{"text":"` + strings.Repeat("r", 200) + `"}`
+	var b strings.Builder
+	// The reply is not the first line of what the buffer reads, so it is lent, not copied on the way in.
+	b.WriteString(`{"jsonrpc":"2.0","method":"pad","params":{}}` + "\n")
+	b.WriteString(`{"jsonrpc":"2.0","id":` + string(call.ID) + `,"result":` + want + "}\n")
+	for range pads - 1 {
+		b.WriteString(`{"jsonrpc":"2.0","method":"pad","params":{"p":"` + strings.Repeat("p", 20) + `"}}` + "\n")
+	}
+	h.send(b.String())
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("the call was not answered")
+	}
+	if res.got != want {
+		t.Fatalf("the reply decoded late = %.120s…, want %.120s…", res.got, want)
+	}
+}
