@@ -217,8 +217,8 @@ func codexFindings(dir string) ([]Finding, bool) {
 func codexPaths(dir string) []string {
 	var out []string
 	for _, scope := range []string{"user", "project"} {
-		if p, err := SettingsPath(Codex, scope, dir); err == nil {
-			out = append(out, p)
+		if p, err := SettingsPath(Codex, scope, dir); err == nil && !slices.Contains(out, p) {
+			out = append(out, p) // a project at the home directory has one file for both scopes
 		}
 	}
 	return out
