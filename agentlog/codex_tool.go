@@ -10,7 +10,7 @@ func CodexTool(name, arguments, input string) (string, map[string]any) {
 	switch name {
 	case "exec_command", "shell", "local_shell", "container.exec", "shell_command":
 		var args map[string]any
-		if e, err := intake.ToolEventFromJSON([]byte(arguments)); err == nil {
+		if e, err := intake.ObjectFromJSON([]byte(arguments)); err == nil {
 			args = e
 		}
 		in := map[string]any{}
@@ -31,7 +31,7 @@ func CodexTool(name, arguments, input string) (string, map[string]any) {
 		return "apply_patch", map[string]any{"patch": input}
 	}
 	var in map[string]any
-	if e, err := intake.ToolEventFromJSON([]byte(arguments)); err == nil {
+	if e, err := intake.ObjectFromJSON([]byte(arguments)); err == nil {
 		in = e
 	} else if input != "" {
 		in = map[string]any{"input": input}

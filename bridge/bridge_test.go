@@ -86,10 +86,10 @@ func TestToolCallsOfRealPayloads(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p.ToolUseID, err)
 		}
-		if tc.Event.Tool() != p.ToolName || tc.Event["tool_use_id"] != p.ToolUseID {
-			t.Errorf("%s: event %v", p.ToolUseID, tc.Event)
+		if tc.Event.Tool() != p.ToolName || tc.Event.Get("tool_use_id") != p.ToolUseID {
+			t.Errorf("%s: event %v", p.ToolUseID, tc.Event.Map())
 		}
-		if _, ok := tc.Event["agentId"]; ok {
+		if _, ok := tc.Event.Lookup("agentId"); ok {
 			t.Errorf("%s: a main-loop call has an agentId", p.ToolUseID)
 		}
 		w, ok := want[p.ToolUseID]

@@ -20,7 +20,7 @@ type ToolCall struct {
 // subagent's call, `agentId`) and the result: the structured tool_response, and the text the model
 // saw, rebuilt from it. A failure is an error row whose text is the error.
 func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
-	e := intake.ToolEvent{}
+	e := intake.NewToolEvent(3)
 	if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
 		in, err := intake.ToolEventFromJSON(p.ToolInput)
 		if err != nil {
@@ -28,10 +28,11 @@ func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
 		}
 		e = in
 	}
-	delete(e, "agentId") // an argument of that name must never move the row to another loop
-	e["tool"], e["tool_use_id"] = p.ToolName, p.ToolUseID
+	e.Delete("agentId") // an argument of that name must never move the row to another loop
+	e.Set("tool", p.ToolName)
+	e.Set("tool_use_id", p.ToolUseID)
 	if agentID != "" {
-		e["agentId"] = agentID
+		e.Set("agentId", agentID)
 	}
 	var ms int64
 	if p.DurationMs != nil && *p.DurationMs > 0 {
@@ -46,10 +47,10 @@ func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
 	}
 	var res any
 	if len(p.ToolResponse) > 0 {
-		v, err := intake.ToolEventFromJSON(p.ToolResponse)
+		v, err := intake.ObjectFromJSON(p.ToolResponse)
 		switch {
 		case err == nil:
-			res = map[string]any(v)
+			res = v
 		default:
 			// Not an object (Codex sends the output as a string): kept as the value it is.
 			var s any

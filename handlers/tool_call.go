@@ -34,7 +34,7 @@ func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (a
 	if err != nil {
 		return nil, err
 	}
-	if e == nil {
+	if !e.Given() {
 		// The full decoder's path: the event is decoded on its own, once the session is known.
 		if len(p.Event) == 0 {
 			return nil, rpc.InvalidParams("params.event: required")
@@ -43,10 +43,10 @@ func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (a
 			return nil, rpc.InvalidParams("params.event: %v", err)
 		}
 	}
-	if tool, ok := e["tool"].(string); !ok || tool == "" {
+	if tool, ok := e.Get("tool").(string); !ok || tool == "" {
 		return nil, rpc.InvalidParams("params.event.tool: required string")
 	}
-	if _, ok := e["tool_use_id"].(string); !ok {
+	if _, ok := e.Get("tool_use_id").(string); !ok {
 		return nil, rpc.InvalidParams("params.event.tool_use_id: required string")
 	}
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
@@ -79,7 +79,7 @@ func (sess *Session) owesNothing(e intake.ToolEvent, result intake.ToolResult) b
 	if result.Deny != nil {
 		return true
 	}
-	raw, sub := e["agentId"]
+	raw, sub := e.Lookup("agentId")
 	if !sub {
 		return len(sess.st.Notes) == 0
 	}
@@ -101,7 +101,7 @@ func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallPar
 		return p, e, at, nil
 	}
 	p, err = decode[ToolCallParams](raw)
-	return p, nil, p.At, err
+	return p, intake.ToolEvent{}, p.At, err
 }
 
 // toolCall records the call and answers the texts owed to its result.
@@ -136,7 +136,7 @@ func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int
 		id, value := run.ID, result.Result
 		phases = func() { sess.readPhases(id, value) }
 	}
-	tool, _ := e["tool"].(string)
+	tool, _ := e.Get("tool").(string)
 	planned := tool == planTool && result.Deny == nil && !result.IsError
 	launched := run != nil && sess.processAt(now, state.TriggerWorkflow, phases)
 	if run != nil && !launched {
@@ -154,7 +154,7 @@ func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int6
 		return nil
 	}
 	// A one-time note is the main loop's: the orchestrator is who re-plans, and a subagent is a random reader.
-	raw, sub := e["agentId"]
+	raw, sub := e.Lookup("agentId")
 	if !sub {
 		pending := append([]string(nil), sess.st.Notes...)
 		if len(pending) > 0 {
@@ -169,9 +169,9 @@ func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int6
 // spawnValue: an Agent result names its loop, but the description it was given is the call's own
 // argument, so the value is handed over with it.
 func spawnValue(e intake.ToolEvent, value any) any {
-	desc, ok := e["description"].(string)
+	desc, ok := e.Get("description").(string)
 	obj, isObj := value.(map[string]any)
-	if e["tool"] != "Agent" || !ok || !isObj {
+	if e.Get("tool") != "Agent" || !ok || !isObj {
 		return value
 	}
 	out := make(map[string]any, len(obj)+1)

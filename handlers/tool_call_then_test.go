@@ -83,18 +83,18 @@ func TestOwesNothing(t *testing.T) {
 		setup  func(st *state.State)
 		want   bool
 	}{
-		{"main loop, no note", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{}, nil, true},
-		{"main loop, a note pending", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, false},
-		{"refused, a note pending", intake.ToolEvent{"tool": "Bash"}, intake.ToolResult{Deny: &deny}, func(st *state.State) { st.Notes = []string{"n"} }, true},
-		{"subagent, no standing fix", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, true},
-		{"subagent, a fix owed", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
-		{"subagent, a fix delivered", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) {
+		{"main loop, no note", intake.ToolEventOf(map[string]any{"tool": "Bash"}), intake.ToolResult{}, nil, true},
+		{"main loop, a note pending", intake.ToolEventOf(map[string]any{"tool": "Bash"}), intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, false},
+		{"refused, a note pending", intake.ToolEventOf(map[string]any{"tool": "Bash"}), intake.ToolResult{Deny: &deny}, func(st *state.State) { st.Notes = []string{"n"} }, true},
+		{"subagent, no standing fix", intake.ToolEventOf(map[string]any{"tool": "Bash", "agentId": "a1"}), intake.ToolResult{}, func(st *state.State) { st.Notes = []string{"n"} }, true},
+		{"subagent, a fix owed", intake.ToolEventOf(map[string]any{"tool": "Bash", "agentId": "a1"}), intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
+		{"subagent, a fix delivered", intake.ToolEventOf(map[string]any{"tool": "Bash", "agentId": "a1"}), intake.ToolResult{}, func(st *state.State) {
 			st.Standing, st.Delivery.Agents = []string{"f"}, []string{"a1"}
 		}, true},
-		{"subagent, a spawn in flight", intake.ToolEvent{"tool": "Bash", "agentId": "a1"}, intake.ToolResult{}, func(st *state.State) {
+		{"subagent, a spawn in flight", intake.ToolEventOf(map[string]any{"tool": "Bash", "agentId": "a1"}), intake.ToolResult{}, func(st *state.State) {
 			st.Standing, st.Delivery.Pending = []string{"f"}, 1
 		}, true},
-		{"subagent id not a string, a fix owed", intake.ToolEvent{"tool": "Bash", "agentId": 7}, intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
+		{"subagent id not a string, a fix owed", intake.ToolEventOf(map[string]any{"tool": "Bash", "agentId": 7}), intake.ToolResult{}, func(st *state.State) { st.Standing = []string{"f"} }, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

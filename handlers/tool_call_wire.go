@@ -21,7 +21,7 @@ func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, 
 	sc := intake.NewEventScanner(raw)
 	p, e, hasAt, ok = readToolCallValue(&sc, at)
 	if !ok || !sc.End() {
-		return ToolCallParams{}, nil, false, false
+		return ToolCallParams{}, intake.ToolEvent{}, false, false
 	}
 	return p, e, hasAt, true
 }
@@ -92,16 +92,16 @@ func readToolCallParams(sc *jsonscan.Scanner) (any, bool) {
 // readToolCallValue reads the params object at sc (readToolCall), leaving sc after it.
 func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	if !sc.Enter() {
-		return p, nil, false, false
+		return p, intake.ToolEvent{}, false, false
 	}
 	var seen struct{ sessionID, at, ms, event, result bool }
 	for {
 		key, more, ok := sc.Key()
 		switch {
 		case !ok:
-			return p, nil, false, false
+			return p, intake.ToolEvent{}, false, false
 		case !more:
-			return p, e, hasAt, e != nil
+			return p, e, hasAt, e.Given()
 		}
 		switch string(key) {
 		case "sessionId":
@@ -133,7 +133,7 @@ func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e int
 			ok = !jsonscan.FoldsTo(key, toolCallMembers) && sc.Skip()
 		}
 		if !ok {
-			return p, nil, false, false
+			return p, intake.ToolEvent{}, false, false
 		}
 	}
 }

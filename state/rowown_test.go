@@ -27,9 +27,9 @@ func TestRowsOwnOnlyWhatTheyShow(t *testing.T) {
 		event intake.ToolEvent
 		text  string
 	}{
-		{"ascii output", intake.ToolEvent{"tool": "Bash", "tool_use_id": "a", "command": "go test ./..."}, output},
-		{"short output", intake.ToolEvent{"tool": "Bash", "tool_use_id": "b", "command": "ls"}, "ok"},
-		{"long path", intake.ToolEvent{"tool": "Edit", "tool_use_id": "c", "file_path": path}, "The file has been updated."},
+		{"ascii output", intake.ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "a", "command": "go test ./..."}), output},
+		{"short output", intake.ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "b", "command": "ls"}), "ok"},
+		{"long path", intake.ToolEventOf(map[string]any{"tool": "Edit", "tool_use_id": "c", "file_path": path}), "The file has been updated."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestRowsOwnOnlyWhatTheyShow(t *testing.T) {
 			if shares(r.Head, text) {
 				t.Errorf("row head shares the output's memory")
 			}
-			for _, v := range tt.event {
+			for _, v := range tt.event.Map() {
 				if s, ok := v.(string); ok && shares(r.Key, s) {
 					t.Errorf("row key shares the input's memory")
 				}

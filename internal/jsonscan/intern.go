@@ -72,6 +72,9 @@ func (s *Scanner) interned() (any, bool) {
 	return w.v, ok
 }
 
+// Name is a key Key returned as a string: the interned one when there is one, else a copy.
+func (s *Scanner) Name(key []byte) string { return s.name(key) }
+
 // name is key as a string: the interned one when there is one, else a copy.
 func (s *Scanner) name(key []byte) string {
 	if w, ok := s.names.lookup(key); ok {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
@@ -125,10 +124,10 @@ func AdoptRows(messages []SessionMessage) []state.Row {
 }
 
 func adoptedRow(u *ToolUseSummary, turn int) state.Row {
-	e := make(ToolEvent, len(u.Input)+2)
-	maps.Copy(e, u.Input)
-	delete(e, "agentId")
-	e["tool"], e["tool_use_id"] = u.Tool, u.ToolUseID
+	e := ToolEventOf(u.Input)
+	e.Delete("agentId")
+	e.Set("tool", u.Tool)
+	e.Set("tool_use_id", u.ToolUseID)
 	// The transcript kept what the call returned; a refusal was stored as its error text, never a deny.
 	result := ToolResult{Result: u.Result, Text: u.Text, IsError: u.IsError}
 	if u.IsError && result.Text == nil {

@@ -28,14 +28,14 @@ const rowHeadMax = 80
 //
 // A key is at most KeyMax UTF-16 units, cut on a whole character, and always valid UTF-8.
 func Normalize(tool string, input map[string]any) (string, state.CommandClass) {
-	key, cls, _ := normalize(tool, input)
+	key, cls, _ := normalize(tool, ToolEventOf(input))
 	return key, cls
 }
 
 // normalize is Normalize, and whether the key is a string of its own (built here, not cut), which a
 // row can keep as it is: any other key may be a slice of a long command or path, and a row that kept it
 // would keep all of that alive.
-func normalize(tool string, input map[string]any) (key string, cls state.CommandClass, owned bool) {
+func normalize(tool string, input ToolEvent) (key string, cls state.CommandClass, owned bool) {
 	key, cls = normalizeKey(tool, input)
 	// Every key but a file tool's path is put together here.
 	owned = !state.IsFileTool(tool) || tool == "Read"
@@ -48,24 +48,24 @@ func normalize(tool string, input map[string]any) (key string, cls state.Command
 	return key, cls, owned
 }
 
-func normalizeKey(tool string, input map[string]any) (string, state.CommandClass) {
+func normalizeKey(tool string, input ToolEvent) (string, state.CommandClass) {
 	switch {
 	case tool == "Bash":
-		cmd := readShell(anyString(input["command"]))
+		cmd := readShell(anyString(input.Get("command")))
 		cls, body := cmd.verdict()
 		return string(cls) + ":" + body, cls
 	case state.IsFileTool(tool):
 		path := eventPath(input)
 		if tool == "Read" {
-			return path + ":" + keyNumber(input["offset"]) + "-" + keyNumber(input["limit"]), state.ClassRead
+			return path + ":" + keyNumber(input.Get("offset")) + "-" + keyNumber(input.Get("limit")), state.ClassRead
 		}
 		return path, state.ClassOther
 	case tool == "Grep" || tool == "Glob":
-		return tool + ":" + anyString(input["pattern"]) + ":" + anyString(input["path"]), state.ClassSearch
+		return tool + ":" + anyString(input.Get("pattern")) + ":" + anyString(input.Get("path")), state.ClassSearch
 	case tool == "Agent":
-		return "agent:" + anyStringOr(input["subagent_type"], "general"), state.ClassOther
+		return "agent:" + anyStringOr(input.Get("subagent_type"), "general"), state.ClassOther
 	}
-	return tool + ":" + stableJSON(input, eventReservedKeys), state.ClassOther
+	return tool + ":" + stableJSON(input.Map(), eventReservedKeys), state.ClassOther
 }
 
 // ClassOf classifies a shell command by what it does (see Normalize).
@@ -85,11 +85,11 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	}
 	chars, head := result.rowText()
 	row := state.Row{
-		ID:     anyString(e["tool_use_id"]),
+		ID:     anyString(e.Get("tool_use_id")),
 		Tool:   tool,
 		Key:    key,
 		Cls:    cls,
-		Agent:  anyStringOr(e["agentId"], state.MainAgent),
+		Agent:  anyStringOr(e.Get("agentId"), state.MainAgent),
 		Turn:   turn,
 		Ms:     ms,
 		Chars:  chars,
@@ -121,11 +121,11 @@ func keyNumber(v any) string {
 	return ""
 }
 
-func eventPath(args map[string]any) string {
-	if s, ok := args["file_path"].(string); ok {
+func eventPath(args ToolEvent) string {
+	if s, ok := args.Get("file_path").(string); ok {
 		return s
 	}
-	return anyString(args["notebook_path"])
+	return anyString(args.Get("notebook_path"))
 }
 
 // rowHead is the first rowHeadMax UTF-16 units of printable text, tabs and newlines read as spaces; it stops
@@ -227,7 +227,7 @@ func rowFlags(e ToolEvent, tool string, result ToolResult, res map[string]any) [
 	}
 	bash, read, ask := tool == "Bash", tool == "Read", tool == "AskUserQuestion"
 	// `bg` describes a call that ran: a denied or errored Bash started no background task.
-	background := callAnswered(result) && (e["run_in_background"] == true || anyStringPtr(res["backgroundTaskId"]) != nil)
+	background := callAnswered(result) && (e.Get("run_in_background") == true || anyStringPtr(res["backgroundTaskId"]) != nil)
 	_, timedOut := jstext.NumberOf(res["timedOutAfterMs"])
 	add(result.IsError, "err")
 	add(result.Deny != nil, "denied")
@@ -240,7 +240,7 @@ func rowFlags(e ToolEvent, tool string, result ToolResult, res map[string]any) [
 	}
 	// An ask's ms is the wait for the person; `recommended` says the model marked an option for them.
 	add(ask, "ask")
-	add(ask && holdsText(e["questions"], "(Recommended)"), "recommended")
+	add(ask && holdsText(e.Get("questions"), "(Recommended)"), "recommended")
 	return flags
 }
 
@@ -284,7 +284,7 @@ func rowLines(e ToolEvent, tool string, res map[string]any) *state.Lines {
 	case tool == "Write":
 		content, ok := res["content"].(string)
 		if !ok {
-			content = anyString(e["content"])
+			content = anyString(e.Get("content"))
 		}
 		return &state.Lines{Add: writtenLines(content)}
 	}
@@ -349,13 +349,13 @@ func rowLaunch(e ToolEvent, tool string, res map[string]any) *state.Launch {
 		return nil
 	}
 	return &state.Launch{
-		Type:        anyStringOr(e["subagent_type"], "general"),
-		Requested:   anyStringPtr(e["model"]),
+		Type:        anyStringOr(e.Get("subagent_type"), "general"),
+		Requested:   anyStringPtr(e.Get("model")),
 		Resolved:    anyStringPtr(res["resolvedModel"]),
 		Status:      anyStringPtr(res["status"]),
 		Tokens:      anyNumberPtr(res["totalTokens"]),
 		Edits:       anyNumberPtr(anyRecord(res["toolStats"])["editFileCount"]),
-		PromptChars: jstext.Len16(anyString(e["prompt"])),
+		PromptChars: jstext.Len16(anyString(e.Get("prompt"))),
 	}
 }
 

@@ -46,7 +46,7 @@ func TestLedgerNormalizeOracle(t *testing.T) {
 		t.Fatalf("only %d oracle cases", len(cases))
 	}
 	for _, c := range cases {
-		input, err := ToolEventFromJSON(c.Input)
+		input, err := ObjectFromJSON(c.Input)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestLedgerNormalizeTools(t *testing.T) {
 		{"Task", `{}`, "Task:{}", state.ClassOther},
 	}
 	for _, c := range cases {
-		input, err := ToolEventFromJSON([]byte(c.input))
+		input, err := ObjectFromJSON([]byte(c.input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +319,7 @@ func TestLedgerRowOf(t *testing.T) {
 	}
 	for _, c := range cases {
 		text := c.text
-		r := RowOf(ToolEvent{"tool": "Bash", "tool_use_id": "h"}, ToolResult{Text: &text}, 0, 1)
+		r := RowOf(ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "h"}), ToolResult{Text: &text}, 0, 1)
 		if r.Head != c.head || r.Chars != int64(jstext.Len16(text)) {
 			t.Errorf("head of %q = %q (%d chars); want %q", c.text, r.Head, r.Chars, c.head)
 		}
@@ -353,7 +353,7 @@ func TestLedgerRowOf(t *testing.T) {
 		t.Errorf("denied edit: lines %v paths %#v", r.Lines, r.Paths)
 	}
 	for content, lines := range map[string]int64{"": 0, "\n": 1, "a": 1, "a\nb\n": 2, "a\n\n": 2} {
-		r := RowOf(ToolEvent{"tool": "Write", "tool_use_id": "w", "file_path": "/w", "content": content}, ToolResult{Result: map[string]any{}}, 0, 1)
+		r := RowOf(ToolEventOf(map[string]any{"tool": "Write", "tool_use_id": "w", "file_path": "/w", "content": content}), ToolResult{Result: map[string]any{}}, 0, 1)
 		if r.Lines == nil || r.Lines.Add != lines || r.Lines.Del != 0 {
 			t.Errorf("Write of %q: lines %v; want %d", content, r.Lines, lines)
 		}
@@ -452,10 +452,10 @@ func FuzzClassOf(f *testing.F) {
 
 func BenchmarkRowOf(b *testing.B) {
 	bashText := strings.Repeat("PASS src/app.test.ts\n", 40)
-	bash := ToolEvent{"tool": "Bash", "tool_use_id": "toolu_01", "command": "cd web && NODE_ENV=test npm run test -- --coverage 2>&1 | tail -40"}
+	bash := ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "toolu_01", "command": "cd web && NODE_ENV=test npm run test -- --coverage 2>&1 | tail -40"})
 	bashResult := ToolResult{Result: map[string]any{"stdout": bashText}, Text: &bashText}
 	editText := "The file src/app.ts has been updated."
-	edit := ToolEvent{"tool": "Edit", "tool_use_id": "toolu_02", "file_path": "/w/src/app.ts", "old_string": "a", "new_string": "b"}
+	edit := ToolEventOf(map[string]any{"tool": "Edit", "tool_use_id": "toolu_02", "file_path": "/w/src/app.ts", "old_string": "a", "new_string": "b"})
 	editResult := ToolResult{Result: map[string]any{"filePath": "/w/src/app.ts", "gitDiff": map[string]any{"additions": json.Number("3"), "deletions": json.Number("1")}}, Text: &editText}
 	b.Run("Bash", func(b *testing.B) {
 		b.ReportAllocs()

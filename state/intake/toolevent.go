@@ -10,26 +10,27 @@ import (
 	"github.com/saverd/saverd/internal/jstext"
 )
 
-// ToolEvent is the flat event a ledger row is built from: `tool`, `tool_use_id`, an optional `agentId`,
-// and the tool's own arguments beside them. Numbers decoded from the wire are json.Number (see
-// ToolEventFromJSON), so a key built from them prints them as JavaScript would.
-type ToolEvent map[string]any
-
-// Tool is the event's tool name ("" when absent or not a string).
-func (e ToolEvent) Tool() string { return anyString(e["tool"]) }
-
 // ToolEventFromJSON decodes one wire event. Numbers stay json.Number so that stableJson re-prints them
 // the way JSON.stringify would (1.0 as 1, 1e21 as 1e+21); the top level must be an object.
 func ToolEventFromJSON(raw []byte) (ToolEvent, error) {
+	m, err := ObjectFromJSON(raw)
+	if err != nil {
+		return ToolEvent{}, fmt.Errorf("tool event: %w", err)
+	}
+	return ToolEventOf(m), nil
+}
+
+// ObjectFromJSON decodes a JSON object as the events' values are decoded (numbers as json.Number).
+func ObjectFromJSON(raw []byte) (map[string]any, error) {
 	v, err := jstext.DecodeJSON(raw)
 	if err != nil {
-		return nil, fmt.Errorf("tool event: %w", err)
+		return nil, err
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("tool event: want a JSON object, got %s", jsonKindOf(v))
+		return nil, fmt.Errorf("want a JSON object, got %s", jsonKindOf(v))
 	}
-	return ToolEvent(m), nil
+	return m, nil
 }
 
 // ToolResult is what a tool call returned, as the ledger reads it.
@@ -167,7 +168,7 @@ func anyRecord(v any) map[string]any {
 		return m
 	}
 	if e, ok := v.(ToolEvent); ok {
-		return e
+		return e.Map()
 	}
 	return nil
 }

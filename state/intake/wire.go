@@ -39,12 +39,28 @@ func EventNames() *jsonscan.Interned { return eventNames }
 
 // ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
 func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
-	if sc.Peek() != '{' {
-		return nil, false
+	if !sc.Enter() {
+		return ToolEvent{}, false
 	}
-	v, ok := sc.Value()
-	m, isMap := v.(map[string]any)
-	return ToolEvent(m), ok && isMap
+	e := NewToolEvent(4)
+	for {
+		key, more, ok := sc.Key()
+		switch {
+		case !ok:
+			return ToolEvent{}, false
+		case !more:
+			return e, true
+		}
+		name := sc.Name(key)
+		if _, twice := e.Lookup(name); twice {
+			return ToolEvent{}, false // the full decoder says which one counts
+		}
+		v, ok := sc.Value()
+		if !ok {
+			return ToolEvent{}, false
+		}
+		e.members = append(e.members, eventMember{name, v})
+	}
 }
 
 // ReadToolResult reads a result object as UnmarshalJSON would, its members matched by their exact names,
