@@ -216,7 +216,7 @@ func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
 		return nil, serverShuttingDown()
 	}
 	if r, ok := req.Read.(*toolCallRead); ok && req.Method == "tool.call" {
-		return s.runToolCall(r.p, r.e, r.atOrNil()) // read with the frame (ParamsReaders)
+		return s.runToolCall(r) // read with the frame (ParamsReaders)
 	}
 	return m(ctx, req.Params)
 }

@@ -19,21 +19,22 @@ const planTool = "ExitPlanMode"
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
-	var atFast int64
-	p, e, at, err := s.toolCallParams(raw, &atFast)
-	if err != nil {
+	r := new(toolCallRead)
+	var err error
+	if r.p, r.e, r.hasAt, err = s.toolCallParams(raw, &r.at); err != nil {
 		return nil, err
 	}
-	return s.runToolCall(p, e, at)
+	return s.runToolCall(r)
 }
 
-// runToolCall is tool.call on its params read: e nil when the full decoder's path has the event still
-// to decode, at nil when the host gave no clock.
-func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (any, error) {
-	sess, err := s.session(p.SessionID)
+// runToolCall is tool.call on its params read: r.e not Given when the full decoder's path has the
+// event still to decode.
+func (s *Server) runToolCall(r *toolCallRead) (any, error) {
+	sess, err := s.session(r.p.SessionID)
 	if err != nil {
 		return nil, err
 	}
+	p, e := &r.p, r.e
 	if !e.Given() {
 		// The full decoder's path: the event is decoded on its own, once the session is known.
 		if len(p.Event) == 0 {
@@ -42,6 +43,7 @@ func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (a
 		if e, err = intake.ToolEventFromJSON(p.Event); err != nil {
 			return nil, rpc.InvalidParams("params.event: %v", err)
 		}
+		r.e = e
 	}
 	if tool, ok := e.Get("tool").(string); !ok || tool == "" {
 		return nil, rpc.InvalidParams("params.event.tool: required string")
@@ -52,21 +54,25 @@ func (s *Server) runToolCall(p ToolCallParams, e intake.ToolEvent, at *int64) (a
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
 		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
 	}
-	now, ms := s.now(at), int64(jstext.Round(p.Ms))
+	r.sess, r.now, r.ms = sess, s.now(r.atOrNil()), int64(jstext.Round(p.Ms))
 	if sess.owesNothing(e, p.Result) {
 		// The answer is known before the row is recorded, so the host, which waits for it, does not wait
-		// for the recording; the connection records it before it reads the next request (rpc.Then), and a
-		// caller without one (a replay, rpc.Settle) right away.
-		return rpc.Then{Result: noContext, Rest: func() {
-			sess.event(func() { sess.record(e, p.Result, ms, now) })
-		}}, nil
+		// for the recording; the connection records it before it reads the next request (rpc.Then,
+		// r.RunRest), and a caller without one (a replay, rpc.Settle) right away.
+		r.then = rpc.Then{Result: noContext, Rest: r}
+		return &r.then, nil
 	}
 	var out []string
-	sess.event(func() { out = sess.toolCall(e, p.Result, ms, now) })
+	sess.event(func() { out = sess.toolCall(e, p.Result, r.ms, r.now) })
 	if len(out) == 0 {
 		return noContext, nil
 	}
 	return ContextResult{Context: out}, nil
+}
+
+// RunRest records a call answered before its recording (runToolCall).
+func (r *toolCallRead) RunRest() {
+	r.sess.event(func() { r.sess.record(r.e, r.p.Result, r.ms, r.now) })
 }
 
 // owesNothing says whether this call's answer has no texts whatever recording it does: a refused call
@@ -91,17 +97,19 @@ func (sess *Session) owesNothing(e intake.ToolEvent, result intake.ToolResult) b
 var noContext any = rpc.Encoded(`{"context":[]}`)
 
 // toolCallParams reads the params in one pass when it can (readToolCall), the event with them; else
-// with the full decoder, the event (nil) left for after the session is found, where its errors come.
-// at is the host's clock, nil when absent: into, which the one-pass reader fills, or the decoded one.
-func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallParams, e intake.ToolEvent, at *int64, err error) {
+// with the full decoder, the event (not Given) left for after the session is found, where its errors
+// come. hasAt says whether the host gave its clock: in *into, which the one-pass reader fills, or from
+// the decoded params.
+func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallParams, e intake.ToolEvent, hasAt bool, err error) {
 	if p, e, hasAt, ok := readToolCall(raw, into); ok {
-		if hasAt {
-			at = into
-		}
-		return p, e, at, nil
+		return p, e, hasAt, nil
 	}
 	p, err = decode[ToolCallParams](raw)
-	return p, intake.ToolEvent{}, p.At, err
+	if err != nil || p.At == nil {
+		return p, intake.ToolEvent{}, false, err
+	}
+	*into = *p.At
+	return p, intake.ToolEvent{}, true, nil
 }
 
 // toolCall records the call and answers the texts owed to its result.

@@ -33,6 +33,12 @@ type toolCallRead struct {
 	e     intake.ToolEvent
 	at    int64
 	hasAt bool
+
+	// What runToolCall works out, kept for the recording it leaves for after the answer (RunRest):
+	// held here, the call's one allocation, rather than in a closure of its own.
+	sess    *Session
+	now, ms int64
+	then    rpc.Then
 }
 
 // atOrNil is the host's clock, nil when the params gave none.

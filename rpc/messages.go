@@ -96,8 +96,7 @@ func compactID(id []byte) bool {
 }
 
 // appendResult is the reply frame {"jsonrpc":"2.0","id":…,"result":…} for a compact id and result.
-func appendResult(id, result []byte) []byte {
-	b := make([]byte, 0, len(id)+len(result)+36)
+func appendResult(b, id, result []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)

@@ -35,6 +35,7 @@ type stream struct {
 	w       io.Writer
 	wmu     sync.Mutex // one frame at a time on w
 	wbuf    []byte     // reused frame buffer; guarded by wmu
+	rbuf    []byte     // reused body of the read loop's replies, which only it encodes (encodeResponse)
 	held    []byte     // replies not written yet (see hold); guarded by wmu
 	wclosed atomic.Bool
 	wclose  sync.Once
@@ -204,7 +205,15 @@ func (s *stream) encodeResponse(m *response) ([]byte, error) {
 		if len(result) == 0 {
 			result = jsonNull
 		}
-		return appendResult(m.id, result), nil
+		if m.now {
+			return appendResult(nil, m.id, result), nil // a Later's, on a goroutine of its own
+		}
+		// The read loop's: writeFrame copies the body before the loop encodes another.
+		body := appendResult(s.rbuf[:0], m.id, result)
+		if cap(body) <= 64<<10 {
+			s.rbuf = body
+		}
+		return body, nil
 	}
 	out := &wireOut{JSONRPC: version, ID: m.id}
 	if m.err != nil {

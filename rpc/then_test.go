@@ -19,10 +19,10 @@ func TestThenAnswersBeforeTheRest(t *testing.T) {
 			h := startHost(t, Options{}, func(ctx context.Context, req Request) (any, error) {
 				switch req.Method {
 				case "first":
-					return Then{Result: "answered", Rest: func() {
+					return &Then{Result: "answered", Rest: RestFunc(func() {
 						<-release
 						restDone.Store(true)
-					}}, nil
+					})}, nil
 				default:
 					return restDone.Load(), nil // what the rest had done when this request was read
 				}
@@ -49,7 +49,7 @@ func TestThenAnswersBeforeTheRest(t *testing.T) {
 func TestThenRestPanicIsLogged(t *testing.T) {
 	h := startHost(t, Options{}, func(ctx context.Context, req Request) (any, error) {
 		if req.Method == "boom" {
-			return Then{Result: 1, Rest: func() { panic("rest broke") }}, nil
+			return &Then{Result: 1, Rest: RestFunc(func() { panic("rest broke") })}, nil
 		}
 		return req.Params, nil
 	})
@@ -68,7 +68,7 @@ func TestThenOfANotificationRunsItsRest(t *testing.T) {
 	var ran atomic.Bool
 	h := startHost(t, Options{}, func(ctx context.Context, req Request) (any, error) {
 		if req.Method == "note" {
-			return Then{Result: nil, Rest: func() { ran.Store(true) }}, nil
+			return &Then{Result: nil, Rest: RestFunc(func() { ran.Store(true) })}, nil
 		}
 		return ran.Load(), nil
 	})
@@ -80,7 +80,7 @@ func TestThenOfANotificationRunsItsRest(t *testing.T) {
 // TestSettleRunsThenRest: a caller without a Conn gets a Then's result with its rest done.
 func TestSettleRunsThenRest(t *testing.T) {
 	ran := false
-	got, err := Settle(context.Background(), Then{Result: "r", Rest: func() { ran = true }}, nil)
+	got, err := Settle(context.Background(), &Then{Result: "r", Rest: RestFunc(func() { ran = true })}, nil)
 	if err != nil || got != "r" || !ran {
 		t.Fatalf("Settle(Then) = %v, %v; rest ran %v", got, err, ran)
 	}
