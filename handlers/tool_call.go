@@ -45,10 +45,10 @@ func (s *Server) runToolCall(r *toolCallRead) (any, error) {
 		}
 		r.e = e
 	}
-	if tool, ok := e.Get("tool").(string); !ok || tool == "" {
+	if tool, ok := e.String("tool"); !ok || tool == "" {
 		return nil, rpc.InvalidParams("params.event.tool: required string")
 	}
-	if _, ok := e.Get("tool_use_id").(string); !ok {
+	if _, ok := e.String("tool_use_id"); !ok {
 		return nil, rpc.InvalidParams("params.event.tool_use_id: required string")
 	}
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
@@ -85,12 +85,10 @@ func (sess *Session) owesNothing(e intake.ToolEvent, result intake.ToolResult) b
 	if result.Deny != nil {
 		return true
 	}
-	raw, sub := e.Lookup("agentId")
-	if !sub {
+	if !e.Has("agentId") {
 		return len(sess.st.Notes) == 0
 	}
-	agentID, _ := raw.(string)
-	return sess.standingSettled(agentID)
+	return sess.standingSettled(e.Text("agentId"))
 }
 
 // noContext is the reply of nearly every tool.call, encoded (and boxed) once.
@@ -144,7 +142,7 @@ func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int
 		id, value := run.ID, result.Result
 		phases = func() { sess.readPhases(id, value) }
 	}
-	tool, _ := e.Get("tool").(string)
+	tool, _ := e.String("tool")
 	planned := tool == planTool && result.Deny == nil && !result.IsError
 	launched := run != nil && sess.processAt(now, state.TriggerWorkflow, phases)
 	if run != nil && !launched {
@@ -162,24 +160,22 @@ func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int6
 		return nil
 	}
 	// A one-time note is the main loop's: the orchestrator is who re-plans, and a subagent is a random reader.
-	raw, sub := e.Lookup("agentId")
-	if !sub {
+	if !e.Has("agentId") {
 		pending := append([]string(nil), sess.st.Notes...)
 		if len(pending) > 0 {
 			sess.dispatch(state.NotesDrained{})
 		}
 		return pending
 	}
-	agentID, _ := raw.(string)
-	return sess.owedTo(agentID, now)
+	return sess.owedTo(e.Text("agentId"), now)
 }
 
 // spawnValue: an Agent result names its loop, but the description it was given is the call's own
 // argument, so the value is handed over with it.
 func spawnValue(e intake.ToolEvent, value any) any {
-	desc, ok := e.Get("description").(string)
+	desc, ok := e.String("description")
 	obj, isObj := value.(map[string]any)
-	if e.Get("tool") != "Agent" || !ok || !isObj {
+	if e.Tool() != "Agent" || !ok || !isObj {
 		return value
 	}
 	out := make(map[string]any, len(obj)+1)

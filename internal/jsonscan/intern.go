@@ -51,6 +51,10 @@ func (s *Scanner) SetNames(names *Interned) *Interned {
 	return prev
 }
 
+// Interned is the set's own copy of the string value next in the text, boxed, when it has one (and
+// then it is read); ok is false, and nothing read, otherwise.
+func (s *Scanner) Interned() (v any, ok bool) { return s.interned() }
+
 // interned is the set's own copy of the string value next in the text, when it has one (and then it is
 // read).
 func (s *Scanner) interned() (any, bool) {

@@ -19,9 +19,28 @@ type ToolEvent struct {
 	members []eventMember
 }
 
+// eventMember is one member; a string the reader copied out of the text is held as it is (str, its
+// value the unboxed mark), boxed only when a caller asks for it as a value.
 type eventMember struct {
 	name  string
 	value any
+	str   string
+}
+
+// unboxed marks a member whose value is its str.
+var unboxed any = new(struct{ unboxed byte })
+
+// unboxedString is a member holding s unboxed.
+func unboxedString(name, s string) eventMember { return eventMember{name: name, value: unboxed, str: s} }
+
+func (m *eventMember) isStr() bool { return m.value == unboxed }
+
+// get is the member as a value.
+func (m *eventMember) get() any {
+	if m.isStr() {
+		return m.str
+	}
+	return m.value
 }
 
 // NewToolEvent is an empty event with room for n members.
@@ -31,7 +50,7 @@ func NewToolEvent(n int) ToolEvent { return ToolEvent{members: make([]eventMembe
 func ToolEventOf(m map[string]any) ToolEvent {
 	e := NewToolEvent(len(m) + 3)
 	for k, v := range m {
-		e.members = append(e.members, eventMember{k, v})
+		e.members = append(e.members, eventMember{name: k, value: v})
 	}
 	// A fixed order, so that no reader of the members could ever depend on the map's.
 	slices.SortFunc(e.members, func(a, b eventMember) int { return strings.Compare(a.name, b.name) })
@@ -48,10 +67,48 @@ func (e ToolEvent) Len() int { return len(e.members) }
 func (e ToolEvent) Lookup(name string) (any, bool) {
 	for i := range e.members {
 		if e.members[i].name == name {
-			return e.members[i].value, true
+			return e.members[i].get(), true
 		}
 	}
 	return nil, false
+}
+
+// Has says whether the event has a member named name.
+func (e ToolEvent) Has(name string) bool {
+	for i := range e.members {
+		if e.members[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// String is the member named name when it is a string, and whether it is.
+func (e ToolEvent) String(name string) (string, bool) {
+	for i := range e.members {
+		if m := &e.members[i]; m.name == name {
+			if m.isStr() {
+				return m.str, true
+			}
+			s, ok := m.value.(string)
+			return s, ok
+		}
+	}
+	return "", false
+}
+
+// Text is the member named name when it is a string, else "".
+func (e ToolEvent) Text(name string) string {
+	s, _ := e.String(name)
+	return s
+}
+
+// TextOr is the member named name when it is a string, else fallback.
+func (e ToolEvent) TextOr(name, fallback string) string {
+	if s, ok := e.String(name); ok {
+		return s
+	}
+	return fallback
 }
 
 // Get is the member named name, nil when absent.
@@ -64,14 +121,14 @@ func (e ToolEvent) Get(name string) any {
 func (e *ToolEvent) Set(name string, v any) {
 	for i := range e.members {
 		if e.members[i].name == name {
-			e.members[i].value = v
+			e.members[i] = eventMember{name: name, value: v}
 			return
 		}
 	}
 	if e.members == nil {
 		e.members = make([]eventMember, 0, 4)
 	}
-	e.members = append(e.members, eventMember{name, v})
+	e.members = append(e.members, eventMember{name: name, value: v})
 }
 
 // Delete removes the member named name, if there is one.
@@ -82,8 +139,8 @@ func (e *ToolEvent) Delete(name string) {
 // Map is the event as a JSON object's map (a new map; the values are shared).
 func (e ToolEvent) Map() map[string]any {
 	m := make(map[string]any, len(e.members))
-	for _, mb := range e.members {
-		m[mb.name] = mb.value
+	for i := range e.members {
+		m[e.members[i].name] = e.members[i].get()
 	}
 	return m
 }
@@ -111,4 +168,4 @@ func (e *ToolEvent) UnmarshalJSON(data []byte) error {
 }
 
 // Tool is the event's tool name ("" when absent or not a string).
-func (e ToolEvent) Tool() string { return anyString(e.Get("tool")) }
+func (e ToolEvent) Tool() string { return e.Text("tool") }

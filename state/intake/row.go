@@ -51,7 +51,7 @@ func normalize(tool string, input ToolEvent) (key string, cls state.CommandClass
 func normalizeKey(tool string, input ToolEvent) (string, state.CommandClass) {
 	switch {
 	case tool == "Bash":
-		cmd := readShell(anyString(input.Get("command")))
+		cmd := readShell(input.Text("command"))
 		cls, body := cmd.verdict()
 		return string(cls) + ":" + body, cls
 	case state.IsFileTool(tool):
@@ -61,9 +61,9 @@ func normalizeKey(tool string, input ToolEvent) (string, state.CommandClass) {
 		}
 		return path, state.ClassOther
 	case tool == "Grep" || tool == "Glob":
-		return tool + ":" + anyString(input.Get("pattern")) + ":" + anyString(input.Get("path")), state.ClassSearch
+		return tool + ":" + input.Text("pattern") + ":" + input.Text("path"), state.ClassSearch
 	case tool == "Agent":
-		return "agent:" + anyStringOr(input.Get("subagent_type"), "general"), state.ClassOther
+		return "agent:" + input.TextOr("subagent_type", "general"), state.ClassOther
 	}
 	return tool + ":" + stableJSON(input.Map(), eventReservedKeys), state.ClassOther
 }
@@ -85,11 +85,11 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	}
 	chars, head := result.rowText()
 	row := state.Row{
-		ID:     anyString(e.Get("tool_use_id")),
+		ID:     e.Text("tool_use_id"),
 		Tool:   tool,
 		Key:    key,
 		Cls:    cls,
-		Agent:  anyStringOr(e.Get("agentId"), state.MainAgent),
+		Agent:  e.TextOr("agentId", state.MainAgent),
 		Turn:   turn,
 		Ms:     ms,
 		Chars:  chars,
@@ -122,10 +122,10 @@ func keyNumber(v any) string {
 }
 
 func eventPath(args ToolEvent) string {
-	if s, ok := args.Get("file_path").(string); ok {
+	if s, ok := args.String("file_path"); ok {
 		return s
 	}
-	return anyString(args.Get("notebook_path"))
+	return args.Text("notebook_path")
 }
 
 // rowHead is the first rowHeadMax UTF-16 units of printable text, tabs and newlines read as spaces; it stops
@@ -284,7 +284,7 @@ func rowLines(e ToolEvent, tool string, res map[string]any) *state.Lines {
 	case tool == "Write":
 		content, ok := res["content"].(string)
 		if !ok {
-			content = anyString(e.Get("content"))
+			content = e.Text("content")
 		}
 		return &state.Lines{Add: writtenLines(content)}
 	}
@@ -349,13 +349,13 @@ func rowLaunch(e ToolEvent, tool string, res map[string]any) *state.Launch {
 		return nil
 	}
 	return &state.Launch{
-		Type:        anyStringOr(e.Get("subagent_type"), "general"),
+		Type:        e.TextOr("subagent_type", "general"),
 		Requested:   anyStringPtr(e.Get("model")),
 		Resolved:    anyStringPtr(res["resolvedModel"]),
 		Status:      anyStringPtr(res["status"]),
 		Tokens:      anyNumberPtr(res["totalTokens"]),
 		Edits:       anyNumberPtr(anyRecord(res["toolStats"])["editFileCount"]),
-		PromptChars: jstext.Len16(anyString(e.Get("prompt"))),
+		PromptChars: jstext.Len16(e.Text("prompt")),
 	}
 }
 

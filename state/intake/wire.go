@@ -55,11 +55,21 @@ func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
 		if _, twice := e.Lookup(name); twice {
 			return ToolEvent{}, false // the full decoder says which one counts
 		}
-		v, ok := sc.Value()
+		m := eventMember{name: name}
+		if sc.Peek() == '"' {
+			// A string is kept unboxed (an interned one comes boxed already).
+			if m.value, ok = sc.Interned(); !ok {
+				var str string
+				str, ok = sc.String()
+				m = unboxedString(name, str)
+			}
+		} else {
+			m.value, ok = sc.Value()
+		}
 		if !ok {
 			return ToolEvent{}, false
 		}
-		e.members = append(e.members, eventMember{name, v})
+		e.members = append(e.members, m)
 	}
 }
 
