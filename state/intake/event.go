@@ -31,7 +31,9 @@ type eventMember struct {
 var unboxed any = new(struct{ unboxed byte })
 
 // unboxedString is a member holding s unboxed.
-func unboxedString(name, s string) eventMember { return eventMember{name: name, value: unboxed, str: s} }
+func unboxedString(name, s string) eventMember {
+	return eventMember{name: name, value: unboxed, str: s}
+}
 
 func (m *eventMember) isStr() bool { return m.value == unboxed }
 
