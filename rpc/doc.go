@@ -40,8 +40,9 @@
 // "Content-Length: N\r\n\r\n" framing, detected from the first bytes of the
 // input. Requests are handled one at a time, in wire order, on the read
 // goroutine, except that a handler may return a Later, which is worked out on
-// a goroutine of its own while the loop reads on; a handler's context ends
-// when the connection stops. Outgoing Calls and Notifies may come from any
+// a goroutine of its own while the loop reads on, or a *Then, whose reply is
+// written before the rest of its work runs (still before the next request is
+// read); a handler's context ends when the connection stops. Outgoing Calls and Notifies may come from any
 // goroutine. Frames are decoded with a fast decoder first (every tool.call
 // carries a tool's whole output), and with encoding/json only to word what is
 // wrong with a frame it refused.
