@@ -20,6 +20,10 @@ import (
 // the comparisons run by hand (bench/node).
 var replayFile = flag.String("replay-file", "", "BenchmarkDaemonFloors: write the generated replay here and keep it")
 
+// floorCalls is how many tool.calls BenchmarkDaemonFloors' replay holds past the fill: more spread the
+// daemon's start and its heap's first growth (page faults) over more calls.
+var floorCalls = flag.Int("floor-calls", 20_000, "BenchmarkDaemonFloors: tool.calls past the full session's fill")
+
 // BenchmarkDaemonFloors measures, in one run and on one generated replay of a full session (RowCap
 // rows and more, LoopCap loops):
 //
@@ -32,12 +36,12 @@ var replayFile = flag.String("replay-file", "", "BenchmarkDaemonFloors: write th
 // The runs alternate, so drift in the machine's speed falls on all of them alike. It is fixed at one
 // measurement whatever -benchtime says, and every process it starts has ended when it returns.
 //
-//	go test -run '^$' -bench DaemonFloors -benchtime 1x ./cmd/saverd
+//	go test -run '^$' -bench DaemonFloors -benchtime 1x ./cmd/saverd [-args -floor-calls 100000]
 func BenchmarkDaemonFloors(b *testing.B) {
 	dir := b.TempDir()
 	echo, floor := buildFloor(b, dir, "echo"), buildFloor(b, dir, "min")
 	saverd := plainBinary(b)
-	const extra = 20_000 // tool.calls past the fill
+	extra := *floorCalls
 	file := filepath.Join(dir, "session.ndjson")
 	if *replayFile != "" {
 		file = *replayFile
