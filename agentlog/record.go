@@ -114,6 +114,7 @@ type call struct {
 	at    time.Time
 	usage prices.Usage
 	tools []string
+	hash  uint64 // of sharedKey, set by Scan (hashCalls)
 }
 
 func (c *call) tokens() Tokens {

@@ -186,6 +186,7 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		} else {
 			r.rec, r.err = ReadClaudeSession(f.Path, opt.Options)
 		}
+		hashCalls(r.rec.calls)
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}

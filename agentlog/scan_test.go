@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,29 +53,7 @@ func TestScanFixtures(t *testing.T) {
 // A --fork-session transcript copies its parent's history, message ids included: the copied calls count
 // once, in the parent, and the fork keeps only its own.
 func TestScanForkCountedOnce(t *testing.T) {
-	dir := t.TempDir()
-	proj := filepath.Join(dir, "projects", "-home-dev-src-calc")
-	if err := os.MkdirAll(proj, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	parent := "c30d052a-2836-49f8-a652-5038e728a894"
-	fork := "f0f0f0f0-0000-4000-8000-000000000001"
-	src, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc", parent+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The fork: the parent's first turn (its first 59 lines, 9 calls) copied, then one call of its own.
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	var forked bytes.Buffer
-	for _, l := range lines[:59] {
-		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
-	}
-	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
-	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
-		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, parent, fork := writeFork(t)
 	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
 	recs, warn := Scan(context.Background(), files, ScanOptions{})
 	byID := map[string]Record{}
@@ -102,6 +82,82 @@ func TestScanForkCountedOnce(t *testing.T) {
 	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]string{parent: "gone"}})
 	if !hasWarning(warn, "fork "+parent+" of session gone: the session is not among the logs read") {
 		t.Errorf("warnings %q, want the orphan fork named", warn)
+	}
+}
+
+// writeFork writes a transcript and a --fork-session copy of its first turn with one call of its own.
+func writeFork(t *testing.T) (dir, parent, fork string) {
+	t.Helper()
+	dir = t.TempDir()
+	proj := filepath.Join(dir, "projects", "-home-dev-src-calc")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	parent = "c30d052a-2836-49f8-a652-5038e728a894"
+	fork = "f0f0f0f0-0000-4000-8000-000000000001"
+	src, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc", parent+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fork: the parent's first turn (its first 59 lines, 9 calls) copied, then one call of its own.
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var forked bytes.Buffer
+	for _, l := range lines[:59] {
+		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
+	}
+	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
+	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
+		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, parent, fork
+}
+
+// TestSharedCallsHashCollisions: calls whose hashes collide are still told apart by their keys, so
+// sharedCalls answers the same whatever the hashes are.
+func TestSharedCallsHashCollisions(t *testing.T) {
+	dir, _, _ := writeFork(t)
+	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
+	read := func(hash func(c *call) uint64) ([]Record, []string) {
+		var recs []Record
+		for _, f := range files {
+			r, err := ReadClaudeSession(f.Path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		for i := range recs {
+			for j := range recs[i].calls {
+				recs[i].calls[j].hash = hash(&recs[i].calls[j])
+			}
+		}
+		return recs, sharedCalls(recs, defaultPrices())
+	}
+	wantRecs, wantWarn := read(func(c *call) uint64 { return maphash.Comparable(callSeed, sharedKey(c)) })
+	if len(wantWarn) != 1 {
+		t.Fatalf("warnings %q, want the fork's", wantWarn)
+	}
+	for _, tc := range []struct {
+		name string
+		hash func(c *call) uint64 // a function of the key, as every hash is
+	}{
+		{"all one", func(*call) uint64 { return 0 }},
+		{"three", func(c *call) uint64 { return uint64(len(c.key) % 3) }},
+		{"by time", func(c *call) uint64 { return uint64(c.at.Unix()) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, warn := read(tc.hash)
+			if !slices.Equal(warn, wantWarn) {
+				t.Errorf("warnings %q, want %q", warn, wantWarn)
+			}
+			for i := range recs {
+				if got, want := recs[i].Calls, wantRecs[i].Calls; got != want || recs[i].Tokens != wantRecs[i].Tokens {
+					t.Errorf("%s: %d calls %+v, want %d %+v", recs[i].SessionID, got, recs[i].Tokens, want, wantRecs[i].Tokens)
+				}
+			}
+		})
 	}
 }
 
