@@ -98,6 +98,11 @@ type claudeCostState struct {
 // its subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
 // transcript that cannot be opened at all is an error.
 func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
+	return readClaudeSession(transcriptPath, true, opt)
+}
+
+// readClaudeSession is ReadClaudeSession; subagents false: the session is known to have none.
+func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Record, error) {
 	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 	s := &claudeSession{
 		rec:     Record{SessionID: stem, Harness: HarnessClaude},
@@ -108,9 +113,13 @@ func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
 	if err := s.readFile(transcriptPath, true, opt); err != nil {
 		return Record{}, err
 	}
-	subs, err := filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
-	if err != nil {
-		return Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
+	var subs []string
+	if subagents {
+		var err error
+		subs, err = filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
+		if err != nil {
+			return Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
+		}
 	}
 	sort.Strings(subs)
 	for _, sub := range subs {

@@ -64,6 +64,10 @@ type File struct {
 	Path    string
 	Harness string
 	Size    int64 // bytes on disk, subagents not included; for progress
+
+	// noSubagents: Discover saw nothing named like the session beside its transcript, so it has no
+	// <session>/subagents/ to look in (one stat per session saved).
+	noSubagents bool
 }
 
 // Discover lists the session logs under the sources. A directory that cannot be read is a warning and the
@@ -119,6 +123,7 @@ func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, [
 	var (
 		files []File
 		warn  []string
+		dirs  = make(map[string]bool) // what may be a directory: directories and symbolic links
 	)
 	err := fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		path := filepath.Join(root, filepath.FromSlash(rel))
@@ -128,6 +133,9 @@ func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, [
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			dirs[path] = true
 		}
 		if d.IsDir() || !keep(path) {
 			return nil
@@ -144,6 +152,11 @@ func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, [
 	})
 	if err != nil {
 		warn = append(warn, fmt.Sprintf("%s: %v", root, err))
+	}
+	if harness == HarnessClaude {
+		for i := range files {
+			files[i].noSubagents = !dirs[strings.TrimSuffix(files[i].Path, ".jsonl")]
+		}
 	}
 	return files, warn
 }
@@ -184,7 +197,7 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		if f.Harness == HarnessCodex {
 			r.rec, r.err = ReadCodexRollout(f.Path, opt.Options)
 		} else {
-			r.rec, r.err = ReadClaudeSession(f.Path, opt.Options)
+			r.rec, r.err = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
 		}
 		hashCalls(r.rec.calls)
 		if opt.Done != nil {

@@ -279,3 +279,59 @@ func TestAppendRecordUnwritable(t *testing.T) {
 		t.Errorf("err = %v, want the path error kept", err)
 	}
 }
+
+// TestScanFindsSubagents: Scan looks for a session's subagents only where Discover saw something named
+// like the session (a directory, or a link to one), and reads every session as ReadClaudeSession does.
+func TestScanFindsSubagents(t *testing.T) {
+	demo := filepath.Join(claudeProjects, "-home-dev-src-demo")
+	withAgent := "13c0eb32-b32a-4091-966d-1055a1ec77df"
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "p")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	copyFile := func(src, dst string) {
+		t.Helper()
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The session with a subagent, its directory a symbolic link; the other sessions plain.
+	copyFile(filepath.Join(demo, withAgent+".jsonl"), filepath.Join(proj, withAgent+".jsonl"))
+	abs, err := filepath.Abs(filepath.Join(demo, withAgent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(proj, withAgent)); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(filepath.Join(demo, "04f0f6ba-c937-4e53-aa5b-13778f5eb2f2.jsonl"), filepath.Join(proj, "04f0f6ba-c937-4e53-aa5b-13778f5eb2f2.jsonl"))
+	for _, srcs := range []Sources{testSources(), {ClaudeDirs: []string{dir}, CodexDirs: []string{}}} {
+		files, _ := Discover(srcs)
+		recs, _ := Scan(context.Background(), files, ScanOptions{})
+		agents := 0
+		for _, r := range recs {
+			if r.Harness != HarnessClaude {
+				continue
+			}
+			want, err := ReadClaudeSession(r.Files[0], Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Files, want.Files) || r.Calls != want.Calls || r.Tokens != want.Tokens {
+				t.Errorf("%s: Scan read %q (%d calls, %+v), ReadClaudeSession %q (%d, %+v)",
+					r.SessionID, r.Files, r.Calls, r.Tokens, want.Files, want.Calls, want.Tokens)
+			}
+			if len(r.Files) > 1 {
+				agents++
+			}
+		}
+		if agents != 1 {
+			t.Errorf("%v: %d sessions read with subagents, want 1", srcs.ClaudeDirs, agents)
+		}
+	}
+}
