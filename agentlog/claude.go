@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
@@ -87,6 +89,38 @@ type claudeSession struct {
 	keyBuf  []byte              // a call's key, built to be looked up
 	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
+	calls   []call              // the calls' slice, reused (see claudeSessions)
+}
+
+// claudeSessions reuses the sessions' maps and slices: a scan of thousands of sessions otherwise grew
+// three maps and a slice of calls from nothing for each one, most of the scan's allocation (a 5,000-session
+// corpus: 127 MB a scan).
+var claudeSessions = sync.Pool{New: func() any {
+	return &claudeSession{byKey: make(map[string]int), toolIDs: make(map[string]struct{}), strs: make(map[string]string)}
+}}
+
+// reuseAtMost bounds what a session gives back for reuse: the maps of a session with more entries, or its
+// calls' slice past this many, are left to the collector, so that a long session does not make every
+// later one clear (or keep) room it does not use.
+const reuseAtMost = 1 << 12
+
+// release clears s and gives it back to claudeSessions. The record read is not s's any more.
+func (s *claudeSession) release() {
+	if len(s.byKey) > reuseAtMost || len(s.toolIDs) > reuseAtMost || len(s.strs) > reuseAtMost {
+		s.byKey, s.toolIDs, s.strs = make(map[string]int), make(map[string]struct{}), make(map[string]string)
+	} else {
+		clear(s.byKey)
+		clear(s.toolIDs)
+		clear(s.strs)
+	}
+	clear(s.calls) // no key, model or tools kept alive by the slice
+	s.calls = s.calls[:0]
+	if cap(s.calls) > reuseAtMost {
+		s.calls = nil
+	}
+	s.rec, s.cost, s.last, s.scratch = Record{}, nil, [2]string{}, claudeLine{}
+	s.fast.blocks = s.fast.blocks[:0]
+	claudeSessions.Put(s)
 }
 
 type claudeCostState struct {
@@ -104,12 +138,9 @@ func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
 // readClaudeSession is ReadClaudeSession; subagents false: the session is known to have none.
 func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Record, error) {
 	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
-	s := &claudeSession{
-		rec:     Record{SessionID: stem, Harness: HarnessClaude},
-		byKey:   make(map[string]int),
-		toolIDs: make(map[string]struct{}),
-		strs:    make(map[string]string),
-	}
+	s := claudeSessions.Get().(*claudeSession)
+	defer s.release()
+	s.rec = Record{SessionID: stem, Harness: HarnessClaude, calls: s.calls[:0]}
 	if err := s.readFile(transcriptPath, true, opt); err != nil {
 		return Record{}, err
 	}
@@ -127,6 +158,8 @@ func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Reco
 			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it
 		}
 	}
+	s.calls = s.rec.calls
+	s.rec.calls = slices.Clone(s.rec.calls) // the record keeps its calls; the session's slice is reused
 	s.rec.placeRepo(opt.tops)
 	tab := opt.table()
 	s.rec.finish(tab)
