@@ -90,6 +90,28 @@ type claudeSession struct {
 	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 	calls   []call              // the calls' slice, reused (see claudeSessions)
+	// lastTime is the time last parsed and its text: the lines of one API call, and the bookkeeping
+	// lines around it, are mostly written with the same timestamp.
+	lastTime struct {
+		text [40]byte
+		n    int
+		at   time.Time
+		err  error
+	}
+}
+
+// parseTime is time.Parse(time.RFC3339Nano, v), from the last answer when v is the text last parsed.
+func (s *claudeSession) parseTime(v string) (time.Time, error) {
+	lt := &s.lastTime
+	if len(v) == lt.n && v == string(lt.text[:lt.n]) && lt.n > 0 {
+		return lt.at, lt.err
+	}
+	at, err := time.Parse(time.RFC3339Nano, v)
+	if len(v) <= len(lt.text) {
+		lt.n = copy(lt.text[:], v)
+		lt.at, lt.err = at, err
+	}
+	return at, err
 }
 
 // claudeSessions reuses the sessions' maps and slices: a scan of thousands of sessions otherwise grew
@@ -119,6 +141,7 @@ func (s *claudeSession) release() {
 		s.calls = nil
 	}
 	s.rec, s.cost, s.last, s.scratch = Record{}, nil, [2]string{}, claudeLine{}
+	s.lastTime.n = 0
 	s.fast.blocks = s.fast.blocks[:0]
 	claudeSessions.Put(s)
 }
@@ -244,7 +267,7 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	if main && s.rec.Cwd == "" && l.Cwd != "" {
 		s.rec.Cwd = strings.Clone(l.Cwd)
 	}
-	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	at, err := s.parseTime(l.Timestamp)
 	if l.Timestamp != "" && err == nil {
 		s.seen(at)
 	}

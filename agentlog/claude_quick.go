@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"time"
 	"unsafe"
 )
 
@@ -30,7 +29,7 @@ func (s *claudeSession) quick(line []byte) bool {
 	if !stamped {
 		return true // no time at all: nothing to take
 	}
-	at, err := time.Parse(time.RFC3339Nano, ts)
+	at, err := s.parseTime(ts)
 	if err != nil {
 		return false
 	}
@@ -244,10 +243,17 @@ func shortLine(t []byte) (ts string, stamped, ok bool) {
 		}
 		return false
 	}
-	const quotes = ones * '"'
+	// Only a quote followed by a, c or t can open one of the keys at looks for: the word after each
+	// word's quotes tells them at once, so the envelope's other quotes cost no call each.
+	const quotes, a, c, tee = ones * '"', ones * 'a', ones * 'c', ones * 't'
 	i := 0
-	for ; i+8 <= len(t); i += 8 {
-		for m := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes); m != 0; m &= m - 1 {
+	for ; i+9 <= len(t); i += 8 {
+		q := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes)
+		if q == 0 {
+			continue
+		}
+		next := binary.LittleEndian.Uint64(t[i+1:])
+		for m := q & (zeroBytes(next^a) | zeroBytes(next^c) | zeroBytes(next^tee)); m != 0; m &= m - 1 {
 			if at(i + bits.TrailingZeros64(m)/8) {
 				return "", false, false
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -139,5 +140,23 @@ func TestCostStateDisagrees(t *testing.T) {
 	}
 	if !hasWarning(rec.Warnings, "Claude Code's own cost-state says $0.0910") {
 		t.Errorf("warnings %q, want the two figures named", rec.Warnings)
+	}
+}
+
+// TestParseTimeIsTimeParse: the session's remembered last time answers as time.Parse does, for a text
+// repeated, changed, too long to remember, empty or invalid.
+func TestParseTimeIsTimeParse(t *testing.T) {
+	s := &claudeSession{}
+	long := "2026-12-01T19:44:33.123456789012345678901234567+01:00"
+	for _, v := range []string{
+		"2026-12-01T19:44:33.123Z", "2026-12-01T19:44:33.123Z", "2026-12-01T19:44:33.124Z",
+		"2026-12-01T20:44:33.123+01:00", "2026-12-01T20:44:33.123+01:00", long, long,
+		"2026-12-01T19:44:33.124Z", "", "", "not a time", "not a time", "2026-12-01T19:44:33.124Z",
+	} {
+		got, gotErr := s.parseTime(v)
+		want, wantErr := time.Parse(time.RFC3339Nano, v)
+		if !got.Equal(want) || got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("parseTime(%q) = %v, %v; time.Parse: %v, %v", v, got, gotErr, want, wantErr)
+		}
 	}
 }
