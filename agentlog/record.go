@@ -42,7 +42,8 @@ type Record struct {
 	// Warnings are the problems met reading it (bad lines, unknown models, a disagreeing cost-state).
 	Warnings []string `json:"-"`
 
-	calls []call
+	calls  []call
+	hashes []uint64 // of the calls' sharedKey, set by Scan (hashCalls)
 }
 
 // Cost is what the session cost in USD.
@@ -114,7 +115,6 @@ type call struct {
 	at    time.Time
 	usage prices.Usage
 	tools []string
-	hash  uint64 // of sharedKey, set by Scan (hashCalls)
 }
 
 func (c *call) tokens() Tokens {

@@ -199,16 +199,14 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		} else {
 			r.rec, r.err = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
 		}
-		hashCalls(r.rec.calls)
+		hashCalls(&r.rec)
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}
 		return r
 	})
-	var (
-		recs []Record
-		warn []string
-	)
+	var warn []string
+	recs := make([]Record, 0, len(results))
 	for _, r := range results {
 		if r.err != nil {
 			warn = append(warn, r.err.Error())
@@ -235,12 +233,13 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 
 // sameSession keeps one record per harness and session id: the one with more calls.
 func sameSession(recs []Record) ([]Record, []string) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
 	type id struct{ harness, session string }
-	at := make(map[id]int)
-	var (
-		out  []Record
-		warn []string
-	)
+	at := make(map[id]int, len(recs))
+	var warn []string
+	out := make([]Record, 0, len(recs))
 	for _, r := range recs {
 		k := id{r.Harness, r.SessionID}
 		i, dup := at[k]

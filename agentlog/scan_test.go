@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"io/fs"
 	"os"
@@ -129,8 +130,9 @@ func TestSharedCallsHashCollisions(t *testing.T) {
 			recs = append(recs, r)
 		}
 		for i := range recs {
+			recs[i].hashes = make([]uint64, len(recs[i].calls))
 			for j := range recs[i].calls {
-				recs[i].calls[j].hash = hash(&recs[i].calls[j])
+				recs[i].hashes[j] = hash(&recs[i].calls[j])
 			}
 		}
 		return recs, sharedCalls(recs, defaultPrices())
@@ -147,17 +149,21 @@ func TestSharedCallsHashCollisions(t *testing.T) {
 		{"three", func(c *call) uint64 { return uint64(len(c.key) % 3) }},
 		{"by time", func(c *call) uint64 { return uint64(c.at.Unix()) }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			recs, warn := read(tc.hash)
-			if !slices.Equal(warn, wantWarn) {
-				t.Errorf("warnings %q, want %q", warn, wantWarn)
-			}
-			for i := range recs {
-				if got, want := recs[i].Calls, wantRecs[i].Calls; got != want || recs[i].Tokens != wantRecs[i].Tokens {
-					t.Errorf("%s: %d calls %+v, want %d %+v", recs[i].SessionID, got, recs[i].Tokens, want, wantRecs[i].Tokens)
+		for _, above := range []int{shardAbove, 0} { // one index, then two halves
+			t.Run(fmt.Sprintf("%s/shard above %d", tc.name, above), func(t *testing.T) {
+				defer func(was int) { shardAbove = was }(shardAbove)
+				shardAbove = above
+				recs, warn := read(tc.hash)
+				if !slices.Equal(warn, wantWarn) {
+					t.Errorf("warnings %q, want %q", warn, wantWarn)
 				}
-			}
-		})
+				for i := range recs {
+					if got, want := recs[i].Calls, wantRecs[i].Calls; got != want || recs[i].Tokens != wantRecs[i].Tokens {
+						t.Errorf("%s: %d calls %+v, want %d %+v", recs[i].SessionID, got, recs[i].Tokens, want, wantRecs[i].Tokens)
+					}
+				}
+			})
+		}
 	}
 }
 
