@@ -118,47 +118,93 @@ func walk(root, harness string, keep func(string) bool) ([]File, []string) {
 }
 
 // walkFS lists the logs of fsys, named under root. A directory it cannot read is a warning; the walk
-// goes on around it.
+// goes on around it. The directories under root are walked in parallel (their lstat calls were most of a
+// scan's serial start: 5,000 transcripts in 50 projects took 25-30 ms on one core), and the lists joined in
+// the order of a walk of the whole tree.
 func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, []string) {
-	var (
-		files []File
-		warn  []string
-		dirs  = make(map[string]bool) // what may be a directory: directories and symbolic links
-	)
-	err := fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
-		path := filepath.Join(root, filepath.FromSlash(rel))
-		if err != nil {
-			warn = append(warn, fmt.Sprintf("%s: %v, skipped", path, err))
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil || len(entries) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		w := walker{root: root, keep: keep, harness: harness}
+		w.walk(fsys, ".")
+		return w.done()
+	}
+	// The root, a directory, as fs.WalkDir visits it first; then each entry, a directory walked whole by
+	// a walker of its own.
+	top := walker{root: root, keep: keep, harness: harness, dirs: map[string]bool{filepath.Join(root, "."): true}}
+	parts := make([]walker, len(entries))
+	iter.Iterator[fs.DirEntry]{MaxGoroutines: runtime.GOMAXPROCS(0)}.ForEachIdx(entries, func(i int, d *fs.DirEntry) {
+		w := &parts[i]
+		*w = walker{root: root, keep: keep, harness: harness}
+		if (*d).IsDir() {
+			w.walk(fsys, (*d).Name())
+		} else {
+			_ = w.visit((*d).Name(), *d, nil) // a file never stops the walk
 		}
-		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			dirs[path] = true
+	})
+	for i := range parts {
+		top.files = append(top.files, parts[i].files...)
+		top.warn = append(top.warn, parts[i].warn...)
+		for d := range parts[i].dirs {
+			top.dirs[d] = true
 		}
-		if d.IsDir() || !keep(path) {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			warn = append(warn, fmt.Sprintf("%s: %v, skipped", path, err))
-			return nil
-		}
-		if fi.Mode().IsRegular() {
-			files = append(files, File{Path: path, Harness: harness, Size: fi.Size()})
+	}
+	return top.done()
+}
+
+// walker collects the logs of one walk.
+type walker struct {
+	root, harness string
+	keep          func(string) bool
+	files         []File
+	warn          []string
+	dirs          map[string]bool // what may be a directory: directories and symbolic links
+}
+
+// walk walks fsys from rel.
+func (w *walker) walk(fsys fs.FS, rel string) {
+	if err := fs.WalkDir(fsys, rel, w.visit); err != nil {
+		w.warn = append(w.warn, fmt.Sprintf("%s: %v", w.root, err))
+	}
+}
+
+// visit is fs.WalkDir's function.
+func (w *walker) visit(rel string, d fs.DirEntry, err error) error {
+	path := filepath.Join(w.root, filepath.FromSlash(rel))
+	if err != nil {
+		w.warn = append(w.warn, fmt.Sprintf("%s: %v, skipped", path, err))
+		if d != nil && d.IsDir() {
+			return fs.SkipDir
 		}
 		return nil
-	})
-	if err != nil {
-		warn = append(warn, fmt.Sprintf("%s: %v", root, err))
 	}
-	if harness == HarnessClaude {
-		for i := range files {
-			files[i].noSubagents = !dirs[strings.TrimSuffix(files[i].Path, ".jsonl")]
+	if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+		if w.dirs == nil {
+			w.dirs = make(map[string]bool)
+		}
+		w.dirs[path] = true
+	}
+	if d.IsDir() || !w.keep(path) {
+		return nil
+	}
+	fi, err := d.Info()
+	if err != nil {
+		w.warn = append(w.warn, fmt.Sprintf("%s: %v, skipped", path, err))
+		return nil
+	}
+	if fi.Mode().IsRegular() {
+		w.files = append(w.files, File{Path: path, Harness: w.harness, Size: fi.Size()})
+	}
+	return nil
+}
+
+// done is the walk's files, each told whether it may have subagents, and its warnings.
+func (w *walker) done() ([]File, []string) {
+	if w.harness == HarnessClaude {
+		for i := range w.files {
+			w.files[i].noSubagents = !w.dirs[strings.TrimSuffix(w.files[i].Path, ".jsonl")]
 		}
 	}
-	return files, warn
+	return w.files, w.warn
 }
 
 // ScanOptions tune Scan.

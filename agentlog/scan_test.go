@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -339,5 +340,45 @@ func TestScanFindsSubagents(t *testing.T) {
 		if agents != 1 {
 			t.Errorf("%v: %d sessions read with subagents, want 1", srcs.ClaudeDirs, agents)
 		}
+	}
+}
+
+// TestWalkInParallelIsOneWalk: the walk split by the root's directories lists what one fs.WalkDir of the
+// whole tree lists, in its order, with its warnings.
+func TestWalkInParallelIsOneWalk(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	tree := fstest.MapFS{
+		"-a/s1.jsonl":                   {Data: []byte("{}\n")},
+		"-a/s1/subagents/agent-x.jsonl": {Data: []byte("{}\n")},
+		"-a/s3.jsonl":                   {Data: []byte("{}\n")},
+		"-a/deep/x/s4.jsonl":            {Data: []byte("{}\n")},
+		"-locked":                       {Mode: fs.ModeDir},
+		"-b/s2.jsonl":                   {Data: []byte("{}\n")},
+		"-b/s5":                         {Mode: fs.ModeSymlink},
+		"-b/s5.jsonl":                   {Data: []byte("{}\n")},
+		"-c/-locked":                    {Mode: fs.ModeDir},
+		"-c/s6.jsonl":                   {Data: []byte("{}\n")},
+		"top.jsonl":                     {Data: []byte("{}\n")},
+		"z-notes.txt":                   {Data: []byte("x")},
+	}
+	for _, tc := range []struct {
+		name string
+		fsys fs.FS
+	}{
+		{"tree", tree},
+		{"locked directories", errFS{errFS{tree, "-locked"}, "-c/-locked"}},
+		{"root unreadable", errFS{tree, "."}},
+		{"one project", fstest.MapFS{"-a/s1.jsonl": {Data: []byte("{}\n")}}},
+		{"empty", fstest.MapFS{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			one := walker{root: "/c/projects", harness: HarnessClaude, keep: isClaudeTranscript}
+			one.walk(tc.fsys, ".")
+			wantFiles, wantWarn := one.done()
+			files, warn := walkFS(tc.fsys, "/c/projects", HarnessClaude, isClaudeTranscript)
+			if !slices.Equal(files, wantFiles) || !slices.Equal(warn, wantWarn) {
+				t.Errorf("walkFS = %+v, %q\nwant %+v, %q", files, warn, wantFiles, wantWarn)
+			}
+		})
 	}
 }
