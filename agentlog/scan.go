@@ -228,18 +228,28 @@ type ScanOptions struct {
 func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []string) {
 	workers := opt.Workers
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0) // the CPUs Go runs on (a container's quota included)
 	}
 	opt.tops = &sync.Map{}
 	type result struct {
 		rec Record
 		err error
 	}
-	results := iter.Mapper[File, result]{MaxGoroutines: workers}.Map(files, func(f *File) result {
+	// The files are read largest first, so that no long file is left to one worker at the end while the
+	// others have nothing; the results stay in the files' order.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
+	results := make([]result, len(files))
+	iter.Iterator[int]{MaxGoroutines: workers}.ForEach(order, func(i *int) {
+		f := &files[*i]
+		r := &results[*i]
 		if ctx.Err() != nil {
-			return result{err: fmt.Errorf("%s: %w", f.Path, ctx.Err())}
+			r.err = fmt.Errorf("%s: %w", f.Path, ctx.Err())
+			return
 		}
-		var r result
 		if f.Harness == HarnessCodex {
 			r.rec, r.err = ReadCodexRollout(f.Path, opt.Options)
 		} else {
@@ -249,7 +259,6 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}
-		return r
 	})
 	var warn []string
 	recs := make([]Record, 0, len(results))
