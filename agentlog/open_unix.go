@@ -31,6 +31,9 @@ func openFile(path string) (io.Reader, func(), error) {
 type rawFile struct {
 	fd   int
 	path string
+	// blocking: the file is read with the scheduler told of each read, as syscall.Read does (Linux: the
+	// kernel cannot read it without waiting; see read).
+	blocking bool
 }
 
 func (f *rawFile) Read(p []byte) (int, error) {
@@ -38,7 +41,7 @@ func (f *rawFile) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		n, err := syscall.Read(f.fd, p)
+		n, err := f.read(p)
 		switch {
 		case errors.Is(err, syscall.EINTR):
 			continue
