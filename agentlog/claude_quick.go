@@ -113,11 +113,11 @@ func stringField(line, key []byte) (string, bool) {
 
 // fieldValue is the string after a key, up to its closing quote, when it holds no escape.
 func fieldValue(rest []byte) (string, bool) {
-	rest = bytes.TrimLeft(rest, " \t")
+	rest = trimBlanks(rest)
 	if len(rest) == 0 || rest[0] != ':' {
 		return "", false
 	}
-	rest = bytes.TrimLeft(rest[1:], " \t")
+	rest = trimBlanks(rest[1:])
 	if len(rest) == 0 || rest[0] != '"' {
 		return "", false
 	}
@@ -127,6 +127,14 @@ func fieldValue(rest []byte) (string, bool) {
 		return "", false
 	}
 	return unsafe.String(unsafe.SliceData(rest), end), true // in place: only parsed, never kept
+}
+
+// trimBlanks is bytes.TrimLeft(b, " \t") without building the cutset's table on every call.
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
 }
 
 // indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. Each
