@@ -84,17 +84,22 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 			var compact bytes.Buffer
 			enc := json.NewEncoder(&compact)
 			enc.SetEscapeHTML(false)
-			var dst []byte
+			var dst, scratch []byte
 			for i := p * per; i < min(len(recs), (p+1)*per); i++ {
-				compact.Reset()
-				if errs[p] = enc.Encode(&recs[i]); errs[p] != nil {
-					return
+				one, ok := appendRecordJSON(scratch[:0], &recs[i])
+				scratch = one[:0]
+				if !ok {
+					compact.Reset()
+					if errs[p] = enc.Encode(&recs[i]); errs[p] != nil {
+						return
+					}
+					// The encoder ends each value with a newline; inside the array a comma follows instead.
+					one = bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
 				}
 				if i > p*per {
 					dst = append(dst, ",\n    "...)
 				}
-				// The encoder ends each value with a newline; inside the array a comma follows instead.
-				dst = appendIndented(dst, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), "    ")
+				dst = appendIndented(dst, one, "    ")
 				if i == p*per {
 					// Room for the part at the first session's size, so that it is not copied as it grows.
 					dst = append(make([]byte, 0, len(dst)*(per+per/4)), dst...)
