@@ -112,18 +112,22 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	out := bytes.NewBuffer(make([]byte, 0, head.Len()+len(parts)*parts[0].Len()+64))
-	out.WriteString("{\n  \"sessions\": [\n    ")
+	// The parts are written as they are, not joined into one more copy of the report.
+	pieces := make([][]byte, 0, len(parts)+2)
+	pieces = append(pieces, []byte("{\n  \"sessions\": [\n    "))
 	for p := range parts {
 		if p > 0 && parts[p].Len() > 0 {
-			out.WriteString(",\n    ")
+			pieces = append(pieces, []byte(",\n    "))
 		}
-		out.Write(parts[p].Bytes())
+		pieces = append(pieces, parts[p].Bytes())
 	}
-	out.WriteString("\n  ],")
-	out.Write(head.Bytes()[len(empty):])
-	_, err := w.Write(out.Bytes())
-	return err
+	pieces = append(pieces, []byte("\n  ],"), head.Bytes()[len(empty):])
+	for _, b := range pieces {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // appendIndented appends src, a JSON value as the encoder writes it without indent (no whitespace
