@@ -231,10 +231,6 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		workers = runtime.GOMAXPROCS(0) // the CPUs Go runs on (a container's quota included)
 	}
 	opt.tops = &sync.Map{}
-	type result struct {
-		rec Record
-		err error
-	}
 	// The files are read largest first, so that no long file is left to one worker at the end while the
 	// others have nothing; the results stay in the files' order.
 	order := make([]int, len(files))
@@ -242,33 +238,38 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
-	results := make([]result, len(files))
+	recs, errs := make([]Record, len(files)), make([]error, len(files))
 	iter.Iterator[int]{MaxGoroutines: workers}.ForEach(order, func(i *int) {
-		f := &files[*i]
-		r := &results[*i]
+		f, rec := &files[*i], &recs[*i]
 		if ctx.Err() != nil {
-			r.err = fmt.Errorf("%s: %w", f.Path, ctx.Err())
+			errs[*i] = fmt.Errorf("%s: %w", f.Path, ctx.Err())
 			return
 		}
 		if f.Harness == HarnessCodex {
-			r.rec, r.err = ReadCodexRollout(f.Path, opt.Options)
+			*rec, errs[*i] = ReadCodexRollout(f.Path, opt.Options)
 		} else {
-			r.rec, r.err = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
+			*rec, errs[*i] = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
 		}
-		hashCalls(&r.rec)
+		hashCalls(rec)
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}
 	})
+	// The records read stay where they are; those of files that could not be read are warnings.
 	var warn []string
-	recs := make([]Record, 0, len(results))
-	for _, r := range results {
-		if r.err != nil {
-			warn = append(warn, r.err.Error())
+	n := 0
+	for i := range recs {
+		if errs[i] != nil {
+			warn = append(warn, errs[i].Error())
 			continue
 		}
-		recs = append(recs, r.rec)
+		if n != i {
+			recs[n] = recs[i]
+		}
+		n++
 	}
+	clear(recs[n:])
+	recs = recs[:n]
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
 	warn = append(warn, sharedCalls(recs, opt.table())...)
@@ -293,6 +294,17 @@ func sameSession(recs []Record) ([]Record, []string) {
 	}
 	type id struct{ harness, session string }
 	at := make(map[id]int, len(recs))
+	for i := range recs {
+		k := id{recs[i].Harness, recs[i].SessionID}
+		if _, dup := at[k]; dup {
+			break
+		}
+		at[k] = i
+	}
+	if len(at) == len(recs) {
+		return recs, nil // every session once, as nearly always: the records stay where they are
+	}
+	clear(at)
 	var warn []string
 	out := make([]Record, 0, len(recs))
 	for _, r := range recs {

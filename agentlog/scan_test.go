@@ -382,3 +382,34 @@ func TestWalkInParallelIsOneWalk(t *testing.T) {
 		})
 	}
 }
+
+// TestSameSession keeps one record per harness and session, the one with more calls, and says so.
+func TestSameSession(t *testing.T) {
+	rec := func(harness, id, file string, calls int) Record {
+		return Record{Harness: harness, SessionID: id, Files: []string{file}, Calls: calls}
+	}
+	for _, tc := range []struct {
+		name     string
+		in, want []Record
+		warn     []string
+	}{
+		{"none", nil, nil, nil},
+		{"each once", []Record{rec("codex", "a", "/1", 1), rec("claude-code", "a", "/2", 2), rec("codex", "b", "/3", 3)},
+			[]Record{rec("codex", "a", "/1", 1), rec("claude-code", "a", "/2", 2), rec("codex", "b", "/3", 3)}, nil},
+		{"archived copy with fewer calls", []Record{rec("codex", "a", "/s", 5), rec("codex", "b", "/b", 1), rec("codex", "a", "/arch", 4)},
+			[]Record{rec("codex", "a", "/s", 5), rec("codex", "b", "/b", 1)}, []string{"session a found twice (/s, /arch): kept /s"}},
+		{"later copy with more calls", []Record{rec("codex", "a", "/s", 3), rec("codex", "a", "/arch", 4), rec("codex", "a", "/third", 1)},
+			[]Record{rec("codex", "a", "/arch", 4)}, []string{"session a found twice (/arch, /s): kept /arch", "session a found twice (/arch, /third): kept /arch"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, warn := sameSession(tc.in)
+			same := len(got) == len(tc.want)
+			for i := 0; same && i < len(got); i++ {
+				same = got[i].Harness == tc.want[i].Harness && got[i].SessionID == tc.want[i].SessionID && got[i].Files[0] == tc.want[i].Files[0]
+			}
+			if !same || !slices.Equal(warn, tc.warn) {
+				t.Errorf("sameSession = %+v, %q; want %+v, %q", got, warn, tc.want, tc.warn)
+			}
+		})
+	}
+}
