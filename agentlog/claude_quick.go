@@ -68,7 +68,7 @@ func mayBeCostState(line []byte) bool {
 	if len(line) > costStateLine {
 		line = line[:costStateHead]
 	}
-	return bytes.Contains(line, quotedCostState)
+	return indexKey(line, quotedCostState) >= 0 // bytes.Contains, a word at a time
 }
 
 // mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
@@ -102,7 +102,7 @@ func stringField(line, key []byte) (string, bool) {
 		return "", false
 	}
 	if len(line) > anchorAbove {
-		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
+		if indexKey(line[max(0, i-anchorSpan):i], uuidKey) < 0 {
 			return "", false
 		}
 	} else if indexKey(line[i+1:], key) >= 0 {
