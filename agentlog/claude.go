@@ -90,6 +90,8 @@ type claudeSession struct {
 	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 	calls   []call              // the calls' slice, reused (see claudeSessions)
+	// lastCall is the index of the call the last assistant line counted (its key is compared first).
+	lastCall int
 	// lastTime is the time last parsed and its text: the lines of one API call, and the bookkeeping
 	// lines around it, are mostly written with the same timestamp.
 	lastTime struct {
@@ -141,7 +143,7 @@ func (s *claudeSession) release() {
 		s.calls = nil
 	}
 	s.rec, s.cost, s.last, s.scratch = Record{}, nil, [2]string{}, claudeLine{}
-	s.lastTime.n = 0
+	s.lastTime.n, s.lastCall = 0, 0
 	s.fast.blocks = s.fast.blocks[:0]
 	claudeSessions.Put(s)
 }
@@ -297,7 +299,12 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 		s.keyBuf = append(append(s.keyBuf[:0], "uuid\x00"...), l.UUID...)
 	}
 	u := m.Usage.usage()
-	i, seen := s.byKey[string(s.keyBuf)]
+	// Claude Code writes a response's content blocks on consecutive lines: the call of the line before
+	// is tried before the map.
+	i, seen := s.lastCall, s.lastCall < len(s.rec.calls) && s.rec.calls[s.lastCall].key == string(s.keyBuf)
+	if !seen {
+		i, seen = s.byKey[string(s.keyBuf)]
+	}
 	if !seen {
 		key := string(s.keyBuf)
 		i = len(s.rec.calls)
@@ -306,6 +313,7 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
 		c.usage, c.model = u, s.intern(m.Model)
 	}
+	s.lastCall = i
 	// Only tool_use blocks are counted; a text or thinking block (often the longest) is not decoded twice.
 	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return
