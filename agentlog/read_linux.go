@@ -11,7 +11,7 @@ import (
 // never waits for the disk), else as syscall.Read does. A read through syscall.Read marks the goroutine as
 // in a system call; a 256 KB copy out of the page cache lasts long enough for the runtime to hand its P
 // to another thread and back, thousands of times a scan (context switches of saverd sessions on the
-// corpus: 2,900-10,800 against 560-1,760 read this way, ~8 % of its CPU time on a loaded machine).
+// corpus: 2,700-10,800 against 590-950 read this way, ~7 % of its CPU time on a loaded machine).
 // Data not yet in the page cache (EAGAIN), or a kernel or file system without RWF_NOWAIT, is read the
 // ordinary way, so that a wait for the disk never holds a P.
 func (f *rawFile) read(p []byte) (int, error) {
