@@ -90,6 +90,9 @@ type claudeSession struct {
 	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
 	calls   []call              // the calls' slice, reused (see claudeSessions)
+	// canon is the ids canonOf prices the models under, kept from session to session (finishWith).
+	canon   map[string]string
+	canonOf *prices.Table
 	// lastCall is the index of the call the last assistant line counted (its key is compared first).
 	lastCall int
 	// lastTime is the time last parsed and its text: the lines of one API call, and the bookkeeping
@@ -187,7 +190,10 @@ func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Reco
 	s.rec.calls = slices.Clone(s.rec.calls) // the record keeps its calls; the session's slice is reused
 	s.rec.placeRepo(opt.tops)
 	tab := opt.table()
-	s.rec.finish(tab)
+	if s.canonOf != tab {
+		s.canonOf, s.canon = tab, make(map[string]string)
+	}
+	s.rec.finishWith(tab, s.canon)
 	s.rec.unpricedWarnings()
 	s.crossCheck()
 	return s.rec, nil
