@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"time"
 	"unsafe"
 )
 
@@ -30,7 +29,7 @@ func (s *claudeSession) quick(line []byte) bool {
 	if !stamped {
 		return true // no time at all: nothing to take
 	}
-	at, err := time.Parse(time.RFC3339Nano, ts)
+	at, err := s.parseTime(ts)
 	if err != nil {
 		return false
 	}
@@ -69,7 +68,7 @@ func mayBeCostState(line []byte) bool {
 	if len(line) > costStateLine {
 		line = line[:costStateHead]
 	}
-	return bytes.Contains(line, quotedCostState)
+	return indexKey(line, quotedCostState) >= 0 // bytes.Contains, a word at a time
 }
 
 // mayBeCall says whether a line may be an assistant message. Every version of Claude Code writes the
@@ -103,7 +102,7 @@ func stringField(line, key []byte) (string, bool) {
 		return "", false
 	}
 	if len(line) > anchorAbove {
-		if !bytes.Contains(line[max(0, i-anchorSpan):i], uuidKey) {
+		if indexKey(line[max(0, i-anchorSpan):i], uuidKey) < 0 {
 			return "", false
 		}
 	} else if indexKey(line[i+1:], key) >= 0 {
@@ -114,11 +113,11 @@ func stringField(line, key []byte) (string, bool) {
 
 // fieldValue is the string after a key, up to its closing quote, when it holds no escape.
 func fieldValue(rest []byte) (string, bool) {
-	rest = bytes.TrimLeft(rest, " \t")
+	rest = trimBlanks(rest)
 	if len(rest) == 0 || rest[0] != ':' {
 		return "", false
 	}
-	rest = bytes.TrimLeft(rest[1:], " \t")
+	rest = trimBlanks(rest[1:])
 	if len(rest) == 0 || rest[0] != '"' {
 		return "", false
 	}
@@ -128,6 +127,14 @@ func fieldValue(rest []byte) (string, bool) {
 		return "", false
 	}
 	return unsafe.String(unsafe.SliceData(rest), end), true // in place: only parsed, never kept
+}
+
+// trimBlanks is bytes.TrimLeft(b, " \t") without building the cutset's table on every call.
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
 }
 
 // indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. Each
@@ -244,10 +251,17 @@ func shortLine(t []byte) (ts string, stamped, ok bool) {
 		}
 		return false
 	}
-	const quotes = ones * '"'
+	// Only a quote followed by a, c or t can open one of the keys at looks for: the word after each
+	// word's quotes tells them at once, so the envelope's other quotes cost no call each.
+	const quotes, a, c, tee = ones * '"', ones * 'a', ones * 'c', ones * 't'
 	i := 0
-	for ; i+8 <= len(t); i += 8 {
-		for m := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes); m != 0; m &= m - 1 {
+	for ; i+9 <= len(t); i += 8 {
+		q := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes)
+		if q == 0 {
+			continue
+		}
+		next := binary.LittleEndian.Uint64(t[i+1:])
+		for m := q & (zeroBytes(next^a) | zeroBytes(next^c) | zeroBytes(next^tee)); m != 0; m &= m - 1 {
 			if at(i + bits.TrailingZeros64(m)/8) {
 				return "", false, false
 			}

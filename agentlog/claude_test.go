@@ -2,12 +2,14 @@ package agentlog
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -139,5 +141,58 @@ func TestCostStateDisagrees(t *testing.T) {
 	}
 	if !hasWarning(rec.Warnings, "Claude Code's own cost-state says $0.0910") {
 		t.Errorf("warnings %q, want the two figures named", rec.Warnings)
+	}
+}
+
+// TestParseTimeIsTimeParse: the session's remembered last time answers as time.Parse does, for a text
+// repeated, changed, too long to remember, empty or invalid.
+func TestParseTimeIsTimeParse(t *testing.T) {
+	s := &claudeSession{}
+	long := "2026-12-01T19:44:33.123456789012345678901234567+01:00"
+	for _, v := range []string{
+		"2026-12-01T19:44:33.123Z", "2026-12-01T19:44:33.123Z", "2026-12-01T19:44:33.124Z",
+		"2026-12-01T20:44:33.123+01:00", "2026-12-01T20:44:33.123+01:00", long, long,
+		"2026-12-01T19:44:33.124Z", "", "", "not a time", "not a time", "2026-12-01T19:44:33.124Z",
+	} {
+		got, gotErr := s.parseTime(v)
+		want, wantErr := time.Parse(time.RFC3339Nano, v)
+		if !got.Equal(want) || got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("parseTime(%q) = %v, %v; time.Parse: %v, %v", v, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// TestPricesTableChangesBetweenSessions: a reader's remembered price ids belong to one table; a session
+// read with another table is priced by that one (a dated model id an override prices itself, the embedded
+// table under its family's id).
+func TestPricesTableChangesBetweenSessions(t *testing.T) {
+	const dated = "claude-opus-5-5-20260101"
+	over, err := prices.Parse([]byte(`{"models":{"` + dated + `":[{"input":50,"output":250,"cache_read":5,"cache_write_5m":60,"cache_write_1h":100}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "c30d052a-2836-49f8-a652-5038e728a894.jsonl")
+	if err := os.WriteFile(path, bytes.ReplaceAll(data, []byte(`"claude-opus-5-5"`), []byte(`"`+dated+`"`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	embedded, overridden := prices.Default(), prices.Default().With(over)
+	var totals [2]float64
+	for i, tab := range []*prices.Table{embedded, overridden, embedded, overridden} {
+		rec, err := ReadClaudeSession(path, Options{Prices: tab})
+		if err != nil || rec.Cost.Total == nil {
+			t.Fatalf("read %d: %v, cost %v (unpriced %q)", i, err, rec.Cost.Total, rec.Cost.Unpriced)
+		}
+		if i < 2 {
+			totals[i] = *rec.Cost.Total
+		} else if *rec.Cost.Total != totals[i%2] {
+			t.Errorf("read %d: $%v, want $%v as the first read with that table", i, *rec.Cost.Total, totals[i%2])
+		}
+	}
+	if totals[0] == totals[1] {
+		t.Errorf("the override's price ($%v) is the embedded one's ($%v)", totals[1], totals[0])
 	}
 }

@@ -9,7 +9,7 @@ import (
 // TestIndexKey: the word-at-a-time search finds what bytes.Index finds, at every alignment, next to
 // quotes, near the end and past a quote-free run.
 func TestIndexKey(t *testing.T) {
-	keys := [][]byte{timestampKey, contentKey, quotedAssistant, []byte(`"a`)}
+	keys := [][]byte{timestampKey, contentKey, quotedAssistant, quotedCostState, uuidKey, []byte(`"a`)}
 	bodies := []string{"", `"`, `""`, `"timestam"`, `"timestamp`, `"timestamp"`, `"content":`, `"assistant"`,
 		`{"uuid":"u","timestamp":"t"}`, strings.Repeat("x", 70) + `"timestamp"`, strings.Repeat(`"x`, 40) + `"content"`,
 		strings.Repeat("é", 30) + `"a"`, strings.Repeat("line of output\\n", 9) + `","timestamp":"`}

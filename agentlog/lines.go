@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
@@ -39,20 +38,19 @@ type lineReader struct {
 
 // openLog opens path for reading, through a zstd decoder when the name ends in .zst. close releases both.
 func openLog(path string, maxLine int) (*lineReader, func(), error) {
-	f, err := os.Open(path)
+	f, closeFile, err := openFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	var src io.Reader = f
-	closeAll := func() { f.Close() }
+	src, closeAll := f, closeFile
 	if strings.HasSuffix(path, ".zst") {
 		dec, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
-			f.Close()
+			closeFile()
 			return nil, nil, fmt.Errorf("zstd %s: %w", path, err)
 		}
 		src = dec
-		closeAll = func() { dec.Close(); f.Close() }
+		closeAll = func() { dec.Close(); closeFile() }
 	}
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine

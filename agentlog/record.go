@@ -42,7 +42,8 @@ type Record struct {
 	// Warnings are the problems met reading it (bad lines, unknown models, a disagreeing cost-state).
 	Warnings []string `json:"-"`
 
-	calls []call
+	calls  []call
+	hashes []uint64 // of the calls' sharedKey, set by Scan (hashCalls)
 }
 
 // Cost is what the session cost in USD.
@@ -145,14 +146,21 @@ func (o Options) table() *prices.Table {
 var defaultPrices = sync.OnceValue(prices.Default)
 
 // finish computes calls, tools, tokens, models and cost from the record's calls.
-func (r *Record) finish(tab *prices.Table) {
+func (r *Record) finish(tab *prices.Table) { r.finishWith(tab, nil) }
+
+// finishWith is finish with canon, when set, remembering the ids tab prices each model under across the
+// records one reader finishes (the id is the table's answer for the model, and its date-suffix regexp
+// ran once per model and record otherwise).
+func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 	r.Calls = len(r.calls)
 	r.Tools = make(map[string]int)
 	r.Models = make(map[string]*ModelUse)
 	r.Tokens = Tokens{}
 	var priced float64
 	unpriced := make(map[string]bool)
-	canon := make(map[string]string) // model → the id the table prices it under
+	if canon == nil {
+		canon = make(map[string]string) // model → the id the table prices it under
+	}
 	for i := range r.calls {
 		c := &r.calls[i]
 		for _, t := range c.tools {

@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,29 +55,7 @@ func TestScanFixtures(t *testing.T) {
 // A --fork-session transcript copies its parent's history, message ids included: the copied calls count
 // once, in the parent, and the fork keeps only its own.
 func TestScanForkCountedOnce(t *testing.T) {
-	dir := t.TempDir()
-	proj := filepath.Join(dir, "projects", "-home-dev-src-calc")
-	if err := os.MkdirAll(proj, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	parent := "c30d052a-2836-49f8-a652-5038e728a894"
-	fork := "f0f0f0f0-0000-4000-8000-000000000001"
-	src, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc", parent+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The fork: the parent's first turn (its first 59 lines, 9 calls) copied, then one call of its own.
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	var forked bytes.Buffer
-	for _, l := range lines[:59] {
-		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
-	}
-	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
-	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
-		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, parent, fork := writeFork(t)
 	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
 	recs, warn := Scan(context.Background(), files, ScanOptions{})
 	byID := map[string]Record{}
@@ -102,6 +84,87 @@ func TestScanForkCountedOnce(t *testing.T) {
 	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]string{parent: "gone"}})
 	if !hasWarning(warn, "fork "+parent+" of session gone: the session is not among the logs read") {
 		t.Errorf("warnings %q, want the orphan fork named", warn)
+	}
+}
+
+// writeFork writes a transcript and a --fork-session copy of its first turn with one call of its own.
+func writeFork(t *testing.T) (dir, parent, fork string) {
+	t.Helper()
+	dir = t.TempDir()
+	proj := filepath.Join(dir, "projects", "-home-dev-src-calc")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	parent = "c30d052a-2836-49f8-a652-5038e728a894"
+	fork = "f0f0f0f0-0000-4000-8000-000000000001"
+	src, err := os.ReadFile(filepath.Join(claudeProjects, "-home-dev-src-calc", parent+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fork: the parent's first turn (its first 59 lines, 9 calls) copied, then one call of its own.
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var forked bytes.Buffer
+	for _, l := range lines[:59] {
+		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
+	}
+	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
+	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
+		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, parent, fork
+}
+
+// TestSharedCallsHashCollisions: calls whose hashes collide are still told apart by their keys, so
+// sharedCalls answers the same whatever the hashes are.
+func TestSharedCallsHashCollisions(t *testing.T) {
+	dir, _, _ := writeFork(t)
+	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
+	read := func(hash func(c *call) uint64) ([]Record, []string) {
+		var recs []Record
+		for _, f := range files {
+			r, err := ReadClaudeSession(f.Path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		for i := range recs {
+			recs[i].hashes = make([]uint64, len(recs[i].calls))
+			for j := range recs[i].calls {
+				recs[i].hashes[j] = hash(&recs[i].calls[j])
+			}
+		}
+		return recs, sharedCalls(recs, defaultPrices())
+	}
+	wantRecs, wantWarn := read(func(c *call) uint64 { return maphash.Comparable(callSeed, sharedKey(c)) })
+	if len(wantWarn) != 1 {
+		t.Fatalf("warnings %q, want the fork's", wantWarn)
+	}
+	for _, tc := range []struct {
+		name string
+		hash func(c *call) uint64 // a function of the key, as every hash is
+	}{
+		{"all one", func(*call) uint64 { return 0 }},
+		{"three", func(c *call) uint64 { return uint64(len(c.key) % 3) }},
+		{"by time", func(c *call) uint64 { return uint64(c.at.Unix()) }},
+	} {
+		for _, above := range []int{shardAbove, 0} { // one index, then two halves
+			t.Run(fmt.Sprintf("%s/shard above %d", tc.name, above), func(t *testing.T) {
+				defer func(was int) { shardAbove = was }(shardAbove)
+				shardAbove = above
+				recs, warn := read(tc.hash)
+				if !slices.Equal(warn, wantWarn) {
+					t.Errorf("warnings %q, want %q", warn, wantWarn)
+				}
+				for i := range recs {
+					if got, want := recs[i].Calls, wantRecs[i].Calls; got != want || recs[i].Tokens != wantRecs[i].Tokens {
+						t.Errorf("%s: %d calls %+v, want %d %+v", recs[i].SessionID, got, recs[i].Tokens, want, wantRecs[i].Tokens)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -221,5 +284,132 @@ func TestAppendRecordUnwritable(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		t.Errorf("err = %v, want the path error kept", err)
+	}
+}
+
+// TestScanFindsSubagents: Scan looks for a session's subagents only where Discover saw something named
+// like the session (a directory, or a link to one), and reads every session as ReadClaudeSession does.
+func TestScanFindsSubagents(t *testing.T) {
+	demo := filepath.Join(claudeProjects, "-home-dev-src-demo")
+	withAgent := "13c0eb32-b32a-4091-966d-1055a1ec77df"
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "p")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	copyFile := func(src, dst string) {
+		t.Helper()
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The session with a subagent, its directory a symbolic link; the other sessions plain.
+	copyFile(filepath.Join(demo, withAgent+".jsonl"), filepath.Join(proj, withAgent+".jsonl"))
+	abs, err := filepath.Abs(filepath.Join(demo, withAgent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(proj, withAgent)); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(filepath.Join(demo, "04f0f6ba-c937-4e53-aa5b-13778f5eb2f2.jsonl"), filepath.Join(proj, "04f0f6ba-c937-4e53-aa5b-13778f5eb2f2.jsonl"))
+	for _, srcs := range []Sources{testSources(), {ClaudeDirs: []string{dir}, CodexDirs: []string{}}} {
+		files, _ := Discover(srcs)
+		recs, _ := Scan(context.Background(), files, ScanOptions{})
+		agents := 0
+		for _, r := range recs {
+			if r.Harness != HarnessClaude {
+				continue
+			}
+			want, err := ReadClaudeSession(r.Files[0], Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Files, want.Files) || r.Calls != want.Calls || r.Tokens != want.Tokens {
+				t.Errorf("%s: Scan read %q (%d calls, %+v), ReadClaudeSession %q (%d, %+v)",
+					r.SessionID, r.Files, r.Calls, r.Tokens, want.Files, want.Calls, want.Tokens)
+			}
+			if len(r.Files) > 1 {
+				agents++
+			}
+		}
+		if agents != 1 {
+			t.Errorf("%v: %d sessions read with subagents, want 1", srcs.ClaudeDirs, agents)
+		}
+	}
+}
+
+// TestWalkInParallelIsOneWalk: the walk split by the root's directories lists what one fs.WalkDir of the
+// whole tree lists, in its order, with its warnings.
+func TestWalkInParallelIsOneWalk(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	tree := fstest.MapFS{
+		"-a/s1.jsonl":                   {Data: []byte("{}\n")},
+		"-a/s1/subagents/agent-x.jsonl": {Data: []byte("{}\n")},
+		"-a/s3.jsonl":                   {Data: []byte("{}\n")},
+		"-a/deep/x/s4.jsonl":            {Data: []byte("{}\n")},
+		"-locked":                       {Mode: fs.ModeDir},
+		"-b/s2.jsonl":                   {Data: []byte("{}\n")},
+		"-b/s5":                         {Mode: fs.ModeSymlink},
+		"-b/s5.jsonl":                   {Data: []byte("{}\n")},
+		"-c/-locked":                    {Mode: fs.ModeDir},
+		"-c/s6.jsonl":                   {Data: []byte("{}\n")},
+		"top.jsonl":                     {Data: []byte("{}\n")},
+		"z-notes.txt":                   {Data: []byte("x")},
+	}
+	for _, tc := range []struct {
+		name string
+		fsys fs.FS
+	}{
+		{"tree", tree},
+		{"locked directories", errFS{errFS{tree, "-locked"}, "-c/-locked"}},
+		{"root unreadable", errFS{tree, "."}},
+		{"one project", fstest.MapFS{"-a/s1.jsonl": {Data: []byte("{}\n")}}},
+		{"empty", fstest.MapFS{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			one := walker{root: "/c/projects", harness: HarnessClaude, keep: isClaudeTranscript}
+			one.walk(tc.fsys, ".")
+			wantFiles, wantWarn := one.done()
+			files, warn := walkFS(tc.fsys, "/c/projects", HarnessClaude, isClaudeTranscript)
+			if !slices.Equal(files, wantFiles) || !slices.Equal(warn, wantWarn) {
+				t.Errorf("walkFS = %+v, %q\nwant %+v, %q", files, warn, wantFiles, wantWarn)
+			}
+		})
+	}
+}
+
+// TestSameSession keeps one record per harness and session, the one with more calls, and says so.
+func TestSameSession(t *testing.T) {
+	rec := func(harness, id, file string, calls int) Record {
+		return Record{Harness: harness, SessionID: id, Files: []string{file}, Calls: calls}
+	}
+	for _, tc := range []struct {
+		name     string
+		in, want []Record
+		warn     []string
+	}{
+		{"none", nil, nil, nil},
+		{"each once", []Record{rec("codex", "a", "/1", 1), rec("claude-code", "a", "/2", 2), rec("codex", "b", "/3", 3)},
+			[]Record{rec("codex", "a", "/1", 1), rec("claude-code", "a", "/2", 2), rec("codex", "b", "/3", 3)}, nil},
+		{"archived copy with fewer calls", []Record{rec("codex", "a", "/s", 5), rec("codex", "b", "/b", 1), rec("codex", "a", "/arch", 4)},
+			[]Record{rec("codex", "a", "/s", 5), rec("codex", "b", "/b", 1)}, []string{"session a found twice (/s, /arch): kept /s"}},
+		{"later copy with more calls", []Record{rec("codex", "a", "/s", 3), rec("codex", "a", "/arch", 4), rec("codex", "a", "/third", 1)},
+			[]Record{rec("codex", "a", "/arch", 4)}, []string{"session a found twice (/arch, /s): kept /arch", "session a found twice (/arch, /third): kept /arch"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, warn := sameSession(tc.in)
+			same := len(got) == len(tc.want)
+			for i := 0; same && i < len(got); i++ {
+				same = got[i].Harness == tc.want[i].Harness && got[i].SessionID == tc.want[i].SessionID && got[i].Files[0] == tc.want[i].Files[0]
+			}
+			if !same || !slices.Equal(warn, tc.warn) {
+				t.Errorf("sameSession = %+v, %q; want %+v, %q", got, warn, tc.want, tc.warn)
+			}
+		})
 	}
 }

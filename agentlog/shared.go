@@ -2,7 +2,10 @@ package agentlog
 
 import (
 	"fmt"
+	"hash/maphash"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/saverd/saverd/prices"
 )
@@ -11,6 +14,18 @@ import (
 // copies its parent's lines whole, time included; two sessions that merely reuse an id (a scripted API
 // server numbers its messages msg_0, msg_1, … in every session) are not one call.
 func sharedKey(c *call) copiedCall { return copiedCall{key: c.key, at: c.at.UnixNano()} }
+
+// callSeed seeds the calls' hashes, which only index them (see sharedCalls).
+var callSeed = maphash.MakeSeed()
+
+// hashCalls sets the record's hashes of its calls: done as each file is read, in parallel, rather than
+// in sharedCalls, and kept apart from the calls so that sharedCalls reads 8 bytes a call, in order.
+func hashCalls(r *Record) {
+	r.hashes = make([]uint64, len(r.calls))
+	for i := range r.calls {
+		r.hashes[i] = maphash.Comparable(callSeed, sharedKey(&r.calls[i]))
+	}
+}
 
 // copiedCall is sharedKey's value: comparable without building a string per call.
 type copiedCall struct {
@@ -26,45 +41,41 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 	for i := range recs {
 		n += len(recs[i].calls)
 	}
-	// Almost every call is held by one record: the map keeps its first holder and the session its line
-	// names, and only a call held again gets a list of holders.
-	type firstHolder struct {
-		rec   int
-		named string // the session the copied lines name; "" when the copies disagree
+	// Almost every call is held by one record: the index keeps its first holder and the session its line
+	// names, and only a call held again gets a list of holders. The index is keyed by a hash of the call's
+	// key and time, not by the key itself: 150,000 strings hashed, compared and stored in a map of 48-byte
+	// entries were a twentieth of `saverd sessions`, all of it after the parallel reading. A hash match is
+	// checked against the call it names; two calls whose hashes collide go to the exact map. Past
+	// shardAbove calls the hashes are split in two by their lowest bit, each half indexed on a core of
+	// its own (a call and its copies have one hash, so they land in the same half).
+	shards := 1
+	if n > shardAbove && runtime.GOMAXPROCS(0) > 1 {
+		shards = 2
 	}
-	first := make(map[copiedCall]firstHolder, n)
-	more := make(map[copiedCall][]int) // call held by several records → indexes of all of them
+	idx := make([]sharedIndex, shards)
+	var wg sync.WaitGroup
+	for sh := range idx {
+		wg.Go(func() { idx[sh] = indexCalls(recs, uint64(sh), uint64(shards), n/shards) })
+	}
+	wg.Wait()
 	for i := range recs {
-		for j := range recs[i].calls {
-			c := &recs[i].calls[j]
-			k := sharedKey(c)
-			h, seen := first[k]
-			if !seen {
-				first[k] = firstHolder{rec: i, named: c.owner}
-				continue
-			}
-			if len(more[k]) == 0 {
-				more[k] = []int{h.rec}
-			}
-			more[k] = append(more[k], i)
-			if h.named != c.owner && h.named != "" {
-				first[k] = firstHolder{rec: h.rec} // the copies disagree (a fork that renamed them): the first start wins
-			}
-		}
+		recs[i].hashes = nil // the index is built: the records need not keep them
 	}
 	drop := make(map[int]map[copiedCall]bool) // record index → calls it gives up
 	lost := make(map[[2]int]int)              // (loser, owner) → calls given up
-	for k, hs := range more {
-		owner := ownerOf(recs, hs, first[k].named)
-		for _, h := range hs {
-			if h == owner {
-				continue
+	for _, x := range idx {
+		for k, hs := range x.more {
+			owner := ownerOf(recs, hs, x.first[k].named)
+			for _, h := range hs {
+				if h == owner {
+					continue
+				}
+				if drop[h] == nil {
+					drop[h] = make(map[copiedCall]bool)
+				}
+				drop[h][k] = true
+				lost[[2]int{h, owner}]++
 			}
-			if drop[h] == nil {
-				drop[h] = make(map[copiedCall]bool)
-			}
-			drop[h][k] = true
-			lost[[2]int{h, owner}]++
 		}
 	}
 	var warn []string
@@ -85,6 +96,67 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 	}
 	sort.Strings(warn)
 	return warn
+}
+
+// shardAbove is the number of calls past which sharedCalls indexes them on two cores (a variable for
+// the tests).
+var shardAbove = 1 << 14
+
+// firstHolder is the record that holds a call first, and the session the copied lines name; "" when the
+// copies disagree.
+type firstHolder struct {
+	rec   int
+	named string
+}
+
+// sharedIndex is what sharedCalls' index found in one part of the calls: the calls held again (and those
+// whose hash another call has) with their first holder, and the holders of each call held again.
+type sharedIndex struct {
+	first map[copiedCall]firstHolder
+	more  map[copiedCall][]int
+}
+
+// indexCalls indexes the calls whose hash is shard modulo shards (about n of them), in record order.
+func indexCalls(recs []Record, shard, shards uint64, n int) sharedIndex {
+	type ref struct{ rec, call int32 }
+	byHash := make(map[uint64]ref, n)
+	x := sharedIndex{first: make(map[copiedCall]firstHolder), more: make(map[copiedCall][]int)}
+	for i := range recs {
+		r := &recs[i]
+		if len(r.hashes) != len(r.calls) {
+			hashCalls(r) // a record read outside Scan
+		}
+		for j, hash := range r.hashes {
+			if hash%shards != shard {
+				continue
+			}
+			at, hit := byHash[hash]
+			if !hit {
+				byHash[hash] = ref{int32(i), int32(j)}
+				continue
+			}
+			c := &r.calls[j]
+			k := sharedKey(c)
+			if f := &recs[at.rec].calls[at.call]; sharedKey(f) == k {
+				if _, moved := x.first[k]; !moved {
+					x.first[k] = firstHolder{rec: int(at.rec), named: f.owner} // held again: to the exact map
+				}
+			}
+			h, seen := x.first[k]
+			if !seen {
+				x.first[k] = firstHolder{rec: i, named: c.owner} // a collision: a call of its own
+				continue
+			}
+			if len(x.more[k]) == 0 {
+				x.more[k] = []int{h.rec}
+			}
+			x.more[k] = append(x.more[k], i)
+			if h.named != c.owner && h.named != "" {
+				x.first[k] = firstHolder{rec: h.rec} // the copies disagree (a fork that renamed them): the first start wins
+			}
+		}
+	}
+	return x
 }
 
 func ownerOf(recs []Record, holders []int, named string) int {

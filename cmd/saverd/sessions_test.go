@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/agentlog"
 )
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
@@ -219,4 +222,106 @@ func TestSessionsForksLog(t *testing.T) {
 	if !strings.Contains(errb.String(), "forks.jsonl:2: not a fork record") {
 		t.Errorf("stderr %q lacks the bad line", errb.String())
 	}
+}
+
+// TestAppendIndentedIsIndent holds the report's indenter to json.Indent on what the encoder writes.
+func TestAppendIndentedIsIndent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{
+		{"scalars", []any{1, -2.5e-9, true, false, nil, "x"}},
+		{"empty", map[string]any{"a": map[string]any{}, "b": []any{}, "c": "", "d": []any{[]any{}, map[string]any{}}}},
+		{"escapes", []string{`a"b`, `a\b`, `\`, `\\`, `"`, `\"`, "tab\tnl\n", "<&>", "é 🙂", "\x00\x1f", "\xff"}},
+		{"punctuation in strings", map[string]string{"{[,:]}": "}],[{:", `":"`: `","`}},
+		{"nested", map[string]any{"a": []any{map[string]any{"b": []any{1, 2, map[string]any{"c": nil}}}}, "z": 3}},
+		{"record", map[string]any{"session_id": "s", "tools": map[string]int{"Bash": 2, "Read": 1}, "files": []string{`/tmp/a "b"\c`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var compact bytes.Buffer
+			enc := json.NewEncoder(&compact)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(tc.v); err != nil {
+				t.Fatal(err)
+			}
+			src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
+			for _, prefix := range []string{"", "    "} {
+				var want bytes.Buffer
+				if err := json.Indent(&want, src, prefix, "  "); err != nil {
+					t.Fatal(err)
+				}
+				if got := appendIndented([]byte("head"), src, prefix); string(got) != "head"+want.String() {
+					t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[4:], want.String())
+				}
+			}
+		})
+	}
+}
+
+// TestSessionsJSONIsOneEncoder: the report written in parallel parts is the one writeJSON writes, for
+// no, one and many sessions, with and without groups and warnings.
+func TestSessionsJSONIsOneEncoder(t *testing.T) {
+	recs, warn := scanFixtures(t)
+	many := append(append(append([]agentlog.Record{}, recs...), recs...), recs...)
+	for _, tc := range []struct {
+		name string
+		rep  sessionsReport
+	}{
+		{"none", sessionsReport{Sessions: []agentlog.Record{}, Totals: totals(nil), Warnings: []string{}}},
+		{"one", sessionsReport{Sessions: recs[:1], Totals: totals(recs[:1]), Warnings: []string{}}},
+		{"fixtures", sessionsReport{Sessions: recs, Totals: totals(recs), Warnings: warn}},
+		{"many by day", sessionsReport{Sessions: many, By: groups(many, "day"), Totals: totals(many), Warnings: warn}},
+		{"by model", sessionsReport{Sessions: recs, By: groups(recs, "model"), Totals: totals(recs), Warnings: []string{"a <warning> & more"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want, got bytes.Buffer
+			if err := writeJSON(&want, tc.rep); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeSessionsJSON(&got, tc.rep); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+			}
+		})
+	}
+}
+
+// scanFixtures reads the real Claude Code and Codex fixtures as `saverd sessions` does.
+func scanFixtures(t *testing.T) ([]agentlog.Record, []string) {
+	t.Helper()
+	files, warn := agentlog.Discover(agentlog.Sources{ClaudeDirs: []string{fixtureClaude}, CodexDirs: []string{fixtureCodex}})
+	recs, w := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+	if len(recs) < 2 {
+		t.Fatalf("%d sessions in the fixtures", len(recs))
+	}
+	return recs, append(warn, w...)
+}
+
+// FuzzAppendIndented: on any JSON the encoder writes, appendIndented is json.Indent.
+func FuzzAppendIndented(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"c\"}"}],"d":{}}`, `["\\","\\\"",[]]`, `"x"`, `{"":"\u2028<>&"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		var compact bytes.Buffer
+		enc := json.NewEncoder(&compact)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return
+		}
+		src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
+		var want bytes.Buffer
+		if err := json.Indent(&want, src, "    ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendIndented(nil, src, "    "); string(got) != want.String() {
+			t.Fatalf("got %s\nwant %s", got, want.String())
+		}
+	})
 }
