@@ -31,7 +31,7 @@ var floorCalls = flag.Int("floor-calls", 20_000, "BenchmarkDaemonFloors: tool.ca
 //   - serve's CPU per tool.call against the floor program (testdata/floor/min: the same fields decoded,
 //     a row appended, an empty reply) on the same file;
 //   - the tool.call round trip through pipes, one request at a time, p50 and p99, against the echo floor
-//     (testdata/floor/echo) over the same pipes: back to back, and paced (the host working between calls).
+//     (testdata/floor/echo) over the same pipes.
 //
 // The runs alternate, so drift in the machine's speed falls on all of them alike. It is fixed at one
 // measurement whatever -benchtime says, and every process it starts has ended when it returns.
@@ -73,52 +73,30 @@ func BenchmarkDaemonFloors(b *testing.B) {
 		daemon.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
 		fullSession(b, daemon, "s", "/bench/project")
 		echoHost := startFloorHost(b, echo)
-		hosts := []*pipeHost{echoHost, daemon}
-		// Back to back, the next call is sent the moment the answer is read; paced, the host works
-		// pacedThink between calls, as an agent does (for seconds), so a recording left for after the
-		// answer (rpc.Then) is not waited for by the next call.
-		backToBack := roundTrips(b, hosts, 100_000, 0)
-		paced := roundTrips(b, hosts, 200_000, pacedThink)
+		var lat [2][]time.Duration
+		for round := range 10 {
+			for k, h := range []*pipeHost{echoHost, daemon} {
+				for i := range 1_000 {
+					p := fullsession.ToolCall("s", 100_000+round*1_000+i)
+					t0 := time.Now()
+					h.roundTrip(b, "tool.call", p)
+					lat[k] = append(lat[k], time.Since(t0))
+				}
+			}
+		}
 		daemon.stop()
 		echoHost.stop()
 		q := func(d []time.Duration, pct int) float64 {
 			slices.Sort(d)
 			return float64(d[len(d)*pct/100].Nanoseconds()) / 1e3
 		}
-		b.ReportMetric(q(backToBack[0], 50), "echo-p50-µs")
-		b.ReportMetric(q(backToBack[0], 99), "echo-p99-µs")
-		b.ReportMetric(q(backToBack[1], 50), "call-p50-µs")
-		b.ReportMetric(q(backToBack[1], 99), "call-p99-µs")
-		b.ReportMetric(q(backToBack[1], 50)/q(backToBack[0], 50), "p50/echo")
-		b.ReportMetric(q(backToBack[1], 99)/q(backToBack[0], 99), "p99/echo")
-		b.ReportMetric(q(paced[0], 50), "paced-echo-p50-µs")
-		b.ReportMetric(q(paced[1], 50), "paced-call-p50-µs")
-		b.ReportMetric(q(paced[1], 50)/q(paced[0], 50), "paced-p50/echo")
-		b.ReportMetric(q(paced[1], 99)/q(paced[0], 99), "paced-p99/echo")
+		b.ReportMetric(q(lat[0], 50), "echo-p50-µs")
+		b.ReportMetric(q(lat[0], 99), "echo-p99-µs")
+		b.ReportMetric(q(lat[1], 50), "call-p50-µs")
+		b.ReportMetric(q(lat[1], 99), "call-p99-µs")
+		b.ReportMetric(q(lat[1], 50)/q(lat[0], 50), "p50/echo")
+		b.ReportMetric(q(lat[1], 99)/q(lat[0], 99), "p99/echo")
 	}
-}
-
-// pacedThink is the host's own work between two paced calls: spun, not slept, so neither program
-// pays for a CPU waking from idle.
-const pacedThink = 50 * time.Microsecond
-
-// roundTrips sends 10 rounds of 1,000 tool.calls (ids from first) to each host in turn, waiting think
-// after each answer, and answers each host's round-trip times.
-func roundTrips(b *testing.B, hosts []*pipeHost, first int, think time.Duration) [][]time.Duration {
-	lat := make([][]time.Duration, len(hosts))
-	for round := range 10 {
-		for k, h := range hosts {
-			for i := range 1_000 {
-				p := fullsession.ToolCall("s", first+round*1_000+i)
-				t0 := time.Now()
-				h.roundTrip(b, "tool.call", p)
-				lat[k] = append(lat[k], time.Since(t0))
-				for t := time.Now(); time.Since(t) < think; {
-				}
-			}
-		}
-	}
-	return lat
 }
 
 // buildFloor builds the floor program testdata/floor/name into dir.
