@@ -133,7 +133,7 @@ func BenchmarkConnToolCall(b *testing.B) {
 			conn := rpc.NewConn(&in, io.Discard, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: c.readers})
 			b.ReportAllocs()
 			b.ResetTimer()
-			conn.Serve(context.Background(), srv.Handle)
+			conn.Serve(context.Background(), srv.HandleConn)
 			<-conn.Done()
 		})
 	}

@@ -109,7 +109,7 @@ func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*S
 	out := &lockedBuffer{}
 	conn := rpc.NewConn(r, out, opt)
 	srv.SetHost(connHost{conn})
-	conn.Serve(ctx, srv.Handle)
+	conn.Serve(ctx, srv.HandleConn)
 	select {
 	case <-conn.Done():
 	case <-time.After(10 * time.Second):

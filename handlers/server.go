@@ -206,8 +206,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 type method func(ctx context.Context, raw json.RawMessage) (any, error)
 
-// Handle answers one request; rpc calls it in wire order.
+// Handle answers one request, its work done when it returns: a call HandleConn would answer before its
+// recording is recorded first. For callers that are not an rpc.Conn (a replay, the tests).
 func (s *Server) Handle(ctx context.Context, req rpc.Request) (any, error) {
+	result, err := s.HandleConn(ctx, req)
+	return rpc.SettleThen(result), err
+}
+
+// HandleConn answers one request for an rpc.Conn, which calls it in wire order: it may return an
+// *rpc.Then, whose rest the connection runs after writing the reply and before reading the next request.
+func (s *Server) HandleConn(ctx context.Context, req rpc.Request) (any, error) {
 	m, ok := s.table[req.Method]
 	if !ok {
 		return nil, &rpc.Error{Code: rpc.CodeMethodNotFound, Message: "method not found: " + req.Method}

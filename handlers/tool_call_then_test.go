@@ -27,7 +27,7 @@ func TestToolCallAnswersBeforeRecording(t *testing.T) {
 	outR, outW := io.Pipe()
 	conn := rpc.NewConn(inR, outW, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
 	srv.SetHost(connHost{conn})
-	conn.Serve(ctx, srv.Handle)
+	conn.Serve(ctx, srv.HandleConn)
 	t.Cleanup(func() { inW.Close(); outR.Close(); <-conn.Done() })
 	frames := make(chan string, 16)
 	go func() {
@@ -110,5 +110,22 @@ func TestOwesNothing(t *testing.T) {
 				t.Fatalf("owesNothing = %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestHandleRecordsBeforeReturning: a caller of Handle that is not a Conn (a replay, a test, a
+// benchmark's fill) gets the call recorded by the time Handle returns, not a rest left to run.
+func TestHandleRecordsBeforeReturning(t *testing.T) {
+	h := newHarnessWith(t, Options{}, false, nil)
+	raw := json.RawMessage(`{"sessionId":"s","at":2000,"ms":40,"event":{"tool":"Bash","tool_use_id":"t1","command":"npm test"},"result":{"text":"ok"}}`)
+	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: "tool.call", Params: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isThen := res.(*rpc.Then); isThen {
+		t.Fatal("Handle returned a *rpc.Then: its caller would never record the call")
+	}
+	if rows := h.st().Rows; len(rows) != 1 || rows[0].ID != "t1" {
+		t.Fatalf("rows after Handle = %+v, want t1", rows)
 	}
 }

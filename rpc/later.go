@@ -15,7 +15,7 @@ func Settle(ctx context.Context, result any, err error) (any, error) {
 	if l, ok := result.(Later); ok && err == nil {
 		return l(ctx)
 	}
-	return settleThen(result), err
+	return SettleThen(result), err
 }
 
 // handler is l as a HandlerFunc, so it runs under the same recovery as any handler.

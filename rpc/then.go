@@ -24,8 +24,9 @@ type RestFunc func()
 // RunRest calls f.
 func (f RestFunc) RunRest() { f() }
 
-// settleThen is result with a Then's Rest run now: its Result, or result as it is.
-func settleThen(result any) any {
+// SettleThen is result with a Then's Rest run now: its Result, or result as it is (a Later included),
+// for a caller of a handler that is not a Conn.
+func SettleThen(result any) any {
 	if t, ok := result.(*Then); ok {
 		if t.Rest != nil {
 			t.Rest.RunRest()

@@ -77,7 +77,7 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, log zerolog.Logger) {
 	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders()})
 	defer h.closed(conn)
-	conn.Serve(ctx, h.handler(conn, srv.Handle))
+	conn.Serve(ctx, h.handler(conn, srv.HandleConn))
 	<-conn.Done()
 	nc.Close()
 }

@@ -172,7 +172,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	ctx, stop := terminating(ctx)
 	defer stop()
-	conn.Serve(ctx, srv.Handle)
+	conn.Serve(ctx, srv.HandleConn)
 	select {
 	case <-conn.Stopped(): // EOF: the host is gone, whatever a handler is doing
 	case <-ctx.Done():
