@@ -1,6 +1,9 @@
 package rpc
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // accept turns one incoming frame into a request or reply, or answers the frame itself (a parse
 // error, an invalid request) and returns nil. Frames are validated here, so no decoder that would end
@@ -17,9 +20,13 @@ func (s *stream) accept(f frame) message {
 	if f.borrowed && !(perr == nil && w.isRequest() && w.Read != nil) {
 		// Only a request whose params its reader took whole is done with the frame's text by the next
 		// read; anything else (params a handler reads, a reply another goroutine takes, an error
-		// answered) gets text of its own, read again.
-		f.data, f.borrowed = bytes.Clone(f.data), false
-		perr = parseFrame(f.data, w, s.readers)
+		// answered) gets text of its own: its members moved onto a copy, or, should one not lie in the
+		// text, read again from the copy.
+		own := bytes.Clone(f.data)
+		if !w.moveTo(f.data, own) {
+			perr = parseFrame(own, w, s.readers)
+		}
+		f.data, f.borrowed = own, false
 	}
 	if perr != nil && perr.Code == CodeParseError {
 		s.rec.raw(f.data, false)
@@ -65,4 +72,20 @@ func (w *wireIn) reply() *reply {
 	id, ok := ourCallID(w.ID)
 	result, err := w.checkReply()
 	return &reply{id: id, idOK: ok, result: result, err: err, replyTo: w.replyID()}
+}
+
+// moveTo points w's members, slices of old, at the same bytes of own, a copy of old; false, and w
+// partly moved, when a member is not such a slice (a full decoder's own copy).
+func (w *wireIn) moveTo(old, own []byte) bool {
+	for _, m := range []*json.RawMessage{&w.JSONRPC, &w.ID, &w.Method, &w.Params, &w.Result, &w.Error} {
+		if len(*m) == 0 {
+			continue
+		}
+		at := cap(old) - cap(*m) // where a slice of old starts in it
+		if at < 0 || at+len(*m) > len(old) || &old[at] != &(*m)[0] {
+			return false
+		}
+		*m = own[at : at+len(*m) : at+len(*m)]
+	}
+	return true
 }
