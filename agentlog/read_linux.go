@@ -24,8 +24,9 @@ func (f *rawFile) read(p []byte) (int, error) {
 		switch errno {
 		case 0:
 			return int(r), nil
-		case syscall.EAGAIN:
-			// Not in the page cache: this read waits for the disk, the next may not need to.
+		case syscall.EAGAIN, syscall.EINTR:
+			// Not in the page cache: this read waits for the disk, the next may not need to. (A signal
+			// during the copy: the ordinary read, which the runtime restarts, takes it over.)
 		case syscall.ENOSYS, syscall.EOPNOTSUPP, syscall.EINVAL:
 			f.blocking = true // no RWF_NOWAIT here
 		default:
