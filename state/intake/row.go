@@ -105,14 +105,6 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 	return row
 }
 
-// anyStringOr is v when it is a string, else fallback.
-func anyStringOr(v any, fallback string) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return fallback
-}
-
 // keyNumber is a finite number as JavaScript prints it, or "" for anything else.
 func keyNumber(v any) string {
 	if f, ok := jstext.NumberOf(v); ok {
