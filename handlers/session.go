@@ -7,6 +7,7 @@ import (
 
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/intake"
 )
 
 // snapshotEvery is how many journaled actions a session keeps before it takes a fresh snapshot: the
@@ -33,6 +34,9 @@ type Session struct {
 	// looked up again on every turn. A memo of the price table, not session state: losing it to a
 	// rollback costs one more lookup.
 	priceNoted bool
+	// keys remembers the ledger keys of the shell commands the session ran (intake.Keys): a memo of a
+	// pure function, not session state; guarded by mu.
+	keys intake.Keys
 	// lastSeen is when a hook last named the session (ms, the daemon's clock; see evict.go).
 	lastSeen atomic.Int64
 	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see

@@ -77,11 +77,22 @@ func ClassOf(command string) state.CommandClass {
 
 // RowOf builds the ledger row of a finished tool call; Seq is left 0 for the reducer to assign.
 func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
+	return rowOf(e, result, ms, turn, nil)
+}
+
+// rowOf is RowOf, a Bash call's key taken from keys when there are keys.
+func rowOf(e ToolEvent, result ToolResult, ms int64, turn int, keys *Keys) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
-	key, cls, owned := normalize(tool, e)
-	if !owned {
-		key = strings.Clone(key) // the row outlives the command or path the key may be a slice of
+	var key string
+	var cls state.CommandClass
+	if command, ok := e.String("command"); ok && keys != nil && tool == "Bash" {
+		key, cls = keys.shell(command)
+	} else {
+		var owned bool
+		if key, cls, owned = normalize(tool, e); !owned {
+			key = strings.Clone(key) // the row outlives the command or path the key may be a slice of
+		}
 	}
 	chars, head := result.rowText()
 	row := state.Row{
