@@ -49,6 +49,17 @@ var paramsReaderFrames = []string{
 	`{"jsonrpc":"2.0","id":10,"method":"tool.call","params":{"sessionId":"nobody","event":{"tool":"Bash","tool_use_id":"t10","command":"ls"}}}`,
 	`{"jsonrpc":"2.0","id":11,"method":"tool.call","params":{"sessionId":"s","event":{"tool":"Agent","tool_use_id":"t11","description":"explore","prompt":"look"},"result":{"result":{"agentId":"a1","status":"completed"}}}}`,
 	`{"jsonrpc":"2.0","method":"tool.call","params":{"sessionId":"s","event":{"tool":"Grep","tool_use_id":"t12","pattern":"x","todos":[{"a":1},{"a":1}]}}}`,
+	// More members than the one-pass reader checks one against another: the full decoder's.
+	`{"jsonrpc":"2.0","id":13,"method":"tool.call","params":{"sessionId":"s","event":{"tool":"Other","tool_use_id":"t13"` + manyMembers(40) + `}}}`,
+}
+
+// manyMembers is n members "m0":0 … written after a first one, each with a comma before it.
+func manyMembers(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `,"m%d":%d`, i, i)
+	}
+	return b.String()
 }
 
 // TestParamsReadersAgree: every frame is answered the same, byte for byte, and leaves the same state,

@@ -39,20 +39,7 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 	j.raw(`,"calls":`)
 	j.int(int64(r.Calls))
 	j.raw(`,"tools":`)
-	if r.Tools == nil {
-		j.raw("null")
-	} else {
-		j.b = append(j.b, '{')
-		for i, k := range sortedKeys(room[:], r.Tools) {
-			if i > 0 {
-				j.b = append(j.b, ',')
-			}
-			j.str(k)
-			j.b = append(j.b, ':')
-			j.int(int64(r.Tools[k]))
-		}
-		j.b = append(j.b, '}')
-	}
+	sortedObject(&j, room[:], r.Tools, func(n int) { j.int(int64(n)) })
 	j.raw(`,"cost":{"total":`)
 	j.optFloat(r.Cost.Total)
 	j.raw(`,"priced":`)
@@ -74,31 +61,19 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 	j.raw(`},"tokens":`)
 	j.tokens(r.Tokens)
 	j.raw(`,"models":`)
-	if r.Models == nil {
-		j.raw("null")
-	} else {
-		j.b = append(j.b, '{')
-		for i, k := range sortedKeys(room[:], r.Models) {
-			if i > 0 {
-				j.b = append(j.b, ',')
-			}
-			j.str(k)
-			j.b = append(j.b, ':')
-			m := r.Models[k]
-			if m == nil {
-				j.raw("null")
-				continue
-			}
-			j.raw(`{"calls":`)
-			j.int(int64(m.Calls))
-			j.raw(`,"tokens":`)
-			j.tokens(m.Tokens)
-			j.raw(`,"cost":`)
-			j.optFloat(m.Cost)
-			j.b = append(j.b, '}')
+	sortedObject(&j, room[:], r.Models, func(m *agentlog.ModelUse) {
+		if m == nil {
+			j.raw("null")
+			return
 		}
+		j.raw(`{"calls":`)
+		j.int(int64(m.Calls))
+		j.raw(`,"tokens":`)
+		j.tokens(m.Tokens)
+		j.raw(`,"cost":`)
+		j.optFloat(m.Cost)
 		j.b = append(j.b, '}')
-	}
+	})
 	if f := r.Judge; f != nil {
 		j.raw(`,"judge":{"forks":`)
 		j.int(int64(f.Forks))
@@ -218,6 +193,25 @@ func (j *jsonOut) tokens(t agentlog.Tokens) {
 
 // sortedKeys is m's keys in encoding/json's order (byte-wise), in room (a session's few tools and
 // models fit the caller's array).
+// sortedObject writes m as encoding/json writes a map: null when nil, else its names sorted, each value by
+// put.
+func sortedObject[V any](j *jsonOut, room []string, m map[string]V, put func(V)) {
+	if m == nil {
+		j.raw("null")
+		return
+	}
+	j.b = append(j.b, '{')
+	for i, k := range sortedKeys(room, m) {
+		if i > 0 {
+			j.b = append(j.b, ',')
+		}
+		j.str(k)
+		j.b = append(j.b, ':')
+		put(m[k])
+	}
+	j.b = append(j.b, '}')
+}
+
 func sortedKeys[V any](room []string, m map[string]V) []string {
 	keys := room[:0]
 	for k := range m {

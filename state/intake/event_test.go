@@ -2,7 +2,9 @@ package intake
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -79,6 +81,17 @@ func TestToolEventMembers(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`[1]`), &back); err == nil {
 		t.Error("UnmarshalJSON took an array")
+	}
+	for _, n := range []int{readEventMax, readEventMax + 1} {
+		var b strings.Builder
+		b.WriteString(`{"tool":"x"`)
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, `,"m%d":%d`, i, i)
+		}
+		sc := NewEventScanner([]byte(b.String() + "}"))
+		if _, ok := ReadToolEvent(&sc); ok != (n <= readEventMax) {
+			t.Errorf("ReadToolEvent of %d members: ok %v (it reads at most %d)", n, ok, readEventMax)
+		}
 	}
 	if sc := NewEventScanner([]byte(`{"tool":"a","tool":"b"}`)); func() bool { _, ok := ReadToolEvent(&sc); return ok }() {
 		t.Error("ReadToolEvent took a member named twice")

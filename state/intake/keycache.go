@@ -15,8 +15,12 @@ type Keys struct {
 	m map[string]shellKey
 }
 
-// KeysCap bounds the commands one Keys remembers: ~100 bytes each.
-const KeysCap = 1024
+// KeysCap bounds the commands one Keys remembers, and keysCommandMax the length of one it remembers (a
+// heredoc can be megabytes): at most ~4 MB a session, most sessions far less.
+const (
+	KeysCap        = 1024
+	keysCommandMax = 2048
+)
 
 type shellKey struct {
 	key string // owned: never a slice of the command it was built from
@@ -28,6 +32,20 @@ func (k *Keys) RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.R
 	return rowOf(e, result, ms, turn, k)
 }
 
+// bash is the key of a Bash call's command, remembered; ok is false for any other call, a command that
+// is no string, or no Keys at all (k nil), which normalize keys as ever.
+func (k *Keys) bash(tool string, e ToolEvent) (key string, cls state.CommandClass, ok bool) {
+	if k == nil || tool != "Bash" {
+		return "", "", false
+	}
+	command, ok := e.String("command")
+	if !ok {
+		return "", "", false
+	}
+	key, cls = k.shell(command)
+	return key, cls, true
+}
+
 // shell is the key of a Bash command, remembered.
 func (k *Keys) shell(command string) (string, state.CommandClass) {
 	if sk, ok := k.m[command]; ok {
@@ -36,6 +54,9 @@ func (k *Keys) shell(command string) (string, state.CommandClass) {
 	key, cls, owned := normalize("Bash", bashEvent(command))
 	if !owned {
 		key = strings.Clone(key)
+	}
+	if len(command) > keysCommandMax {
+		return key, cls
 	}
 	if k.m == nil || len(k.m) >= KeysCap {
 		k.m = make(map[string]shellKey, 64)

@@ -52,6 +52,11 @@ func TestKeysAgree(t *testing.T) {
 	agreeKeys(t, &keys, ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "t", "command": json.Number("3")}))
 	long := "npm test " + strings.Repeat("--flag ", state.KeyMax)
 	agreeKeys(t, &keys, ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "t", "command": long}))
+	heredoc := "cat > big.txt <<'EOF'\n" + strings.Repeat("a line of the file\n", keysCommandMax/8) + "EOF"
+	agreeKeys(t, &keys, ToolEventOf(map[string]any{"tool": "Bash", "tool_use_id": "t", "command": heredoc}))
+	if _, kept := keys.m[heredoc]; kept {
+		t.Fatalf("a %d-byte command was remembered (at most %d)", len(heredoc), keysCommandMax)
+	}
 	if k := keys.m[long].key; jstext.Len16(k) > state.KeyMax || !strings.HasPrefix(long, strings.TrimPrefix(k, "test:")) {
 		t.Fatalf("the long command's remembered key %.40q… is not its cut", k)
 	}

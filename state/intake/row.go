@@ -84,11 +84,8 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 func rowOf(e ToolEvent, result ToolResult, ms int64, turn int, keys *Keys) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
-	var key string
-	var cls state.CommandClass
-	if command, ok := e.String("command"); ok && keys != nil && tool == "Bash" {
-		key, cls = keys.shell(command)
-	} else {
+	key, cls, ok := keys.bash(tool, e)
+	if !ok {
 		var owned bool
 		if key, cls, owned = normalize(tool, e); !owned {
 			key = strings.Clone(key) // the row outlives the command or path the key may be a slice of

@@ -37,6 +37,10 @@ func NewEventScanner(data []byte) jsonscan.Scanner { return jsonscan.WithNames(d
 // (jsonscan.Scanner.SetNames).
 func EventNames() *jsonscan.Interned { return eventNames }
 
+// readEventMax is the most members ReadToolEvent reads: each is checked against those before it, which
+// is cheap for the handful an event has and quadratic for a frame made of thousands.
+const readEventMax = 32
+
 // ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
 func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
 	if !sc.Enter() {
@@ -51,8 +55,11 @@ func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
 		case !more:
 			return e, true
 		}
+		if e.Len() == readEventMax {
+			return ToolEvent{}, false // past a handful, the full decoder (a map) finds a name given twice
+		}
 		name := sc.Name(key)
-		if _, twice := e.Lookup(name); twice {
+		if e.Has(name) {
 			return ToolEvent{}, false // the full decoder says which one counts
 		}
 		m := eventMember{name: name}
