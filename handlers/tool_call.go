@@ -19,40 +19,52 @@ const planTool = "ExitPlanMode"
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
-	r := new(toolCallRead)
+	r := newToolCallRead()
 	var err error
-	if r.p, r.e, r.hasAt, err = s.toolCallParams(raw, &r.at); err != nil {
+	if r.p, r.e, r.hasAt, err = s.toolCallParams(raw, &r.at, r.room); err != nil {
+		r.release()
 		return nil, err
 	}
 	return s.runToolCall(r)
 }
 
 // runToolCall is tool.call on its params read: r.e not Given when the full decoder's path has the
-// event still to decode.
+// event still to decode. r is released (toolCallReads) once the call is done with it: here, or after the
+// recording when the answer goes first.
 func (s *Server) runToolCall(r *toolCallRead) (any, error) {
+	result, then, err := s.answerToolCall(r)
+	if !then {
+		r.release()
+	}
+	return result, err
+}
+
+// answerToolCall is runToolCall's work; then says the result is r's own rpc.Then, whose rest records
+// the call (RunRest).
+func (s *Server) answerToolCall(r *toolCallRead) (result any, then bool, err error) {
 	sess, err := s.session(r.p.SessionID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	p, e := &r.p, r.e
 	if !e.Given() {
 		// The full decoder's path: the event is decoded on its own, once the session is known.
 		if len(p.Event) == 0 {
-			return nil, rpc.InvalidParams("params.event: required")
+			return nil, false, rpc.InvalidParams("params.event: required")
 		}
 		if e, err = intake.ToolEventFromJSON(p.Event); err != nil {
-			return nil, rpc.InvalidParams("params.event: %v", err)
+			return nil, false, rpc.InvalidParams("params.event: %v", err)
 		}
 		r.e = e
 	}
 	if tool, ok := e.String("tool"); !ok || tool == "" {
-		return nil, rpc.InvalidParams("params.event.tool: required string")
+		return nil, false, rpc.InvalidParams("params.event.tool: required string")
 	}
 	if _, ok := e.String("tool_use_id"); !ok {
-		return nil, rpc.InvalidParams("params.event.tool_use_id: required string")
+		return nil, false, rpc.InvalidParams("params.event.tool_use_id: required string")
 	}
 	if math.IsNaN(p.Ms) || p.Ms < 0 {
-		return nil, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
+		return nil, false, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
 	}
 	r.sess, r.now, r.ms = sess, s.now(r.atOrNil()), int64(jstext.Round(p.Ms))
 	if sess.owesNothing(e, p.Result) {
@@ -60,18 +72,20 @@ func (s *Server) runToolCall(r *toolCallRead) (any, error) {
 		// for the recording; the connection records it before it reads the next request (rpc.Then,
 		// r.RunRest), and a caller without one (a replay, rpc.Settle) right away.
 		r.then = rpc.Then{Result: noContext, Rest: r}
-		return &r.then, nil
+		return &r.then, true, nil
 	}
 	var out []string
 	sess.event(func() { out = sess.toolCall(e, p.Result, r.ms, r.now) })
 	if len(out) == 0 {
-		return noContext, nil
+		return noContext, false, nil
 	}
-	return ContextResult{Context: out}, nil
+	return ContextResult{Context: out}, false, nil
 }
 
-// RunRest records a call answered before its recording (runToolCall).
+// RunRest records a call answered before its recording (runToolCall), then releases r: the Then it
+// returned is r's own, read no more once its rest runs (rpc.Then).
 func (r *toolCallRead) RunRest() {
+	defer r.release()
 	r.sess.event(func() { r.sess.record(r.e, r.p.Result, r.ms, r.now) })
 }
 
@@ -98,8 +112,8 @@ var noContext any = rpc.Encoded(`{"context":[]}`)
 // with the full decoder, the event (not Given) left for after the session is found, where its errors
 // come. hasAt says whether the host gave its clock: in *into, which the one-pass reader fills, or from
 // the decoded params.
-func (s *Server) toolCallParams(raw json.RawMessage, into *int64) (p ToolCallParams, e intake.ToolEvent, hasAt bool, err error) {
-	if p, e, hasAt, ok := readToolCall(raw, into); ok {
+func (s *Server) toolCallParams(raw json.RawMessage, into *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt bool, err error) {
+	if p, e, hasAt, ok := readToolCallInto(raw, into, room); ok {
 		return p, e, hasAt, nil
 	}
 	p, err = decode[ToolCallParams](raw)

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/rpc"
@@ -18,8 +19,13 @@ import (
 // An `at` is stored in *at (p.At is left nil) and hasAt says whether one was given: at is the caller's,
 // so reading it allocates nothing.
 func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
+	return readToolCallInto(raw, at, nil)
+}
+
+// readToolCallInto is readToolCall with the event built in room (intake.ReadToolEventInto).
+func readToolCallInto(raw []byte, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	sc := intake.NewEventScanner(raw)
-	p, e, hasAt, ok = readToolCallValue(&sc, at)
+	p, e, hasAt, ok = readToolCallValue(&sc, at, room)
 	if !ok || !sc.End() {
 		return ToolCallParams{}, intake.ToolEvent{}, false, false
 	}
@@ -35,10 +41,32 @@ type toolCallRead struct {
 	hasAt bool
 
 	// What runToolCall works out, kept for the recording it leaves for after the answer (RunRest):
-	// held here, the call's one allocation, rather than in a closure of its own.
+	// held here rather than in a closure of its own.
 	sess    *Session
 	now, ms int64
 	then    rpc.Then
+
+	// room is the array of the event read before, for the next (see toolCallReads).
+	room intake.Room
+}
+
+// toolCallReads keeps the toolCallReads done with, so a tool.call allocates neither its read nor its
+// event's members: with the row, they were most of what each call left for the collector, whose pace
+// and the pages the heap grows into follow the bytes allocated.
+var toolCallReads = sync.Pool{New: func() any { return new(toolCallRead) }}
+
+// newToolCallRead is a toolCallRead from the pool, empty but for the room of a former event.
+func newToolCallRead() *toolCallRead { return toolCallReads.Get().(*toolCallRead) }
+
+// release gives r back once nothing reads it: its reply is written or settled and its recording done.
+// The event's array is kept for the next read; everything else r held is let go.
+func (r *toolCallRead) release() {
+	room := r.room
+	if held := r.e.Room(); cap(held) > cap(room) {
+		room = held
+	}
+	*r = toolCallRead{room: room.Emptied()}
+	toolCallReads.Put(r)
 }
 
 // atOrNil is the host's clock, nil when the params gave none.
@@ -74,6 +102,9 @@ func ReadParams(method string, raw []byte) (read any, sessionID string, at *int6
 		return nil, "", nil, false
 	}
 	sessionID, at = v.(sessionParams).session()
+	if at != nil {
+		at = &[]int64{*at}[0] // its own: read's is reused once the request is handled
+	}
 	return v, sessionID, at, true
 }
 
@@ -87,16 +118,17 @@ func (r *toolCallRead) session() (string, *int64) { return r.p.SessionID, r.atOr
 func readToolCallParams(sc *jsonscan.Scanner) (any, bool) {
 	prev := sc.SetNames(intake.EventNames())
 	defer sc.SetNames(prev)
-	r := new(toolCallRead)
+	r := newToolCallRead()
 	var ok bool
-	if r.p, r.e, r.hasAt, ok = readToolCallValue(sc, &r.at); !ok {
+	if r.p, r.e, r.hasAt, ok = readToolCallValue(sc, &r.at, r.room); !ok {
+		r.release()
 		return nil, false
 	}
 	return r, true
 }
 
 // readToolCallValue reads the params object at sc (readToolCall), leaving sc after it.
-func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
+func readToolCallValue(sc *jsonscan.Scanner, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	if !sc.Enter() {
 		return p, intake.ToolEvent{}, false, false
 	}
@@ -128,7 +160,7 @@ func readToolCallValue(sc *jsonscan.Scanner, at *int64) (p ToolCallParams, e int
 		case "event":
 			ok = jsonscan.Once(&seen.event)
 			if ok {
-				e, ok = intake.ReadToolEvent(sc)
+				e, ok = intake.ReadToolEventInto(sc, room)
 			}
 		case "result":
 			ok = jsonscan.Once(&seen.result)

@@ -8,7 +8,8 @@ import "context"
 // returns one when part of its work cannot change its answer: the peer, which waits for the answer,
 // does not wait for that part, and every later request of the connection still sees it done. Rest runs
 // under the same recovery as a handler; a panic in it is logged, as its reply is already out. For a
-// notification Rest runs at once.
+// notification Rest runs at once. Result is read before Rest runs and the Then not at all after, so a
+// Rest may hand the Then back to whatever pool it came from.
 type Then struct {
 	Result any
 	Rest   Rest
@@ -28,10 +29,11 @@ func (f RestFunc) RunRest() { f() }
 // for a caller of a handler that is not a Conn.
 func SettleThen(result any) any {
 	if t, ok := result.(*Then); ok {
-		if t.Rest != nil {
-			t.Rest.RunRest()
+		result, rest := t.Result, t.Rest
+		if rest != nil {
+			rest.RunRest()
 		}
-		return t.Result
+		return result
 	}
 	return result
 }

@@ -45,6 +45,20 @@ func (m *eventMember) get() any {
 	return m.value
 }
 
+// Room is the array of an event its holder is done with, emptied, for ReadToolEventInto to build the
+// next one in. It holds no member: what the event held is not kept alive by it.
+type Room []eventMember
+
+// Room is e's array emptied, for the next event read (ReadToolEventInto). e, and every copy of it, must
+// not be used after: the next event is written over its members.
+func (e ToolEvent) Room() Room { return Room(e.members).Emptied() }
+
+// Emptied is r with every entry of its array cleared, a read that failed partway included.
+func (r Room) Emptied() Room {
+	clear(r[:cap(r)])
+	return r[:0]
+}
+
 // NewToolEvent is an empty event with room for n members.
 func NewToolEvent(n int) ToolEvent { return ToolEvent{members: make([]eventMember, 0, n)} }
 

@@ -42,11 +42,19 @@ func EventNames() *jsonscan.Interned { return eventNames }
 const readEventMax = 32
 
 // ReadToolEvent reads a tool event, which must be an object, as ToolEventFromJSON would.
-func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) {
+func ReadToolEvent(sc *jsonscan.Scanner) (ToolEvent, bool) { return ReadToolEventInto(sc, nil) }
+
+// ReadToolEventInto is ReadToolEvent building the event in room's array (Room), when it has one, rather
+// than a new one: a caller that reads an event per request and is done with each before the next reuses
+// one array.
+func ReadToolEventInto(sc *jsonscan.Scanner, room Room) (ToolEvent, bool) {
 	if !sc.Enter() {
 		return ToolEvent{}, false
 	}
-	e := NewToolEvent(4)
+	e := ToolEvent{members: room}
+	if cap(room) == 0 {
+		e = NewToolEvent(4)
+	}
 	for {
 		key, more, ok := sc.Key()
 		switch {
