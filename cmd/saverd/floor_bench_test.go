@@ -28,6 +28,9 @@ var floorCalls = flag.Int("floor-calls", 20_000, "BenchmarkDaemonFloors: tool.ca
 // rows and more, LoopCap loops):
 //
 //   - serve (`saverd < FILE`) against `saverd replay FILE`: CPU and wall per tool.call, and their ratio;
+//     and the same per call of the calls past the full session's fill alone (full-*: each program is
+//     also run on the fill, whose CPU is taken from the whole run's), which leaves the start and the
+//     ledger's first rows out of a figure given "at a full ledger";
 //   - serve's CPU per tool.call against the floor program (testdata/floor/min: the same fields decoded,
 //     a row appended, an empty reply) on the same file;
 //   - the tool.call round trip through pipes, one request at a time, p50 and p99, against the echo floor
@@ -47,22 +50,42 @@ func BenchmarkDaemonFloors(b *testing.B) {
 		file = *replayFile
 	}
 	calls := writeReplay(b, file, extra)
+	// The fill alone, the same requests up to a full ledger: what a run costs before its calls are at a
+	// full ledger (the start, the ledger's first RowCap rows), taken from the whole run's cost.
+	fill := filepath.Join(dir, "fill.ndjson")
+	writeReplay(b, fill, 0)
 	for range min(b.N, 1) {
 		store := b.TempDir() // empty: replay holds no registry either
-		runs := map[string][]string{
-			"serve":  {saverd, "--store", store, "--log-level", "error"},
-			"replay": {saverd, "replay", file},
-			"floor":  {floor},
+		runs := func(name, file string) []string {
+			return map[string][]string{
+				"serve":  {saverd, "--store", store, "--log-level", "error"},
+				"replay": {saverd, "replay", file},
+				"floor":  {floor},
+			}[name]
 		}
-		cpu, wall := map[string][]time.Duration{}, map[string][]time.Duration{}
+		cpu, wall, fillCPU := map[string][]time.Duration{}, map[string][]time.Duration{}, map[string][]time.Duration{}
 		for range 5 {
 			for _, name := range []string{"serve", "replay", "floor"} {
-				c, w := runOnFile(b, runs[name], file)
+				c, w := runOnFile(b, runs(name, file), file)
 				cpu[name], wall[name] = append(cpu[name], c), append(wall[name], w)
+				c, _ = runOnFile(b, runs(name, fill), fill)
+				fillCPU[name] = append(fillCPU[name], c)
 			}
 		}
 		per := func(d []time.Duration) float64 { return float64(median(d).Nanoseconds()) / 1e3 / float64(calls) }
+		// past is the CPU per call of the calls past the fill: each whole run less the median fill.
+		past := func(name string) float64 {
+			f := median(fillCPU[name])
+			d := make([]time.Duration, len(cpu[name]))
+			for i, c := range cpu[name] {
+				d[i] = c - f
+			}
+			return float64(median(d).Nanoseconds()) / 1e3 / float64(extra)
+		}
 		b.ReportMetric(per(cpu["serve"]), "serve-cpu-µs/call")
+		b.ReportMetric(past("serve"), "full-serve-cpu-µs/call")
+		b.ReportMetric(past("replay")/past("serve"), "full-replay/serve-cpu")
+		b.ReportMetric(past("serve")/past("floor"), "full-serve/floor-cpu")
 		b.ReportMetric(per(cpu["replay"]), "replay-cpu-µs/call")
 		b.ReportMetric(per(cpu["floor"]), "floor-cpu-µs/call")
 		b.ReportMetric(per(wall["replay"])/per(wall["serve"]), "replay/serve-wall")
