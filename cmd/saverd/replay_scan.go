@@ -1,11 +1,117 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
+
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/jsonscan"
 )
+
+// entry is what one line of a script gives the replay.
+type entry struct {
+	kind entryKind
+	req  request   // entryRequest
+	raw  string    // entryMalformed: the frame's text
+	fork forkReply // entryFork
+}
+
+type entryKind uint8
+
+const (
+	entryNone      entryKind = iota // a line of the daemon's own, or a reply matching none of its calls
+	entryRequest                    // a request the host sent
+	entryMalformed                  // a frame the host sent that did not parse: answered with a parse error
+	entryFork                       // the host's answer to one of the daemon's model.fork calls
+)
+
+// readLine reads one line of a script, noting in forkIDs the model.fork calls a recording shows the
+// daemon made, which decide the replies kept after them.
+func readLine(text []byte, forkIDs map[string]string) (entry, error) {
+	if r, ok := scanRequest(text); ok {
+		return entry{kind: entryRequest, req: r}, nil
+	}
+	var l scriptLine
+	if fastjson.Unmarshal(text, &l) == nil {
+		switch {
+		case l.Dir == "":
+			return msgEntry(l.wireMsg, forkIDs), nil
+		case l.Raw != nil || l.Msg == nil:
+			// the long way: a raw frame, or a recording line without a message
+		case l.Dir == "in":
+			return msgEntry(*l.Msg, forkIDs), nil
+		case l.Dir == "out":
+			noteOut(*l.Msg, forkIDs)
+			return entry{}, nil
+		}
+	}
+	return readLineSlow(text, forkIDs)
+}
+
+// readLineSlow is readLine with encoding/json, a decode per part.
+func readLineSlow(text []byte, forkIDs map[string]string) (entry, error) {
+	var rec recorded
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return entry{}, fmt.Errorf("not JSON: %w", err)
+	}
+	if rec.Dir == "" {
+		// A plain host request, not a recording line.
+		return inEntry(text, forkIDs)
+	}
+	if rec.Raw != nil {
+		if rec.Dir == "in" {
+			return entry{kind: entryMalformed, raw: *rec.Raw}, nil
+		}
+		return entry{}, nil
+	}
+	var m wireMsg
+	if err := json.Unmarshal(rec.Msg, &m); err != nil {
+		return entry{}, fmt.Errorf("msg is not a JSON-RPC message: %w", err)
+	}
+	switch rec.Dir {
+	case "out":
+		noteOut(m, forkIDs)
+		return entry{}, nil
+	case "in":
+		return inEntry(rec.Msg, forkIDs)
+	}
+	return entry{}, fmt.Errorf("dir must be in or out, got %q", rec.Dir)
+}
+
+// noteOut notes the purpose of a model.fork the recorded daemon made, to match its reply by.
+func noteOut(m wireMsg, forkIDs map[string]string) {
+	if m.Method == "model.fork" {
+		var p struct{ Purpose string }
+		_ = json.Unmarshal(m.Params, &p)
+		forkIDs[callID(m.ID)] = p.Purpose
+	}
+}
+
+func inEntry(text []byte, forkIDs map[string]string) (entry, error) {
+	var m wireMsg
+	if err := json.Unmarshal(text, &m); err != nil {
+		return entry{}, fmt.Errorf("not a JSON-RPC message: %w", err)
+	}
+	return msgEntry(m, forkIDs), nil
+}
+
+// msgEntry is a message the host sent: a request, or a reply to one of the daemon's model.fork calls.
+func msgEntry(m wireMsg, forkIDs map[string]string) entry {
+	if m.Method != "" {
+		r := request{wireMsg: m}
+		r.sessionID, r.at = peekParams(m.Params)
+		return entry{kind: entryRequest, req: r}
+	}
+	// A reply to one of the daemon's model.fork calls.
+	purpose, known := forkIDs[callID(m.ID)]
+	if known || len(forkIDs) == 0 {
+		return entry{kind: entryFork, fork: forkReply{purpose: purpose, msg: m}}
+	}
+	return entry{}
+}
 
 // scanRequest reads a line holding one host request in one pass (internal/jsonscan, as the rpc layer
 // reads a frame), its members left in place in the line, which is read fresh for every line. ok is
