@@ -30,6 +30,12 @@ type wireMsg struct {
 	Error   *rpc.Error      `json:"error,omitempty"`
 }
 
+// own gives m copies of the members that may be slices of its line's text (one-pass reads leave them
+// in place), for a line read into a buffer the next line reuses.
+func (m *wireMsg) own() {
+	m.ID, m.Params, m.Result = bytes.Clone(m.ID), bytes.Clone(m.Params), bytes.Clone(m.Result)
+}
+
 // recorded is one line of a --record file.
 type recorded struct {
 	Dir string          `json:"dir"`
@@ -38,6 +44,7 @@ type recorded struct {
 }
 
 // script is a recording read whole: the host's requests in order, and the host's answers to model.fork.
+// A recording in a regular file is played without one (see scanFile); a pipe, or the demo, makes one.
 type script struct {
 	requests  []request
 	malformed map[int]string // position in requests → the raw text of a frame that did not parse
@@ -428,7 +435,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	defer f.Close()
-	sc, err := readScript(f, name)
+	src, err := openSource(f, name)
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
@@ -443,11 +450,29 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		defer os.RemoveAll(root)
 		opt.writeRoot = root
 	}
-	if err := play(ctx, sc.cursor(), opt, stdout); err != nil {
+	if err := play(ctx, src, opt, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
 	return 0
+}
+
+// openSource checks the whole recording in f, and answers what plays it: a regular file in two passes
+// (scanFile), so what a replay holds does not grow with the recording's length; anything else (a pipe,
+// which reads once) read whole.
+func openSource(f *os.File, name string) (source, error) {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		fs, err := scanFile(f, name, lineBuffer)
+		if err != nil {
+			return nil, err
+		}
+		return fs, nil
+	}
+	sc, err := readScript(f, name)
+	if err != nil {
+		return nil, err
+	}
+	return sc.cursor(), nil
 }
 
 // callID is a message id as the live daemon matches a reply to its call: the number 7 and the string
