@@ -36,7 +36,13 @@ const (
 // readLine reads one line of a script, noting in forkIDs the model.fork calls a recording shows the
 // daemon made, which decide the replies kept after them.
 func readLine(text []byte, forkIDs map[string]string) (entry, error) {
-	if r, ok := scanRequest(text); ok {
+	return readLineNow(text, forkIDs, false)
+}
+
+// readLineNow is readLine, reading a tool.call's params with its reader at once when readNow (see
+// scanRequest).
+func readLineNow(text []byte, forkIDs map[string]string, readNow bool) (entry, error) {
+	if r, ok := scanRequest(text, readNow); ok {
 		return entry{kind: entryRequest, req: r}, nil
 	}
 	var l scriptLine
@@ -123,8 +129,12 @@ func msgEntry(m wireMsg, forkIDs map[string]string) entry {
 // false for anything the full decoders must decide, which then read the line again: a recording line,
 // a reply, an error member, a name a full decoder would match regardless of case, a member given twice,
 // a value of another type than the member's, anything jsonscan refuses.
-func scanRequest(text []byte) (r request, ok bool) {
-	sc := jsonscan.New(text)
+//
+// With readNow, params a one-pass reader takes are read in the same pass, when they end the line (as a
+// host writes a request): a replay that plays each line as it reads it reads them once, not once to
+// find their end and again as the request is handled (request.peek).
+func scanRequest(text []byte, readNow bool) (r request, ok bool) {
+	sc := jsonscan.WithNames(text, lineWords)
 	if !sc.Enter() {
 		return r, false
 	}
@@ -149,15 +159,18 @@ func scanRequest(text []byte) (r request, ok bool) {
 		switch string(key) {
 		case "jsonrpc":
 			slot = 0
-			r.JSONRPC, ok = sc.String()
+			r.JSONRPC, ok = word(&sc)
 		case "id":
 			slot = 1
 			r.ID, ok = sc.Raw()
 		case "method":
 			slot = 2
-			r.Method, ok = sc.String()
+			r.Method, ok = word(&sc)
 		case "params":
 			slot = 3
+			if readNow && !seen[slot] && readLast(&r, text, sc.Offset()) {
+				return r, true
+			}
 			r.Params, ok = sc.Raw()
 		default:
 			ok = !jsonscan.FoldsTo(key, lineNames) && sc.Skip()
@@ -170,6 +183,43 @@ func scanRequest(text []byte) (r request, ok bool) {
 		}
 	}
 }
+
+// lineWords are the strings nearly every line holds, handed out as they are rather than copied for each.
+var lineWords = jsonscan.Intern("2.0", "tool.call")
+
+// word reads a string value: one of lineWords without a copy.
+func word(sc *jsonscan.Scanner) (string, bool) {
+	if sc.Peek() == '"' {
+		if v, ok := sc.Interned(); ok {
+			return v.(string), true
+		}
+	}
+	return sc.String()
+}
+
+// readLast reads the params at text[start:] with their method's one-pass reader when they are the last
+// member, nothing but the request's closing brace after them: r is then whole (its method came before
+// them), and ok.
+func readLast(r *request, text []byte, start int) bool {
+	if r.Method == "" || !handlers.ReadsParams(r.Method) {
+		return false
+	}
+	body := bytes.TrimRight(text, jsonSpace)
+	end := len(body) - 1
+	if end <= start || body[end] != '}' {
+		return false
+	}
+	read, sessionID, at, ok := handlers.ReadParams(r.Method, body[start:end])
+	if !ok {
+		return false // not the last member, or params the handler must read: the scan takes them raw
+	}
+	r.Params = bytes.TrimRight(body[start:end], jsonSpace) // as Raw takes them
+	r.read, r.sessionID, r.at = read, sessionID, at
+	return true
+}
+
+// jsonSpace is the white space JSON allows between tokens.
+const jsonSpace = " \t\r\n"
 
 // lineNames are the members a full decoder of a script line reads: a request's, a reply's and a
 // recording line's.
@@ -309,7 +359,7 @@ func (s *fileSource) next() (*entry, bool) {
 		if text = bytes.TrimSpace(text); len(text) == 0 {
 			continue
 		}
-		e, err := readLine(text, s.forkIDs)
+		e, err := readLineNow(text, s.forkIDs, true)
 		if err != nil {
 			// The first pass took this line: the file changed under the replay.
 			s.failed = fmt.Errorf("%s:%d: changed since it was checked: %w", s.name, s.lines.line, err)

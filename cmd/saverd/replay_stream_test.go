@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -276,6 +277,90 @@ func TestSecondPassMeetsAChangedFile(t *testing.T) {
 				t.Fatalf("play of a changed file: %v, want %q", err, c.say)
 			}
 		})
+	}
+}
+
+// TestReadNowAgrees: a line whose params are read as it is read (the second pass) is the request reading
+// it first and peeking it later makes, on lines of each shape and every line of the recordings.
+func TestReadNowAgrees(t *testing.T) {
+	p := `{"sessionId":"s","at":12,"ms":3,"event":{"tool":"Bash","tool_use_id":"t","command":"ls"},"result":{"text":"x"}}`
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tool.call","params":` + p + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tool.call","params": ` + p + " \t}  ",
+		`{"params":` + p + `,"jsonrpc":"2.0","id":1,"method":"tool.call"}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":` + p + `,"id":1}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":` + p + `,"params":` + p + `}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":{"sessionId":"s","ms":"slow"}}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":{"sessionId":"s","SessionId":"t"}}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":` + p + `} x`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":` + p + `}}`,
+		`{"jsonrpc":"2.0","method":"tool.call","params":` + p[:len(p)-1] + `}`,
+		`{"jsonrpc":"2.0","method":"tool\u002ecall","params":` + p + `}`,
+		`{"jsonrpc":"2.0","method":"view.band","params":{"sessionId":"s","at":3}}`,
+		`{"jsonrpc":"2\u002e0","id":2,"method":"tool.call","params":null}`,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	lines = append(lines, strings.Split(longRecording(t, 300), "\n")...)
+	atOnce := 0
+	for _, line := range lines {
+		text := bytes.TrimSpace([]byte(line))
+		if len(text) == 0 {
+			continue
+		}
+		later, errLater := readLine(text, map[string]string{})
+		now, errNow := readLineNow(text, map[string]string{}, true)
+		if fmt.Sprint(errLater) != fmt.Sprint(errNow) {
+			t.Errorf("%s\n  read later: %v\n  read now:   %v", line, errLater, errNow)
+			continue
+		}
+		if now.req.read != nil {
+			atOnce++
+		}
+		later.req.peek()
+		now.req.peek()
+		// Both reads are of the same params (compared below): compare that each was read, not the
+		// reader's values, which may come from a pool.
+		if (later.req.read == nil) != (now.req.read == nil) {
+			t.Errorf("%s\n  read later: %v\n  read now:   %v", line, later.req.read, now.req.read)
+		}
+		later.req.read, now.req.read = nil, nil
+		if !reflect.DeepEqual(later, now) {
+			t.Errorf("%s\n  read later: %+v\n  read now:   %+v", line, later, now)
+		}
+	}
+	if atOnce < 250 {
+		t.Errorf("%d lines had their params read at once", atOnce)
+	}
+}
+
+// TestFirstPassAllocatesNothingPerLine: the first pass allocates as much for a long recording as for a
+// short one.
+func TestFirstPassAllocatesNothingPerLine(t *testing.T) {
+	allocs := map[int]float64{}
+	for _, calls := range []int{200, 4_000} {
+		var b strings.Builder
+		for i := range calls {
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":{"sessionId":"s","at":%d,"ms":4,"event":{"tool":"Bash","tool_use_id":"t%d","command":"ls"},"result":{"text":"out"}}}`+"\n", i, i, i)
+		}
+		file := filepath.Join(t.TempDir(), "calls.ndjson")
+		writeFile(t, file, b.String())
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs[calls] = testing.AllocsPerRun(3, func() {
+			if _, err := scanFile(f, file, lineBuffer); err != nil {
+				t.Fatal(err)
+			}
+		})
+		f.Close()
+	}
+	if allocs[4_000] > allocs[200] {
+		t.Errorf("first pass: %v allocations for 200 calls, %v for 4000", allocs[200], allocs[4_000])
 	}
 }
 
