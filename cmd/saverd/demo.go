@@ -229,7 +229,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sc := demoScript()
 	fmt.Fprintf(stdout, "saverd demo: %d host requests played through the daemon; the judge forked once.\n\n", len(sc.requests))
-	if err := play(ctx, sc, replayOptions{show: views, width: *width, quiet: !*ndjson}, stdout); err != nil {
+	if err := play(ctx, sc.cursor(), replayOptions{show: views, width: *width, quiet: !*ndjson}, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd demo:", err)
 		return 1
 	}

@@ -30,6 +30,12 @@ type wireMsg struct {
 	Error   *rpc.Error      `json:"error,omitempty"`
 }
 
+// own gives m copies of the members that may be slices of its line's text (one-pass reads leave them
+// in place), for a line read into a buffer the next line reuses.
+func (m *wireMsg) own() {
+	m.ID, m.Params, m.Result = bytes.Clone(m.ID), bytes.Clone(m.Params), bytes.Clone(m.Result)
+}
+
 // recorded is one line of a --record file.
 type recorded struct {
 	Dir string          `json:"dir"`
@@ -37,7 +43,8 @@ type recorded struct {
 	Raw *string         `json:"raw"`
 }
 
-// script is what a replay plays: the host's requests in order, and the host's answers to model.fork.
+// script is a recording read whole: the host's requests in order, and the host's answers to model.fork.
+// A recording in a regular file is played without one (see scanFile); a pipe, or the demo, makes one.
 type script struct {
 	requests  []request
 	malformed map[int]string // position in requests → the raw text of a frame that did not parse
@@ -104,7 +111,8 @@ type request struct {
 	read   any // what the reader made of them, for the handler (rpc.Request.Read)
 }
 
-// peek fills r's sessionId and at, when they were left for the request's own read.
+// peek fills r's sessionId and at, when they were left for the request's own read; once, however often
+// it is called (a source may peek a request before play does).
 func (r *request) peek() {
 	if !r.unread {
 		return
@@ -113,93 +121,38 @@ func (r *request) peek() {
 	if r.read, r.sessionID, r.at, ok = handlers.ReadParams(r.Method, r.Params); !ok {
 		r.sessionID, r.at = peek(r.Params)
 	}
+	r.unread = false
 }
 
+// add reads one line into sc.
 func (sc *script) add(text []byte, forkIDs map[string]string) error {
-	if r, ok := scanRequest(text); ok {
-		sc.requests = append(sc.requests, r)
-		return nil
+	e, err := readLine(text, forkIDs)
+	if err != nil {
+		return err
 	}
-	var l scriptLine
-	if fastjson.Unmarshal(text, &l) == nil {
-		switch {
-		case l.Dir == "":
-			sc.addMsg(l.wireMsg, forkIDs)
-			return nil
-		case l.Raw != nil || l.Msg == nil:
-			// the long way: a raw frame, or a recording line without a message
-		case l.Dir == "in":
-			sc.addMsg(*l.Msg, forkIDs)
-			return nil
-		case l.Dir == "out":
-			sc.addOut(*l.Msg, forkIDs)
-			return nil
-		}
-	}
-	return sc.addSlow(text, forkIDs)
+	sc.push(e)
+	return nil
 }
 
 // addSlow is add with encoding/json, a decode per part.
 func (sc *script) addSlow(text []byte, forkIDs map[string]string) error {
-	var rec recorded
-	if err := json.Unmarshal(text, &rec); err != nil {
-		return fmt.Errorf("not JSON: %w", err)
+	e, err := readLineSlow(text, forkIDs)
+	if err != nil {
+		return err
 	}
-	if rec.Dir == "" {
-		// A plain host request, not a recording line.
-		return sc.addIn(text, forkIDs)
-	}
-	if rec.Raw != nil {
-		if rec.Dir == "in" {
-			sc.malformed[len(sc.requests)] = *rec.Raw
-			sc.requests = append(sc.requests, request{})
-		}
-		return nil
-	}
-	var m wireMsg
-	if err := json.Unmarshal(rec.Msg, &m); err != nil {
-		return fmt.Errorf("msg is not a JSON-RPC message: %w", err)
-	}
-	switch rec.Dir {
-	case "out":
-		sc.addOut(m, forkIDs)
-		return nil
-	case "in":
-		return sc.addIn(rec.Msg, forkIDs)
-	}
-	return fmt.Errorf("dir must be in or out, got %q", rec.Dir)
-}
-
-// addOut notes the purpose of a model.fork the recorded daemon made, to match its reply by.
-func (sc *script) addOut(m wireMsg, forkIDs map[string]string) {
-	if m.Method == "model.fork" {
-		var p struct{ Purpose string }
-		_ = json.Unmarshal(m.Params, &p)
-		forkIDs[callID(m.ID)] = p.Purpose
-	}
-}
-
-func (sc *script) addIn(text []byte, forkIDs map[string]string) error {
-	var m wireMsg
-	if err := json.Unmarshal(text, &m); err != nil {
-		return fmt.Errorf("not a JSON-RPC message: %w", err)
-	}
-	sc.addMsg(m, forkIDs)
+	sc.push(e)
 	return nil
 }
 
-// addMsg adds a message the host sent: a request, or a reply to one of the daemon's model.fork calls.
-func (sc *script) addMsg(m wireMsg, forkIDs map[string]string) {
-	if m.Method != "" {
-		r := request{wireMsg: m}
-		r.sessionID, r.at = peekParams(m.Params)
-		sc.requests = append(sc.requests, r)
-		return
-	}
-	// A reply to one of the daemon's model.fork calls.
-	purpose, known := forkIDs[callID(m.ID)]
-	if known || len(forkIDs) == 0 {
-		sc.forks = append(sc.forks, forkReply{purpose: purpose, msg: m})
+func (sc *script) push(e entry) {
+	switch e.kind {
+	case entryRequest:
+		sc.requests = append(sc.requests, e.req)
+	case entryMalformed:
+		sc.malformed[len(sc.requests)] = e.raw
+		sc.requests = append(sc.requests, request{})
+	case entryFork:
+		sc.forks = append(sc.forks, e.fork)
 	}
 }
 
@@ -263,16 +216,54 @@ type replayOptions struct {
 	writeRoot string
 }
 
-// play runs the script through a fresh daemon in-process, one request at a time, waiting after each for
-// the background work it started, so a recording plays back the same way every time.
-func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) error {
+// source is what play plays: the host's requests in order, and its answers to model.fork, all of them
+// known before the first request plays.
+type source interface {
+	forkReplies() []forkReply
+	// next is the next request (entryRequest) or frame that did not parse (entryMalformed), good until
+	// the next call; false at the end, or when reading failed (err says).
+	next() (*entry, bool)
+	err() error
+}
+
+// cursor is a source playing sc.
+func (sc *script) cursor() *scriptCursor { return &scriptCursor{sc: sc} }
+
+type scriptCursor struct {
+	sc  *script
+	pos int
+	at  entry
+}
+
+func (c *scriptCursor) forkReplies() []forkReply { return c.sc.forks }
+
+func (c *scriptCursor) err() error { return nil }
+
+func (c *scriptCursor) next() (*entry, bool) {
+	if c.pos == len(c.sc.requests) {
+		return nil, false
+	}
+	i := c.pos
+	c.pos++
+	if raw, bad := c.sc.malformed[i]; bad {
+		c.at = entry{kind: entryMalformed, raw: raw}
+	} else {
+		// A copy, which play peeks: the script stays as it was read.
+		c.at = entry{kind: entryRequest, req: c.sc.requests[i]}
+	}
+	return &c.at, true
+}
+
+// play runs the requests through a fresh daemon in-process, one at a time, waiting after each for the
+// background work it started, so a recording plays back the same way every time.
+func play(ctx context.Context, src source, opt replayOptions, stdout io.Writer) error {
 	out := stdout
 	if opt.quiet {
 		out = io.Discard
 	}
 	frames := newFrameOut(out)
 	defer frames.flush()
-	host := &replayHost{out: frames, forks: sc.forks}
+	host := &replayHost{out: frames, forks: src.forkReplies()}
 	var clock int64
 	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
 		WriteRoot: opt.writeRoot})
@@ -281,15 +272,20 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 	// final is the views as they were just before the recording ended the session (session.end,
 	// shutdown, exit), which answers view.text no more; nil while the session is live.
 	var final []byte
-	for i, m := range sc.requests {
-		if raw, bad := sc.malformed[i]; bad {
-			e := rpc.FrameError([]byte(raw))
-			if e == nil {
-				e = rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(raw))
+	for {
+		e, ok := src.next()
+		if !ok {
+			break
+		}
+		if e.kind == entryMalformed {
+			fe := rpc.FrameError([]byte(e.raw))
+			if fe == nil {
+				fe = rpc.NewError(rpc.CodeParseError, "parse error: "+snippet(e.raw))
 			}
-			frames.fail(nil, e)
+			frames.fail(nil, fe)
 			continue
 		}
+		m := &e.req
 		m.peek()
 		if m.at != nil {
 			clock = *m.at
@@ -314,6 +310,9 @@ func play(ctx context.Context, sc *script, opt replayOptions, stdout io.Writer) 
 			continue
 		}
 		frames.result(m.ID, result)
+	}
+	if err := src.err(); err != nil {
+		return err
 	}
 	frames.flush() // the views below go to stdout directly
 	if final != nil {
@@ -436,7 +435,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	defer f.Close()
-	sc, err := readScript(f, name)
+	src, err := openSource(f, name)
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
@@ -451,11 +450,29 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		defer os.RemoveAll(root)
 		opt.writeRoot = root
 	}
-	if err := play(ctx, sc, opt, stdout); err != nil {
+	if err := play(ctx, src, opt, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
 	return 0
+}
+
+// openSource checks the whole recording in f, and answers what plays it: a regular file in two passes
+// (scanFile), so what a replay holds does not grow with the recording's length; anything else (a pipe,
+// which reads once) read whole.
+func openSource(f *os.File, name string) (source, error) {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		fs, err := scanFile(f, name, lineBuffer)
+		if err != nil {
+			return nil, err
+		}
+		return fs, nil
+	}
+	sc, err := readScript(f, name)
+	if err != nil {
+		return nil, err
+	}
+	return sc.cursor(), nil
 }
 
 // callID is a message id as the live daemon matches a reply to its call: the number 7 and the string

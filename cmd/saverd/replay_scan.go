@@ -1,19 +1,140 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
 	"strconv"
+
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/jsonscan"
 )
+
+// entry is what one line of a script gives the replay.
+type entry struct {
+	kind entryKind
+	req  request   // entryRequest
+	raw  string    // entryMalformed: the frame's text
+	fork forkReply // entryFork
+}
+
+type entryKind uint8
+
+const (
+	entryNone      entryKind = iota // a line of the daemon's own, or a reply matching none of its calls
+	entryRequest                    // a request the host sent
+	entryMalformed                  // a frame the host sent that did not parse: answered with a parse error
+	entryFork                       // the host's answer to one of the daemon's model.fork calls
+)
+
+// readLine reads one line of a script, noting in forkIDs the model.fork calls a recording shows the
+// daemon made, which decide the replies kept after them.
+func readLine(text []byte, forkIDs map[string]string) (entry, error) {
+	return readLineNow(text, forkIDs, false)
+}
+
+// readLineNow is readLine, reading a tool.call's params with its reader at once when readNow (see
+// scanRequest).
+func readLineNow(text []byte, forkIDs map[string]string, readNow bool) (entry, error) {
+	if r, ok := scanRequest(text, readNow); ok {
+		return entry{kind: entryRequest, req: r}, nil
+	}
+	var l scriptLine
+	if fastjson.Unmarshal(text, &l) == nil {
+		switch {
+		case l.Dir == "":
+			return msgEntry(l.wireMsg, forkIDs), nil
+		case l.Raw != nil || l.Msg == nil:
+			// the long way: a raw frame, or a recording line without a message
+		case l.Dir == "in":
+			return msgEntry(*l.Msg, forkIDs), nil
+		case l.Dir == "out":
+			noteOut(*l.Msg, forkIDs)
+			return entry{}, nil
+		}
+	}
+	return readLineSlow(text, forkIDs)
+}
+
+// readLineSlow is readLine with encoding/json, a decode per part.
+func readLineSlow(text []byte, forkIDs map[string]string) (entry, error) {
+	var rec recorded
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return entry{}, fmt.Errorf("not JSON: %w", err)
+	}
+	if rec.Dir == "" {
+		// A plain host request, not a recording line.
+		return inEntry(text, forkIDs)
+	}
+	if rec.Raw != nil {
+		if rec.Dir == "in" {
+			return entry{kind: entryMalformed, raw: *rec.Raw}, nil
+		}
+		return entry{}, nil
+	}
+	var m wireMsg
+	if err := json.Unmarshal(rec.Msg, &m); err != nil {
+		return entry{}, fmt.Errorf("msg is not a JSON-RPC message: %w", err)
+	}
+	switch rec.Dir {
+	case "out":
+		noteOut(m, forkIDs)
+		return entry{}, nil
+	case "in":
+		return inEntry(rec.Msg, forkIDs)
+	}
+	return entry{}, fmt.Errorf("dir must be in or out, got %q", rec.Dir)
+}
+
+// noteOut notes the purpose of a model.fork the recorded daemon made, to match its reply by.
+func noteOut(m wireMsg, forkIDs map[string]string) {
+	if m.Method == "model.fork" {
+		var p struct{ Purpose string }
+		_ = json.Unmarshal(m.Params, &p)
+		forkIDs[callID(m.ID)] = p.Purpose
+	}
+}
+
+func inEntry(text []byte, forkIDs map[string]string) (entry, error) {
+	var m wireMsg
+	if err := json.Unmarshal(text, &m); err != nil {
+		return entry{}, fmt.Errorf("not a JSON-RPC message: %w", err)
+	}
+	return msgEntry(m, forkIDs), nil
+}
+
+// msgEntry is a message the host sent: a request, or a reply to one of the daemon's model.fork calls.
+func msgEntry(m wireMsg, forkIDs map[string]string) entry {
+	if m.Method != "" {
+		r := request{wireMsg: m}
+		r.sessionID, r.at = peekParams(m.Params)
+		return entry{kind: entryRequest, req: r}
+	}
+	// A reply to one of the daemon's model.fork calls.
+	purpose, known := forkIDs[callID(m.ID)]
+	if known || len(forkIDs) == 0 {
+		return entry{kind: entryFork, fork: forkReply{purpose: purpose, msg: m}}
+	}
+	return entry{}
+}
 
 // scanRequest reads a line holding one host request in one pass (internal/jsonscan, as the rpc layer
 // reads a frame), its members left in place in the line, which is read fresh for every line. ok is
 // false for anything the full decoders must decide, which then read the line again: a recording line,
 // a reply, an error member, a name a full decoder would match regardless of case, a member given twice,
 // a value of another type than the member's, anything jsonscan refuses.
-func scanRequest(text []byte) (r request, ok bool) {
-	sc := jsonscan.New(text)
+//
+// With readNow, params a one-pass reader takes are read in the same pass, when they end the line (as a
+// host writes a request): a replay that plays each line as it reads it reads them once, not once to
+// find their end and again as the request is handled (request.peek).
+func scanRequest(text []byte, readNow bool) (r request, ok bool) {
+	sc := jsonscan.WithNames(text, lineWords)
 	if !sc.Enter() {
 		return r, false
 	}
@@ -38,15 +159,18 @@ func scanRequest(text []byte) (r request, ok bool) {
 		switch string(key) {
 		case "jsonrpc":
 			slot = 0
-			r.JSONRPC, ok = sc.String()
+			r.JSONRPC, ok = word(&sc)
 		case "id":
 			slot = 1
 			r.ID, ok = sc.Raw()
 		case "method":
 			slot = 2
-			r.Method, ok = sc.String()
+			r.Method, ok = word(&sc)
 		case "params":
 			slot = 3
+			if readNow && !seen[slot] && readLast(&r, text, sc.Offset()) {
+				return r, true
+			}
 			r.Params, ok = sc.Raw()
 		default:
 			ok = !jsonscan.FoldsTo(key, lineNames) && sc.Skip()
@@ -59,6 +183,43 @@ func scanRequest(text []byte) (r request, ok bool) {
 		}
 	}
 }
+
+// lineWords are the strings nearly every line holds, handed out as they are rather than copied for each.
+var lineWords = jsonscan.Intern("2.0", "tool.call")
+
+// word reads a string value: one of lineWords without a copy.
+func word(sc *jsonscan.Scanner) (string, bool) {
+	if sc.Peek() == '"' {
+		if v, ok := sc.Interned(); ok {
+			return v.(string), true
+		}
+	}
+	return sc.String()
+}
+
+// readLast reads the params at text[start:] with their method's one-pass reader when they are the last
+// member, nothing but the request's closing brace after them: r is then whole (its method came before
+// them), and ok.
+func readLast(r *request, text []byte, start int) bool {
+	if r.Method == "" || !handlers.ReadsParams(r.Method) {
+		return false
+	}
+	body := bytes.TrimRight(text, jsonSpace)
+	end := len(body) - 1
+	if end <= start || body[end] != '}' {
+		return false
+	}
+	read, sessionID, at, ok := handlers.ReadParams(r.Method, body[start:end])
+	if !ok {
+		return false // not the last member, or params the handler must read: the scan takes them raw
+	}
+	r.Params = bytes.TrimRight(body[start:end], jsonSpace) // as Raw takes them
+	r.read, r.sessionID, r.at = read, sessionID, at
+	return true
+}
+
+// jsonSpace is the white space JSON allows between tokens.
+const jsonSpace = " \t\r\n"
 
 // lineNames are the members a full decoder of a script line reads: a request's, a reply's and a
 // recording line's.
@@ -132,4 +293,148 @@ func isInteger(num []byte) bool {
 		}
 	}
 	return len(num) > 0
+}
+
+// lineBuffer is how much of a recording the two-pass reader holds at once: a longer line (a huge tool
+// output) is gathered into a buffer of its own.
+const lineBuffer = 64 << 10
+
+// scanFile is the first of two passes over a recording in a regular file: every line checked as
+// readScript checks it, with the same errors, and the replies to model.fork kept (play needs them all
+// before it starts), the requests not. The source it answers is the second pass, reading the lines
+// again as they play, so a replay holds one request at a time however long the recording.
+func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
+	lines := newLineReader(io.NewSectionReader(f, 0, math.MaxInt64), bufSize)
+	forkIDs := map[string]string{}
+	var forks []forkReply
+	for {
+		text, ok := lines.next()
+		if !ok {
+			break
+		}
+		if text = bytes.TrimSpace(text); len(text) == 0 {
+			continue
+		}
+		e, err := readLine(text, forkIDs)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, lines.line, err)
+		}
+		if e.kind == entryFork {
+			e.fork.msg.own() // kept past the line, whose buffer the next line reuses
+			forks = append(forks, e.fork)
+		}
+	}
+	if lines.err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, lines.err)
+	}
+	// The second pass reads the bytes the first checked, and no more: a recording a live daemon is still
+	// writing plays as it was when it was checked.
+	return &fileSource{name: name, forks: forks, size: lines.read,
+		lines: newLineReader(io.NewSectionReader(f, 0, lines.read), bufSize), forkIDs: map[string]string{}}, nil
+}
+
+// fileSource is the second pass over a recording scanFile checked: each line read and decoded again as
+// play asks for the next request.
+type fileSource struct {
+	name    string
+	forks   []forkReply
+	size    int64 // bytes the first pass read
+	lines   *lineReader
+	forkIDs map[string]string // the second pass's own, to decode with (its replies were kept already)
+	at      entry
+	failed  error
+}
+
+func (s *fileSource) forkReplies() []forkReply { return s.forks }
+
+func (s *fileSource) err() error { return s.failed }
+
+func (s *fileSource) next() (*entry, bool) {
+	for s.failed == nil {
+		text, ok := s.lines.next()
+		if !ok {
+			s.failed = s.end()
+			return nil, false
+		}
+		if text = bytes.TrimSpace(text); len(text) == 0 {
+			continue
+		}
+		e, err := readLineNow(text, s.forkIDs, true)
+		if err != nil {
+			// The first pass took this line: the file changed under the replay.
+			s.failed = fmt.Errorf("%s:%d: changed since it was checked: %w", s.name, s.lines.line, err)
+			return nil, false
+		}
+		switch e.kind {
+		case entryRequest:
+			s.at = e
+			// What the request's reader took is done with the line before the next is read over it (as
+			// the daemon reads a frame); params left for the handler get bytes of their own.
+			s.at.req.peek()
+			if s.at.req.read == nil {
+				s.at.req.own()
+			}
+			return &s.at, true
+		case entryMalformed:
+			s.at = e
+			return &s.at, true
+		}
+	}
+	return nil, false
+}
+
+// end is the second pass's error at the end of its lines, if it has one.
+func (s *fileSource) end() error {
+	switch {
+	case s.lines.err != nil:
+		return fmt.Errorf("read %s: %w", s.name, s.lines.err)
+	case s.lines.read != s.size:
+		return fmt.Errorf("read %s: %d bytes, %d when it was checked: it changed under the replay", s.name, s.lines.read, s.size)
+	}
+	return nil
+}
+
+// lineReader reads lines through one reused buffer, split at '\n' as readScript splits its text.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte // a line longer than br's buffer, gathered
+	line int    // the number of the line last returned
+	read int64  // bytes read
+	err  error  // what ended the lines, other than their end
+}
+
+func newLineReader(r io.Reader, size int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, size)}
+}
+
+// maxKept is the longest gathered line whose buffer is kept for the next: a recording with one huge
+// tool output does not hold its size for the rest of the replay.
+const maxKept = 1 << 20
+
+// next is the next line, its '\n' included, good until the next call; false at the end or on an error.
+func (lr *lineReader) next() ([]byte, bool) {
+	if cap(lr.long) > maxKept {
+		lr.long = nil
+	}
+	lr.long = lr.long[:0]
+	for {
+		frag, err := lr.br.ReadSlice('\n')
+		lr.read += int64(len(frag))
+		switch {
+		case err == bufio.ErrBufferFull:
+			lr.long = append(lr.long, frag...)
+			continue
+		case err != nil && err != io.EOF:
+			lr.err = err
+			return nil, false
+		case err == io.EOF && len(frag) == 0 && len(lr.long) == 0:
+			return nil, false
+		}
+		lr.line++
+		if len(lr.long) == 0 {
+			return frag, true
+		}
+		lr.long = append(lr.long, frag...)
+		return lr.long, true
+	}
 }
