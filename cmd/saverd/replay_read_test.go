@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/jsondepth"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -57,6 +59,21 @@ func TestScriptOnePassAgrees(t *testing.T) {
 		` {"jsonrpc":"2.0","id" : 1 ,"method":"x","params": { "sessionId" : "s" , "at" : 7 } } `,
 		`{"jsonrpc":"2.0","id":1,"method":"","params":{}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\xff\"}",
+		// Lines as hosts write a tool.call (scanToolCallLine), and ones that only start like them.
+		`{"jsonrpc":"2.0","id":0,"method":"tool.call","params":{"sessionId":"s","at":3}}`,
+		`{"jsonrpc":"2.0","id":01,"method":"tool.call","params":{"sessionId":"s","at":3}}`,
+		`{"jsonrpc":"2.0","id":-1,"method":"tool.call","params":{"sessionId":"s","at":3}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","at":3},"id":8}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","at":3} }`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","at":3}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","at":3}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":"x"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","at":tru}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","Method":"x"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":` + nested(jsondepth.Max-2) + `}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":` + nested(jsondepth.Max-1) + `}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":` + nested(jsondepth.Max) + `}`,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
 	for _, f := range files {
@@ -167,3 +184,6 @@ func TestFramesAsMaps(t *testing.T) {
 		}
 	}
 }
+
+// nested is an object n levels deep.
+func nested(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }

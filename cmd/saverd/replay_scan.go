@@ -134,6 +134,9 @@ func msgEntry(m wireMsg, forkIDs map[string]string) entry {
 // host writes a request): a replay that plays each line as it reads it reads them once, not once to
 // find their end and again as the request is handled (request.peek).
 func scanRequest(text []byte, readNow bool) (r request, ok bool) {
+	if r, ok := scanToolCallLine(text, readNow); ok {
+		return r, true
+	}
 	sc := jsonscan.WithNames(text, lineWords)
 	if !sc.Enter() {
 		return r, false
@@ -182,6 +185,47 @@ func scanRequest(text []byte, readNow bool) (r request, ok bool) {
 			seen[slot] = true
 		}
 	}
+}
+
+// toolCallHead and toolCallMid are a tool.call line as hosts write it (encoding/json's order, the rpc
+// layer's and the benchmarks'): `{"jsonrpc":"2.0","id":N,"method":"tool.call","params":…}`.
+var (
+	toolCallHead = []byte(`{"jsonrpc":"2.0","id":`)
+	toolCallMid  = []byte(`,"method":"tool.call","params":`)
+)
+
+// scanToolCallLine is scanRequest for a line written exactly as toolCallHead and toolCallMid say, a
+// non-negative integer id between them: the fixed members matched as bytes rather than scanned, the
+// params read (or skipped) at the depth the whole scan reads them. ok is false for any other line, which
+// scanRequest scans; on the lines it takes it makes what scanRequest makes (TestScriptOnePassAgrees).
+func scanToolCallLine(text []byte, readNow bool) (r request, ok bool) {
+	if !bytes.HasPrefix(text, toolCallHead) {
+		return r, false
+	}
+	i := len(toolCallHead)
+	j := i
+	for j < len(text) && '0' <= text[j] && text[j] <= '9' {
+		j++
+	}
+	if j == i || (text[i] == '0' && j > i+1) || !bytes.HasPrefix(text[j:], toolCallMid) {
+		return r, false
+	}
+	r.JSONRPC, r.ID, r.Method = "2.0", text[i:j], "tool.call"
+	start := j + len(toolCallMid)
+	start += len(text[start:]) - len(bytes.TrimLeft(text[start:], jsonSpace)) // where the value starts
+	if readNow && readLast(&r, text, start) {
+		return r, true
+	}
+	body := bytes.TrimRight(text, jsonSpace)
+	if len(body) <= start || body[len(body)-1] != '}' {
+		return request{}, false
+	}
+	sc := jsonscan.NewAt(body[start:len(body)-1], 1)
+	if r.Params, ok = sc.Raw(); !ok || !sc.End() {
+		return request{}, false
+	}
+	r.unread = true // read once, as the request is handled (see request.peek)
+	return r, true
 }
 
 // lineWords are the strings nearly every line holds, handed out as they are rather than copied for each.

@@ -31,6 +31,10 @@ type Scanner struct {
 // New is a scanner at the start of data; data is read in place and must not change while it is read.
 func New(data []byte) Scanner { return Scanner{data: data} }
 
+// NewAt is a scanner over a value that stands depth levels down in a larger text (a frame's params
+// stand 1 down): it refuses the nesting a scan of the whole text would refuse there.
+func NewAt(data []byte, depth int) Scanner { return Scanner{data: data, depth: depth} }
+
 // plain marks the bytes a string holds as they are: printable ASCII but the quote and the backslash.
 var plain = func() (t [256]bool) {
 	for c := 0x20; c < 0x80; c++ {

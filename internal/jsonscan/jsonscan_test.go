@@ -178,3 +178,27 @@ func TestArray(t *testing.T) {
 		}
 	}
 }
+
+// TestNewAtRefusesWhatTheWholeScanWould: a value read by a scanner made depth levels down refuses the
+// nesting a scan of the whole text refuses there, and no less.
+func TestNewAtRefusesWhatTheWholeScanWould(t *testing.T) {
+	nested := func(n int) []byte {
+		return []byte(strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1))
+	}
+	for _, n := range []int{jsondepth.Max - 1, jsondepth.Max} {
+		value := nested(n)
+		whole := New([]byte(`{"params":` + string(value) + `}`))
+		wholeOK := whole.Enter()
+		if _, more, ok := whole.Key(); !ok || !more {
+			t.Fatal("no params key")
+		}
+		wholeOK = wholeOK && whole.Skip()
+		at := NewAt(value, 1)
+		if got := at.Skip(); got != wholeOK {
+			t.Errorf("%d levels: NewAt(…, 1) skips %v, the whole scan %v", n, got, wholeOK)
+		}
+		if top := New(value); !top.Skip() {
+			t.Errorf("%d levels: New refuses what stands at the top", n)
+		}
+	}
+}
