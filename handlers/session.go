@@ -22,6 +22,8 @@ const snapshotEvery = 128
 type Session struct {
 	srv *Server
 	id  string
+	// ref is SessionRef{id} boxed once: the params of the ui.invalidate a replay sends after every event.
+	ref any
 
 	mu sync.Mutex
 	st *state.State
@@ -77,7 +79,7 @@ type Session struct {
 }
 
 func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
-	s := &Session{srv: srv, id: id, st: st, debug: debug}
+	s := &Session{srv: srv, id: id, ref: SessionRef{SessionID: id}, st: st, debug: debug}
 	s.lastSeen.Store(srv.now(nil))
 	s.snap = st.Snapshot()
 	return s
@@ -252,7 +254,7 @@ func (s *Session) invalidate() {
 	}
 	if s.srv.opt.Synchronous {
 		// A replay says everything in order, so it plays back the same every time.
-		s.send(NotifyInvalidate, SessionRef{SessionID: s.id})
+		s.send(NotifyInvalidate, s.ref)
 		return
 	}
 	if s.invalidating {
@@ -265,7 +267,7 @@ func (s *Session) invalidate() {
 		ended := s.ended
 		s.mu.Unlock()
 		if !ended { // a session that ended since says nothing more
-			s.srv.notify(NotifyInvalidate, SessionRef{SessionID: s.id})
+			s.srv.notify(NotifyInvalidate, s.ref)
 		}
 	})
 }

@@ -97,7 +97,14 @@ func ReadParams(method string, raw []byte) (read any, sessionID string, at *int6
 		return nil, "", nil, false
 	}
 	sc := jsonscan.New(raw)
-	v, ok := reader(&sc)
+	var v any
+	if method == "tool.call" {
+		v, ok = readToolCallParams(&sc) // called as itself, not through the map, the scanner stays on the stack
+	} else {
+		other := sc // this one goes to the heap, through the reader's func value
+		v, ok = reader(&other)
+		sc = other
+	}
 	if !ok || !sc.End() {
 		return nil, "", nil, false
 	}

@@ -36,10 +36,12 @@ func newFrameOut(w io.Writer) *frameOut {
 	return f
 }
 
-// member is one member of a frame: its name, already quoted with the separator before it, and its value.
+// member is one member of a frame: its name, already quoted with the separator before it, and its value;
+// or, for an id, its raw text (raw, value nil), not boxed for every reply.
 type member struct {
 	prefix string
 	value  any
+	raw    json.RawMessage
 }
 
 // frame prints one frame of the given members, in the order given (callers give them sorted, as a
@@ -61,11 +63,15 @@ func (f *frameOut) frameLocked(tail string, members ...member) bool {
 			f.buf.Write(e) // what the encoder prints for it: its MarshalJSON, compacted
 			continue
 		}
-		if id, ok := m.value.(json.RawMessage); ok && isUint(id) {
-			f.buf.Write(id) // a request's usual id, which the encoder prints as it is
-			continue
+		value := m.value
+		if m.raw != nil {
+			if isUint(m.raw) {
+				f.buf.Write(m.raw) // a request's usual id, which the encoder prints as it is
+				continue
+			}
+			value = m.raw
 		}
-		if err := f.enc.Encode(m.value); err != nil {
+		if err := f.enc.Encode(value); err != nil {
 			return false
 		}
 		f.buf.Truncate(f.buf.Len() - 1) // Encode ends the value with a newline
@@ -93,27 +99,23 @@ func (f *frameOut) notify(method string, params any) {
 		_, _ = f.w.Write(f.refFrame)
 		return
 	}
-	if f.frameLocked("", member{`{"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params}) && isRef {
+	if f.frameLocked("", member{prefix: `{"jsonrpc":"2.0","method":`, value: method}, member{prefix: `,"params":`, value: params}) && isRef {
 		f.refNote.method, f.refNote.session = method, ref.SessionID
 		f.refFrame = append(f.refFrame[:0], f.buf.Bytes()...)
 	}
 }
 
 func (f *frameOut) call(id, method string, params any) {
-	f.frame("", member{`{"id":`, id}, member{`,"jsonrpc":"2.0","method":`, method}, member{`,"params":`, params})
+	f.frame("", member{prefix: `{"id":`, value: id}, member{prefix: `,"jsonrpc":"2.0","method":`, value: method}, member{prefix: `,"params":`, value: params})
 }
 
 func (f *frameOut) result(id json.RawMessage, result any) {
-	f.frame("", member{`{"id":`, id}, member{`,"jsonrpc":"2.0","result":`, result})
+	f.frame("", member{prefix: `{"id":`, raw: id}, member{prefix: `,"jsonrpc":"2.0","result":`, value: result})
 }
 
 // fail prints an error reply; id nil prints null, as for a frame that did not parse.
 func (f *frameOut) fail(id json.RawMessage, e *rpc.Error) {
-	var v any
-	if id != nil {
-		v = id
-	}
-	f.frame(`,"jsonrpc":"2.0"`, member{`{"error":`, e}, member{`,"id":`, v})
+	f.frame(`,"jsonrpc":"2.0"`, member{prefix: `{"error":`, value: e}, member{prefix: `,"id":`, raw: id}) // nil: null
 }
 
 // isCompact: e is valid JSON with no whitespace byte anywhere, so compacting it (all the encoder does to
