@@ -101,22 +101,24 @@ type claudeSession struct {
 		text [40]byte
 		n    int
 		at   time.Time
-		err  error
+		ok   bool
 	}
 }
 
-// parseTime is time.Parse(time.RFC3339Nano, v), from the last answer when v is the text last parsed.
-func (s *claudeSession) parseTime(v string) (time.Time, error) {
+// parseTime is time.Parse(time.RFC3339Nano, v), and whether it parsed, from the last answer when v is
+// the text last parsed. Only whether it failed is kept: a parse error holds the text it failed on,
+// which may point into the reused line buffer.
+func (s *claudeSession) parseTime(v string) (time.Time, bool) {
 	lt := &s.lastTime
 	if len(v) == lt.n && v == string(lt.text[:lt.n]) && lt.n > 0 {
-		return lt.at, lt.err
+		return lt.at, lt.ok
 	}
 	at, err := time.Parse(time.RFC3339Nano, v)
 	if len(v) <= len(lt.text) {
 		lt.n = copy(lt.text[:], v)
-		lt.at, lt.err = at, err
+		lt.at, lt.ok = at, err == nil
 	}
-	return at, err
+	return at, err == nil
 }
 
 // claudeSessions reuses the sessions' maps and slices: a scan of thousands of sessions otherwise grew
@@ -275,8 +277,8 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	if main && s.rec.Cwd == "" && l.Cwd != "" {
 		s.rec.Cwd = strings.Clone(l.Cwd)
 	}
-	at, err := s.parseTime(l.Timestamp)
-	if l.Timestamp != "" && err == nil {
+	at, ok := s.parseTime(l.Timestamp)
+	if l.Timestamp != "" && ok {
 		s.seen(at)
 	}
 	switch l.Type {

@@ -29,8 +29,8 @@ func (s *claudeSession) quick(line []byte) bool {
 	if !stamped {
 		return true // no time at all: nothing to take
 	}
-	at, err := s.parseTime(ts)
-	if err != nil {
+	at, ok := s.parseTime(ts)
+	if !ok {
 		return false
 	}
 	s.seen(at)

@@ -154,10 +154,10 @@ func TestParseTimeIsTimeParse(t *testing.T) {
 		"2026-12-01T20:44:33.123+01:00", "2026-12-01T20:44:33.123+01:00", long, long,
 		"2026-12-01T19:44:33.124Z", "", "", "not a time", "not a time", "2026-12-01T19:44:33.124Z",
 	} {
-		got, gotErr := s.parseTime(v)
+		got, gotOK := s.parseTime(v)
 		want, wantErr := time.Parse(time.RFC3339Nano, v)
-		if !got.Equal(want) || got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
-			t.Errorf("parseTime(%q) = %v, %v; time.Parse: %v, %v", v, got, gotErr, want, wantErr)
+		if !got.Equal(want) || got.String() != want.String() || gotOK != (wantErr == nil) {
+			t.Errorf("parseTime(%q) = %v, %v; time.Parse: %v, %v", v, got, gotOK, want, wantErr)
 		}
 	}
 }

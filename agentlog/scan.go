@@ -66,7 +66,8 @@ type File struct {
 	Size    int64 // bytes on disk, subagents not included; for progress
 
 	// noSubagents: Discover saw nothing named like the session beside its transcript, so it has no
-	// <session>/subagents/ to look in (one stat per session saved).
+	// <session>/subagents/ to look in (one stat per session saved). Fixed when Discover walked: a
+	// subagent directory made between Discover and Scan is not read, as the session was not yet done.
 	noSubagents bool
 }
 
@@ -177,7 +178,7 @@ func (w *walker) visit(rel string, d fs.DirEntry, err error) error {
 		}
 		return nil
 	}
-	if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+	if w.harness == HarnessClaude && (d.IsDir() || d.Type()&fs.ModeSymlink != 0) { // only Claude's are looked up (done)
 		if w.dirs == nil {
 			w.dirs = make(map[string]bool)
 		}

@@ -123,10 +123,7 @@ func indexCalls(recs []Record, shard, shards uint64, n int) sharedIndex {
 	x := sharedIndex{first: make(map[copiedCall]firstHolder), more: make(map[copiedCall][]int)}
 	for i := range recs {
 		r := &recs[i]
-		if len(r.hashes) != len(r.calls) {
-			hashCalls(r) // a record read outside Scan
-		}
-		for j, hash := range r.hashes {
+		for j, hash := range r.hashes { // hashed as Scan read the record (hashCalls)
 			if hash%shards != shard {
 				continue
 			}

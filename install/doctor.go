@@ -70,13 +70,17 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 // claudeFindings reports Claude Code's hooks at every scope, and whether any scope has them.
 func claudeFindings(dir string) ([]Finding, bool) {
 	var out []Finding
-	var installed []string
+	var installed, read []string
 	for _, scope := range []string{"user", "project", "local"} {
 		path, err := SettingsPath(ClaudeCode, scope, dir)
 		if err != nil {
 			out = append(out, Finding{Level: Fix, Text: "claude-code " + scope + ": " + err.Error()})
 			continue
 		}
+		if slices.Contains(read, path) {
+			continue // a project at the home directory: its project file is the user's
+		}
+		read = append(read, path)
 		text, exists, err := readFile(path)
 		if err != nil || !exists {
 			if err != nil {
@@ -170,12 +174,17 @@ func codexFindings(dir string) ([]Finding, bool) {
 		out = append(out, Finding{Level: Fix, First: true, Text: "codex: " + err.Error() + ": Codex trusts no hook"})
 	}
 	installed := false
+	var read []string
 	for _, scope := range []string{"user", "project"} {
 		path, err := SettingsPath(Codex, scope, dir)
 		if err != nil {
 			out = append(out, Finding{Level: Fix, Text: "codex " + scope + ": " + err.Error()})
 			continue
 		}
+		if slices.Contains(read, path) {
+			continue // a project at the home directory: its project file is the user's
+		}
+		read = append(read, path)
 		text, exists, err := readFile(path)
 		if err != nil {
 			out = append(out, Finding{Level: Fix, Text: "codex: " + err.Error()})
@@ -209,19 +218,9 @@ func codexFindings(dir string) ([]Finding, bool) {
 		}
 	}
 	if !installed {
-		out = append(out, Finding{Level: Note, Text: "codex: no saverd hooks in " + strings.Join(codexPaths(dir), " or ")})
+		out = append(out, Finding{Level: Note, Text: "codex: no saverd hooks in " + strings.Join(read, " or ")})
 	}
 	return out, installed
-}
-
-func codexPaths(dir string) []string {
-	var out []string
-	for _, scope := range []string{"user", "project"} {
-		if p, err := SettingsPath(Codex, scope, dir); err == nil && !slices.Contains(out, p) {
-			out = append(out, p) // a project at the home directory has one file for both scopes
-		}
-	}
-	return out
 }
 
 // untrusted reports a handler Codex will skip because config.toml does not trust its declaration.

@@ -198,3 +198,32 @@ func TestDoctorJudgeConfig(t *testing.T) {
 		t.Errorf("config error:\n%s", got)
 	}
 }
+
+// TestDoctorProjectAtHome: a project at the home directory has one settings file for the user and the
+// project scopes; doctor reads it once, for each harness, rather than calling one install two.
+func TestDoctorProjectAtHome(t *testing.T) {
+	home := sandbox(t)
+	t.Setenv("CLAUDE_CONFIG_DIR", "") // ~/.claude, which is also the home project's .claude
+	t.Setenv("CODEX_HOME", "")        // ~/.codex, likewise
+	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
+	for _, h := range []string{ClaudeCode, Codex} {
+		if _, err := Install(Options{Harness: h, Scope: "user", Dir: home, Bin: self}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var all []string
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+		all = append(all, f.Text)
+	}
+	text := strings.Join(all, "\n")
+	for _, bad := range []string{"installed at user and project", "2 times"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("one file read as two scopes (%q):\n%s", bad, text)
+		}
+	}
+	for _, h := range []string{"claude-code user", "codex user"} {
+		if n := strings.Count(text, h); n != 1 {
+			t.Errorf("%d coverage lines for %s, want 1:\n%s", n, h, text)
+		}
+	}
+}

@@ -202,9 +202,9 @@ func searched(src agentlog.Sources) []string {
 	claude, codex := src.ClaudeDirs, src.CodexDirs
 	if claude == nil {
 		claude = agentlog.DefaultClaudeDirs()
-	}
-	if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
-		claude = []string{filepath.Join(home, ".claude")} // where Claude Code would write, though absent
+		if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
+			claude = []string{filepath.Join(home, ".claude")} // where Claude Code would write, though absent
+		}
 	}
 	if codex == nil {
 		codex = agentlog.DefaultCodexDirs()

@@ -45,14 +45,8 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 	j.raw(`,"priced":`)
 	j.float(r.Cost.Priced)
 	if len(r.Cost.Unpriced) > 0 {
-		j.raw(`,"unpriced_models":[`)
-		for i, m := range r.Cost.Unpriced {
-			if i > 0 {
-				j.b = append(j.b, ',')
-			}
-			j.str(m)
-		}
-		j.b = append(j.b, ']')
+		j.raw(`,"unpriced_models":`)
+		j.strs(r.Cost.Unpriced)
 	}
 	if r.Cost.Harness != nil {
 		j.raw(`,"harness":`)
@@ -67,33 +61,17 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 			return
 		}
 		j.raw(`{"calls":`)
-		j.int(int64(m.Calls))
-		j.raw(`,"tokens":`)
-		j.tokens(m.Tokens)
-		j.raw(`,"cost":`)
-		j.optFloat(m.Cost)
-		j.b = append(j.b, '}')
+		j.spend(m.Calls, m.Tokens, m.Cost)
 	})
 	if f := r.Judge; f != nil {
 		j.raw(`,"judge":{"forks":`)
 		j.int(int64(f.Forks))
 		j.raw(`,"calls":`)
-		j.int(int64(f.Calls))
-		j.raw(`,"tokens":`)
-		j.tokens(f.Tokens)
-		j.raw(`,"cost":`)
-		j.optFloat(f.Cost)
-		j.b = append(j.b, '}')
+		j.spend(f.Calls, f.Tokens, f.Cost)
 	}
 	if len(r.Files) > 0 {
-		j.raw(`,"files":[`)
-		for i, f := range r.Files {
-			if i > 0 {
-				j.b = append(j.b, ',')
-			}
-			j.str(f)
-		}
-		j.b = append(j.b, ']')
+		j.raw(`,"files":`)
+		j.strs(r.Files)
 	}
 	j.b = append(j.b, '}')
 	if !j.ok {
@@ -191,8 +169,29 @@ func (j *jsonOut) tokens(t agentlog.Tokens) {
 	j.b = append(j.b, '}')
 }
 
-// sortedKeys is m's keys in encoding/json's order (byte-wise), in room (a session's few tools and
-// models fit the caller's array).
+// strs writes a list of strings (never nil: the callers write a list only when it has members).
+func (j *jsonOut) strs(list []string) {
+	j.b = append(j.b, '[')
+	for i, s := range list {
+		if i > 0 {
+			j.b = append(j.b, ',')
+		}
+		j.str(s)
+	}
+	j.b = append(j.b, ']')
+}
+
+// spend writes the rest of a model's or the judge's object from its calls on: the calls, the tokens and
+// the cost, and the closing brace.
+func (j *jsonOut) spend(calls int, t agentlog.Tokens, cost *float64) {
+	j.int(int64(calls))
+	j.raw(`,"tokens":`)
+	j.tokens(t)
+	j.raw(`,"cost":`)
+	j.optFloat(cost)
+	j.b = append(j.b, '}')
+}
+
 // sortedObject writes m as encoding/json writes a map: null when nil, else its names sorted, each value by
 // put.
 func sortedObject[V any](j *jsonOut, room []string, m map[string]V, put func(V)) {
@@ -212,6 +211,8 @@ func sortedObject[V any](j *jsonOut, room []string, m map[string]V, put func(V))
 	j.b = append(j.b, '}')
 }
 
+// sortedKeys is m's keys in encoding/json's order (byte-wise), in room (a session's few tools and
+// models fit the caller's array).
 func sortedKeys[V any](room []string, m map[string]V) []string {
 	keys := room[:0]
 	for k := range m {

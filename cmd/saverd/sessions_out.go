@@ -57,13 +57,13 @@ func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) 
 
 // writeSessionsJSON writes rep as writeJSON does, byte for byte, with the sessions encoded in parallel:
 // thousands of sessions took one encoder a twentieth of `saverd sessions`, on one core, after the
-// reading. Each session is encoded at its depth in the report (its lines indented by sessionIndent), and
+// reading. Each session is encoded at its depth in the report (its lines indented four spaces), and
 // the array is put where the report encoded without sessions has its empty one.
 func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 	recs := rep.Sessions
 	rep.Sessions = []agentlog.Record{}
 	var head bytes.Buffer
-	if err := newEncoder(&head, "").Encode(rep); err != nil {
+	if err := writeJSON(&head, rep); err != nil {
 		return err
 	}
 	const empty = "{\n  \"sessions\": [],"
@@ -75,7 +75,7 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 		_, err := w.Write(head.Bytes())
 		return err
 	}
-	parts := make([]bytes.Buffer, min(runtime.GOMAXPROCS(0), len(recs)))
+	parts := make([][]byte, min(runtime.GOMAXPROCS(0), len(recs)))
 	per := (len(recs) + len(parts) - 1) / len(parts)
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
@@ -100,12 +100,8 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 					dst = append(dst, ",\n    "...)
 				}
 				dst = appendIndented(dst, one, "    ")
-				if i == p*per {
-					// Room for the part at the first session's size, so that it is not copied as it grows.
-					dst = append(make([]byte, 0, len(dst)*(per+per/4)), dst...)
-				}
 			}
-			parts[p].Write(dst)
+			parts[p] = dst
 		})
 	}
 	wg.Wait()
@@ -116,10 +112,10 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 	pieces := make([][]byte, 0, len(parts)+2)
 	pieces = append(pieces, []byte("{\n  \"sessions\": [\n    "))
 	for p := range parts {
-		if p > 0 && parts[p].Len() > 0 {
+		if p > 0 && len(parts[p]) > 0 {
 			pieces = append(pieces, []byte(",\n    "))
 		}
-		pieces = append(pieces, parts[p].Bytes())
+		pieces = append(pieces, parts[p])
 	}
 	pieces = append(pieces, []byte("\n  ],"), head.Bytes()[len(empty):])
 	for _, b := range pieces {
@@ -188,14 +184,6 @@ func appendIndented(dst, src []byte, prefix string) []byte {
 		}
 	}
 	return dst
-}
-
-// newEncoder is writeJSON's encoder.
-func newEncoder(w io.Writer, prefix string) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	return enc
 }
 
 // writeNDJSON writes one session (or one group) per line, ready for DuckDB's read_json_auto.

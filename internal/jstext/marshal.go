@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 )
 
-// Marshal is json.Marshal without HTML escaping, as JSON.stringify writes: a text such as `ignore <n>` or
-// `a && b` reaches whoever reads it as it reads, not as `\u003c`.
+// Marshal is json.Marshal without HTML escaping and without the encoder's trailing newline: a text such
+// as `ignore <n>` or `a && b` reaches whoever reads it as it reads, not as `\u003c`. (AppendJSON is the
+// JSON.stringify form, which differs from this on U+2028, control characters and numbers.)
 func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
