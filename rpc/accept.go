@@ -17,15 +17,12 @@ func (s *stream) accept(f frame) message {
 	}
 	w := &s.wire
 	perr := parseFrame(f.data, w, s.readers)
-	if f.borrowed && !(perr == nil && w.isRequest() && w.Read != nil) {
+	if f.borrowed && perr == nil && !(w.isRequest() && w.Read != nil) {
 		// Only a request whose params its reader took whole is done with the frame's text by the next
-		// read; anything else (params a handler reads, a reply another goroutine takes, an error
-		// answered) gets text of its own: its members moved onto a copy, or, should one not lie in the
-		// text, read again from the copy.
+		// read (and a frame answered with an error, here and now); anything else (params a handler
+		// reads, a reply another goroutine takes) gets text of its own, its members moved onto a copy.
 		own := bytes.Clone(f.data)
-		if !w.moveTo(f.data, own) {
-			perr = parseFrame(own, w, s.readers)
-		}
+		w.moveTo(f.data, own)
 		f.data, f.borrowed = own, false
 	}
 	if perr != nil && perr.Code == CodeParseError {
@@ -74,18 +71,17 @@ func (w *wireIn) reply() *reply {
 	return &reply{id: id, idOK: ok, result: result, err: err, replyTo: w.replyID()}
 }
 
-// moveTo points w's members, slices of old, at the same bytes of own, a copy of old; false, and w
-// partly moved, when a member is not such a slice (a full decoder's own copy).
-func (w *wireIn) moveTo(old, own []byte) bool {
+// moveTo points w's members that are slices of old at the same bytes of own, a copy of old; the others
+// are a full decoder's, which copied them already.
+func (w *wireIn) moveTo(old, own []byte) {
 	for _, m := range []*json.RawMessage{&w.JSONRPC, &w.ID, &w.Method, &w.Params, &w.Result, &w.Error} {
 		if len(*m) == 0 {
 			continue
 		}
 		at := cap(old) - cap(*m) // where a slice of old starts in it
 		if at < 0 || at+len(*m) > len(old) || &old[at] != &(*m)[0] {
-			return false
+			continue // a full decoder's: a copy already (both copy a RawMessage)
 		}
 		*m = own[at : at+len(*m) : at+len(*m)]
 	}
-	return true
 }

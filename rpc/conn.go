@@ -38,7 +38,8 @@ type Options struct {
 // the handler will find in Request.Read. It must read exactly one value and change nothing but sc; ok
 // false means it cannot decide (any text it is unsure of), and the params are then handed over raw
 // alone, as for a method with no reader. A frame that fails later checks is answered as it would be
-// without readers: what the reader read is dropped.
+// without readers: what the reader read is dropped. The frame's text may be lent (the read buffer's own
+// bytes, rpc/accept.go): what it returns must keep none of sc's text, only copies.
 type ParamsReader func(sc *jsonscan.Scanner) (read any, ok bool)
 
 // framing returns the framing to start with; an unknown value means auto.

@@ -103,7 +103,7 @@ func (fr *frameReader) next() frame {
 // since both framings end their first line with a newline.
 func (fr *frameReader) detect() frame {
 	for {
-		line, tooLong, err := fr.readLine(fr.maxFrame)
+		line, tooLong, _, err := fr.readLine(fr.maxFrame, false)
 		if err != nil {
 			return frame{err: err}
 		}
@@ -123,7 +123,7 @@ func (fr *frameReader) detect() frame {
 // not copied (frame.borrowed).
 func (fr *frameReader) lineFrame() frame {
 	for {
-		line, tooLong, lent, err := fr.readLineLent(fr.maxFrame)
+		line, tooLong, lent, err := fr.readLine(fr.maxFrame, true)
 		if err != nil {
 			return frame{err: err}
 		}
@@ -170,7 +170,7 @@ func (fr *frameReader) headerBlock(first []byte) frame {
 	line := first
 	for {
 		if line == nil {
-			l, tooLong, err := fr.readLine(maxHeaderLine)
+			l, tooLong, _, err := fr.readLine(maxHeaderLine, false)
 			if err != nil {
 				return frame{err: headerEOF(err, raw)}
 			}
@@ -395,19 +395,10 @@ func truncate(b []byte, n int) string {
 // readLine reads through the next '\n'. A line longer than limit is consumed
 // to its end but only a prefix is kept and tooLong is set. An error is
 // returned only when no bytes at all were read; otherwise it is kept for the
-// next call so a final unterminated line still counts as a frame.
-func (fr *frameReader) readLine(limit int) (line []byte, tooLong bool, err error) {
-	line, tooLong, _, err = fr.readLine1(limit, false)
-	return line, tooLong, err
-}
-
-// readLineLent is readLine, except that a line the buffer holds whole is lent (the buffer's own
-// bytes, good until the next read), not copied.
-func (fr *frameReader) readLineLent(limit int) (line []byte, tooLong, lent bool, err error) {
-	return fr.readLine1(limit, true)
-}
-
-func (fr *frameReader) readLine1(limit int, lend bool) (line []byte, tooLong, lent bool, err error) {
+// next call so a final unterminated line still counts as a frame. With lend, a
+// line the buffer holds whole is lent (the buffer's own bytes, good until the
+// next read, and lent says so), not copied.
+func (fr *frameReader) readLine(limit int, lend bool) (line []byte, tooLong, lent bool, err error) {
 	if fr.lineErr != nil {
 		return nil, false, false, fr.lineErr
 	}

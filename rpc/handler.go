@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +11,8 @@ import (
 // Request is one incoming call or notification.
 type Request struct {
 	Method string
-	// Params is the params member verbatim; nil when absent or null.
+	// Params is the params member verbatim; nil when absent or null. When Read is set they may be lent
+	// (the read buffer's bytes, rpc/accept.go): good until the handler and a Then's rest return.
 	Params json.RawMessage
 	// Notification is true when the peer expects no reply.
 	Notification bool
@@ -59,13 +61,11 @@ func (c *Conn) dispatch(h HandlerFunc) func(context.Context, *request) {
 			c.runRest(ctx, req.Method, rest)
 			return
 		}
-		c.answer(ctx, m.id, req.Method, result, err, false)
-		if rest != nil {
-			if !c.s.frameWaiting() {
-				c.s.flush() // the peer waits for this reply, not for the rest
-			}
-			c.runRest(ctx, req.Method, rest)
-		}
+		// The peer waits for this reply, not for the rest: out at once, unless the next frame is here and
+		// the reply can go with its own.
+		flush := rest != nil && !c.s.frameWaiting()
+		c.answer(ctx, m.id, req.Method, result, err, sendHow{flush: flush})
+		c.runRest(ctx, req.Method, rest)
 	}
 }
 
@@ -90,6 +90,9 @@ func (c *Conn) end() {
 // answerLater runs a Later on a goroutine of its own and replies with what it returns; the reply is
 // written at once, not held for the read loop's next flush (see stream.Write).
 func (c *Conn) answerLater(id json.RawMessage, req Request, later Later) {
+	// The read loop reads on meanwhile: the frame these may point into (a lent one, rpc/accept.go) is
+	// not theirs past the next read.
+	id, req.Params = bytes.Clone(id), bytes.Clone(req.Params)
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(c.s.life, cancel)
 	go func() {
@@ -97,7 +100,7 @@ func (c *Conn) answerLater(id json.RawMessage, req Request, later Later) {
 		defer stop()
 		result, _, err := c.invoke(ctx, later.handler(), req)
 		result, rest := splitThen(result)
-		c.answer(ctx, id, req.Method, result, err, true)
+		c.answer(ctx, id, req.Method, result, err, sendHow{now: true})
 		c.runRest(ctx, req.Method, rest)
 	}()
 }
@@ -119,10 +122,14 @@ func (c *Conn) invoke(ctx context.Context, h HandlerFunc, req Request) (result a
 	return result, false, err
 }
 
-// answer sends the reply to the peer's call id; now writes it at once (see stream.Write). A failure
-// to write it stops the stream (see writeFrame).
-func (c *Conn) answer(ctx context.Context, id json.RawMessage, method string, result any, err error, now bool) {
-	resp := &response{id: id, now: now}
+// sendHow says how answer writes a reply: now, off the read loop (a Later's), or flushed at once on it;
+// else it is held for the read loop's next flush (see stream.Write).
+type sendHow struct{ now, flush bool }
+
+// answer sends the reply to the peer's call id, as how says. A failure to write it stops the stream
+// (see writeFrame).
+func (c *Conn) answer(ctx context.Context, id json.RawMessage, method string, result any, err error, how sendHow) {
+	resp := &response{id: id, now: how.now, flush: how.flush}
 	if err == nil {
 		// Encoded here, with encoding/json, so an unencodable result is a -32603 answer.
 		raw, merr := marshal(result)

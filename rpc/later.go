@@ -13,7 +13,8 @@ type Later func(ctx context.Context) (result any, err error)
 // that are not a Conn (tests, replay), which want the answer in order.
 func Settle(ctx context.Context, result any, err error) (any, error) {
 	if l, ok := result.(Later); ok && err == nil {
-		return l(ctx)
+		r, err := l(ctx)
+		return SettleThen(r), err // a Later may answer with a Then, as answerLater runs its rest too
 	}
 	return SettleThen(result), err
 }

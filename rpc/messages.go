@@ -54,8 +54,9 @@ type response struct {
 	result json.RawMessage // encoded; empty means null
 	err    *Error
 	// now: answered off the read loop (a Later), so the frame is written at once rather than held for
-	// the read loop's next flush (see stream.Write).
-	now bool
+	// the read loop's next flush (see stream.Write). flush: written at once too, with the replies held
+	// before it, on the read loop (a Then's, whose rest comes before the next flush).
+	now, flush bool
 }
 
 func (*request) isMessage()         {}

@@ -7,7 +7,7 @@ import (
 )
 
 // scanFrame reads a frame's outer object into w in one pass (internal/jsonscan), each member left in
-// place in the frame, which is read fresh for every frame and never reused. ok is false for any frame the full
+// place in the frame (the read buffer's own bytes, when the frame is lent: see accept). ok is false for any frame the full
 // decoders of parseFrame must decide: not an object, invalid, nested past jsondepth.Max (jsonscan
 // refuses it without recursing deeper, so the depth check can come after), a member named twice, or a
 // name those decoders would match regardless of case.

@@ -184,7 +184,7 @@ func (s *stream) writeResponse(m *response) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := s.writeFrame(body, !m.now)
+	n, err := s.writeFrame(body, !m.now && !m.flush)
 	return int64(n), err
 }
 
@@ -206,7 +206,8 @@ func (s *stream) encodeResponse(m *response) ([]byte, error) {
 			result = jsonNull
 		}
 		if m.now {
-			return appendResult(nil, m.id, result), nil // a Later's, on a goroutine of its own
+			// A Later's, on a goroutine of its own: a buffer of its own, at its size.
+			return appendResult(make([]byte, 0, len(m.id)+len(result)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), nil
 		}
 		// The read loop's: writeFrame copies the body before the loop encodes another.
 		body := appendResult(s.rbuf[:0], m.id, result)
