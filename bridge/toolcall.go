@@ -20,7 +20,7 @@ type ToolCall struct {
 // subagent's call, `agentId`) and the result: the structured tool_response, and the text the model
 // saw, rebuilt from it. A failure is an error row whose text is the error.
 func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
-	e := intake.NewToolEvent(3)
+	var e intake.ToolEvent // given by the Sets below when there is no tool_input
 	if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
 		in, err := intake.ToolEventFromJSON(p.ToolInput)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,39 @@ func (b *lockedBuffer) bytes() []byte {
 
 // connHost is the Server's host over an rpc.Conn, as the daemon wires it.
 type connHost struct{ c *rpc.Conn }
+
+// servePipes serves srv on an rpc.Conn over in-memory pipes, wired as the daemon wires it (NDJSON, the
+// params readers, HandleConn): the host writes its frames to in, and lines has each frame the daemon
+// writes, trimmed, until its output ends. The test ends the connection (closing in) when it is done;
+// cleanup closes both pipes and waits for the connection, so a writer blocked on a dead one is let go.
+func servePipes(t *testing.T, srv *Server) (in *io.PipeWriter, lines <-chan string, conn *rpc.Conn) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	conn = rpc.NewConn(inR, outW, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
+	conn.Serve(context.Background(), srv.HandleConn)
+	out := make(chan string, 16)
+	go func() {
+		defer close(out)
+		br := bufio.NewReader(outR)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			out <- strings.TrimSpace(line)
+		}
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		inR.Close()
+		outR.Close()
+		<-conn.Done()
+		for range out { // the reader ends with the output
+		}
+	})
+	return inW, out, conn
+}
 
 func (h connHost) Notify(method string, params any) {
 	_ = h.c.Notify(context.Background(), method, params)
@@ -113,6 +147,11 @@ func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*S
 	select {
 	case <-conn.Done():
 	case <-time.After(10 * time.Second):
+		if b, ok := r.(*bytes.Reader); ok {
+			all := make([]byte, b.Size())
+			n, _ := b.ReadAt(all, 0)
+			t.Fatalf("the connection did not end 10s after its input did; input %q", all[:n])
+		}
 		t.Fatal("the connection did not end 10s after its input did")
 	}
 	return srv, out.bytes()

@@ -99,9 +99,11 @@ func FuzzParamsReaders(f *testing.F) {
 }
 
 // TestLentFramesAgree: a frame whole in the read buffer is lent to the params reader, not copied; what
-// outlives the next read must not be the buffer's. Frames read a byte at a time are never lent, so the
-// two runs must write the same bytes and leave the same state, over enough frames to refill the buffer
-// many times, of every kind (a read tool.call, one its reader refuses, other methods, notifications).
+// outlives the next read must not be the buffer's. Both runs lend their frames (bufio hands back a whole
+// line however many reads it took); read a byte at a time, the buffer slides to its start and the next
+// read writes over the frame before it at once, the harsher of the two. So the two runs must write the
+// same bytes and leave the same state, over enough frames to refill the buffer many times, of every kind
+// (a read tool.call, one its reader refuses, other methods, notifications).
 func TestLentFramesAgree(t *testing.T) {
 	var in bytes.Buffer
 	for i := range 600 {

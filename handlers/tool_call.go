@@ -113,7 +113,7 @@ var noContext any = rpc.Encoded(`{"context":[]}`)
 // come. hasAt says whether the host gave its clock: in *into, which the one-pass reader fills, or from
 // the decoded params.
 func (s *Server) toolCallParams(raw json.RawMessage, into *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt bool, err error) {
-	if p, e, hasAt, ok := readToolCallInto(raw, into, room); ok {
+	if p, e, hasAt, ok := readToolCall(raw, into, room); ok {
 		return p, e, hasAt, nil
 	}
 	p, err = decode[ToolCallParams](raw)

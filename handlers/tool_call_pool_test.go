@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -31,34 +30,31 @@ func TestToolCallReadsReused(t *testing.T) {
 	const calls = 300
 	var wg sync.WaitGroup
 	for _, id := range sessions {
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		conn := rpc.NewConn(inR, outW, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
-		conn.Serve(ctx, srv.HandleConn)
-		wg.Add(2)
+		in, lines, _ := servePipes(t, srv)
+		wg.Add(1)
 		go func() { // the host's reader: every answer, then the connection's end
 			defer wg.Done()
-			br := bufio.NewReader(outR)
 			for n := 0; n < calls; {
-				line, err := br.ReadString('\n')
-				if err != nil {
-					t.Errorf("session %s: %d answers, then %v", id, n, err)
+				line, open := <-lines
+				if !open {
+					t.Errorf("session %s: %d answers, then the output ended", id, n)
 					return
 				}
 				if strings.Contains(line, `"id":`) {
 					n++
 				}
 			}
-			inW.Close()
-			io.Copy(io.Discard, outR)
-		}()
-		go func() {
-			defer wg.Done()
-			for i := range calls {
-				io.WriteString(inW, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":%s}`+"\n", i+1, poolCall(id, i)))
+			in.Close()
+			for range lines { // to the output's end: the last call, answered first, is recorded by then
 			}
 		}()
-		t.Cleanup(func() { outR.Close(); <-conn.Done() })
+		go func() { // the host's writer; a write to a connection that died fails once cleanup closes it
+			for i := range calls {
+				if _, err := io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tool.call","params":%s}`+"\n", i+1, poolCall(id, i))); err != nil {
+					return
+				}
+			}
+		}()
 	}
 	wg.Wait()
 	for _, id := range sessions {

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -23,24 +22,8 @@ func TestToolCallAnswersBeforeRecording(t *testing.T) {
 	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(start)}); err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	conn := rpc.NewConn(inR, outW, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
+	inW, frames, conn := servePipes(t, srv)
 	srv.SetHost(connHost{conn})
-	conn.Serve(ctx, srv.HandleConn)
-	t.Cleanup(func() { inW.Close(); outR.Close(); <-conn.Done() })
-	frames := make(chan string, 16)
-	go func() {
-		br := bufio.NewReader(outR)
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				close(frames)
-				return
-			}
-			frames <- strings.TrimSpace(line)
-		}
-	}()
 	next := func() string {
 		t.Helper()
 		select {

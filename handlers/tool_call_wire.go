@@ -17,13 +17,8 @@ import (
 // `at` written with a fraction or past int64, anything jsonscan refuses.
 //
 // An `at` is stored in *at (p.At is left nil) and hasAt says whether one was given: at is the caller's,
-// so reading it allocates nothing.
-func readToolCall(raw []byte, at *int64) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
-	return readToolCallInto(raw, at, nil)
-}
-
-// readToolCallInto is readToolCall with the event built in room (intake.ReadToolEventInto).
-func readToolCallInto(raw []byte, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
+// so reading it allocates nothing. The event is built in room (intake.ReadToolEventInto; nil: a new one).
+func readToolCall(raw []byte, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	sc := intake.NewEventScanner(raw)
 	p, e, hasAt, ok = readToolCallValue(&sc, at, room)
 	if !ok || !sc.End() {
@@ -96,7 +91,7 @@ func ReadParams(method string, raw []byte) (read any, sessionID string, at *int6
 	if reader == nil {
 		return nil, "", nil, false
 	}
-	sc := jsonscan.New(raw)
+	sc := jsonscan.NewAt(raw, 1) // params stand one level down in their frame, where the rpc layer reads them
 	var v any
 	if method == "tool.call" {
 		v, ok = readToolCallParams(&sc) // called as itself, not through the map, the scanner stays on the stack
@@ -105,12 +100,19 @@ func ReadParams(method string, raw []byte) (read any, sessionID string, at *int6
 		v, ok = reader(&other)
 		sc = other
 	}
-	if !ok || !sc.End() {
+	if ok && !sc.End() {
+		if r, pooled := v.(*toolCallRead); pooled {
+			r.release() // read whole, but more follows: the handler reads the params itself
+		}
+		ok = false
+	}
+	if !ok {
 		return nil, "", nil, false
 	}
 	sessionID, at = v.(sessionParams).session()
 	if at != nil {
-		at = &[]int64{*at}[0] // its own: read's is reused once the request is handled
+		clock := *at // its own: read's is reused once the request is handled
+		at = &clock
 	}
 	return v, sessionID, at, true
 }

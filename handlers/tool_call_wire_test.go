@@ -17,7 +17,7 @@ import (
 func agreeToolCall(t testing.TB, raw []byte) bool {
 	t.Helper()
 	var at int64
-	fast, fe, hasAt, ok := readToolCall(raw, &at)
+	fast, fe, hasAt, ok := readToolCall(raw, &at, nil)
 	if !ok {
 		return false
 	}
@@ -126,7 +126,7 @@ func BenchmarkReadToolCall(b *testing.B) {
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
 		var at int64
-		if _, _, _, ok := readToolCall(raw, &at); !ok {
+		if _, _, _, ok := readToolCall(raw, &at, nil); !ok {
 			b.Fatal("refused")
 		}
 	}

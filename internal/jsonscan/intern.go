@@ -53,11 +53,7 @@ func (s *Scanner) SetNames(names *Interned) *Interned {
 
 // Interned is the set's own copy of the string value next in the text, boxed, when it has one (and
 // then it is read); ok is false, and nothing read, otherwise.
-func (s *Scanner) Interned() (v any, ok bool) { return s.interned() }
-
-// interned is the set's own copy of the string value next in the text, when it has one (and then it is
-// read).
-func (s *Scanner) interned() (any, bool) {
+func (s *Scanner) Interned() (v any, ok bool) {
 	if s.names == nil {
 		return nil, false
 	}
@@ -77,10 +73,7 @@ func (s *Scanner) interned() (any, bool) {
 }
 
 // Name is a key Key returned as a string: the interned one when there is one, else a copy.
-func (s *Scanner) Name(key []byte) string { return s.name(key) }
-
-// name is key as a string: the interned one when there is one, else a copy.
-func (s *Scanner) name(key []byte) string {
+func (s *Scanner) Name(key []byte) string {
 	if w, ok := s.names.lookup(key); ok {
 		return w.s
 	}

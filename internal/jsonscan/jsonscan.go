@@ -405,7 +405,7 @@ func (s *Scanner) Value() (any, bool) {
 	case c == '[':
 		return s.array()
 	case c == '"':
-		if v, ok := s.interned(); ok {
+		if v, ok := s.Interned(); ok {
 			return v, true
 		}
 		return s.String()
@@ -439,7 +439,7 @@ func (s *Scanner) object() (any, bool) {
 			return nil, false
 		}
 		n := len(m)
-		if m[s.name(key)] = v; len(m) == n {
+		if m[s.Name(key)] = v; len(m) == n {
 			return nil, false // the name was there already
 		}
 	}

@@ -45,13 +45,13 @@ func (m *eventMember) get() any {
 	return m.value
 }
 
-// Room is the array of an event its holder is done with, emptied, for ReadToolEventInto to build the
-// next one in. It holds no member: what the event held is not kept alive by it.
+// Room is the array of an event its holder is done with, for ReadToolEventInto to build the next one in.
+// A holder keeps it Emptied, so what the event held is not kept alive by it.
 type Room []eventMember
 
-// Room is e's array emptied, for the next event read (ReadToolEventInto). e, and every copy of it, must
-// not be used after: the next event is written over its members.
-func (e ToolEvent) Room() Room { return Room(e.members).Emptied() }
+// Room is e's array, for the next event read (ReadToolEventInto). e, and every copy of it, must not be
+// used after: the next event is written over its members.
+func (e ToolEvent) Room() Room { return Room(e.members) }
 
 // Emptied is r with every entry of its array cleared, a read that failed partway included.
 func (r Room) Emptied() Room {

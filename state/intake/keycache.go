@@ -48,14 +48,17 @@ func (k *Keys) bash(tool string, e ToolEvent) (key string, cls state.CommandClas
 
 // shell is the key of a Bash command, remembered.
 func (k *Keys) shell(command string) (string, state.CommandClass) {
-	if sk, ok := k.m[command]; ok {
-		return sk.key, sk.cls
+	long := len(command) > keysCommandMax // never remembered, so never looked up either
+	if !long {
+		if sk, ok := k.m[command]; ok {
+			return sk.key, sk.cls
+		}
 	}
 	key, cls, owned := normalize("Bash", bashEvent(command))
 	if !owned {
 		key = strings.Clone(key)
 	}
-	if len(command) > keysCommandMax {
+	if long {
 		return key, cls
 	}
 	if k.m == nil || len(k.m) >= KeysCap {

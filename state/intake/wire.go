@@ -51,7 +51,7 @@ func ReadToolEventInto(sc *jsonscan.Scanner, room Room) (ToolEvent, bool) {
 	if !sc.Enter() {
 		return ToolEvent{}, false
 	}
-	e := ToolEvent{members: room}
+	e := ToolEvent{members: room[:0]}
 	if cap(room) == 0 {
 		e = NewToolEvent(4)
 	}
