@@ -58,16 +58,12 @@ type forkReply struct {
 	msg     wireMsg
 }
 
-// readScript reads a recording, or any NDJSON of host requests. The whole text is read into one buffer
-// that the requests point into, and their list is made as long as the text has lines, so reading a long
-// recording neither copies each line nor grows the list as it goes.
+// readScript reads a recording, or any NDJSON of host requests, that is not a regular file (a pipe, the
+// demo's script; a regular file is read in two passes, scanFile). The whole text is read into one
+// buffer that the requests point into, and their list is made as long as the text has lines, so
+// reading a long recording neither copies each line nor grows the list as it goes.
 func readScript(r io.Reader, name string) (*script, error) {
 	var buf bytes.Buffer
-	if f, ok := r.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			buf.Grow(int(fi.Size()) + bytes.MinRead)
-		}
-	}
 	if _, err := buf.ReadFrom(r); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -127,16 +123,6 @@ func (r *request) peek() {
 // add reads one line into sc.
 func (sc *script) add(text []byte, forkIDs map[string]string) error {
 	e, err := readLine(text, forkIDs)
-	if err != nil {
-		return err
-	}
-	sc.push(e)
-	return nil
-}
-
-// addSlow is add with encoding/json, a decode per part.
-func (sc *script) addSlow(text []byte, forkIDs map[string]string) error {
-	e, err := readLineSlow(text, forkIDs)
 	if err != nil {
 		return err
 	}

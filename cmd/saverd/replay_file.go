@@ -47,19 +47,18 @@ func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
 	// The second pass reads the bytes the first checked, and no more: a recording a live daemon is still
 	// writing plays as it was when it was checked.
 	return &fileSource{name: name, forks: forks, size: lines.read,
-		lines: newLineReader(io.NewSectionReader(f, 0, lines.read), bufSize), forkIDs: map[string]string{}}, nil
+		lines: newLineReader(io.NewSectionReader(f, 0, lines.read), bufSize)}, nil
 }
 
 // fileSource is the second pass over a recording scanFile checked: each line read and decoded again as
 // play asks for the next request.
 type fileSource struct {
-	name    string
-	forks   []forkReply
-	size    int64 // bytes the first pass read
-	lines   *lineReader
-	forkIDs map[string]string // the second pass's own, to decode with (its replies were kept already)
-	at      entry
-	failed  error
+	name   string
+	forks  []forkReply
+	size   int64 // bytes the first pass read
+	lines  *lineReader
+	at     entry
+	failed error
 }
 
 func (s *fileSource) forkReplies() []forkReply { return s.forks }
@@ -76,7 +75,7 @@ func (s *fileSource) next() (*entry, bool) {
 		if text = bytes.TrimSpace(text); len(text) == 0 {
 			continue
 		}
-		e, err := readLineNow(text, s.forkIDs, true)
+		e, err := readLineNow(text, nil, true) // the fork replies were kept by the first pass
 		if err != nil {
 			// The first pass took this line: the file changed under the replay.
 			s.failed = fmt.Errorf("%s:%d: changed since it was checked: %w", s.name, s.lines.line, err)

@@ -90,7 +90,7 @@ func readLineSlow(text []byte, forkIDs map[string]string) (entry, error) {
 
 // noteOut notes the purpose of a model.fork the recorded daemon made, to match its reply by.
 func noteOut(m wireMsg, forkIDs map[string]string) {
-	if m.Method == "model.fork" {
+	if forkIDs != nil && m.Method == "model.fork" { // nil: a second pass, whose fork replies were kept
 		var p struct{ Purpose string }
 		_ = json.Unmarshal(m.Params, &p)
 		forkIDs[callID(m.ID)] = p.Purpose

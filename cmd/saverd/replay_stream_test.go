@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/internal/jsondepth"
 )
 
 // playOpts are the replay goldens' options: every view, so a difference anywhere shows.
@@ -49,18 +51,26 @@ func playWhole(t *testing.T, file string, opt replayOptions) string {
 	return out.String()
 }
 
-// playPasses plays file in two passes, through a reader of bufSize bytes.
-func playPasses(t *testing.T, file string, bufSize int) string {
+// scanned is file's first pass (scanFile) through a reader of bufSize bytes; the file is closed when the
+// test ends.
+func scanned(t *testing.T, file string, bufSize int) *fileSource {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	src, err := scanFile(f, file, bufSize)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return src
+}
+
+// playPasses plays file in two passes, through a reader of bufSize bytes.
+func playPasses(t *testing.T, file string, bufSize int) string {
+	t.Helper()
+	src := scanned(t, file, bufSize)
 	var out bytes.Buffer
 	if err := play(context.Background(), src, playOpts(t), &out); err != nil {
 		t.Fatal(err)
@@ -262,17 +272,9 @@ func TestSecondPassMeetsAChangedFile(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "rec.ndjson")
 			writeFile(t, file, good)
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			src, err := scanFile(f, file, lineBuffer)
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := scanned(t, file, lineBuffer)
 			writeFile(t, file, c.now)
-			err = play(context.Background(), src, playOpts(t), io.Discard)
+			err := play(context.Background(), src, playOpts(t), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), c.say) {
 				t.Fatalf("play of a changed file: %v, want %q", err, c.say)
 			}
@@ -298,6 +300,12 @@ func TestReadNowAgrees(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"tool\u002ecall","params":` + p + `}`,
 		`{"jsonrpc":"2.0","method":"view.band","params":{"sessionId":"s","at":3}}`,
 		`{"jsonrpc":"2\u002e0","id":2,"method":"tool.call","params":null}`,
+	}
+	for _, n := range []int{jsondepth.Max - 4, jsondepth.Max - 3, jsondepth.Max - 2, jsondepth.Max - 1} {
+		// An event member nested to and past the bound, which holds at the params' depth in the line.
+		deep := `{"sessionId":"s","at":12,"ms":3,"event":{"tool":"Bash","tool_use_id":"t","x":` + nested(n) + `},"result":{"text":"x"}}`
+		lines = append(lines, `{"jsonrpc":"2.0","id":1,"method":"tool.call","params":`+deep+`}`,
+			`{"jsonrpc":"2.0","method":"tool.call","params":`+deep+`,"id":1}`)
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
 	for _, f := range files {
@@ -369,15 +377,7 @@ func TestFirstPassAllocatesNothingPerLine(t *testing.T) {
 func TestSecondPassOwnsWhatOutlivesALine(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "rec.ndjson")
 	writeFile(t, file, longRecording(t, 40))
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := scanFile(f, file, 16) // every line gathered into one reused buffer
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := scanned(t, file, 16) // every line gathered into one reused buffer
 	type kept struct{ slice, was []byte }
 	var all []kept
 	keep := func(b []byte) { all = append(all, kept{b, bytes.Clone(b)}) }
