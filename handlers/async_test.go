@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -178,5 +179,47 @@ func TestShutdownMethodRefusesAfter(t *testing.T) {
 	case <-h.srv.Exited():
 	default:
 		t.Fatal("exit did not close Exited")
+	}
+}
+
+// TestOffLoopSpansBackgroundRuns: Options.OffLoop is called as each background run starts (here a
+// judge run, its fork held) and its done once the run has ended, so the stdio daemon lends the read
+// loop's spare processors to exactly the work off it.
+func TestOffLoopSpansBackgroundRuns(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, starts := 0, 0
+	opt := Options{OffLoop: func() func() {
+		mu.Lock()
+		inFlight++
+		starts++
+		mu.Unlock()
+		return func() {
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+		}
+	}}
+	h := newHarnessWith(t, opt, true, nil)
+	t.Cleanup(func() { _ = h.srv.Shutdown(context.Background()) })
+	h.twelve()
+	release := h.holdForks()
+	h.host.queue(reply(suiteFinding(nil)))
+	for i := 0; i < 3; i++ {
+		h.turnStart(int64(20_000 + 2*i))
+		h.turnComplete(map[string]any{"at": 20_001 + 2*i, "usage": map[string]any{"input_tokens": 20_000, "output_tokens": 0, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
+	}
+	h.awaitFork()
+	mu.Lock()
+	during := inFlight
+	mu.Unlock()
+	if during < 1 {
+		t.Fatalf("%d runs counted off the loop while a judge's fork is held, want at least 1", during)
+	}
+	release()
+	h.srv.Quiesce()
+	mu.Lock()
+	defer mu.Unlock()
+	if inFlight != 0 || starts == 0 {
+		t.Fatalf("after the runs: %d still counted, %d started", inFlight, starts)
 	}
 }

@@ -58,6 +58,9 @@ type Options struct {
 	// CheckWait bounds how long a `/saver check` typed in a harness waits for its run before answering;
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
+	// OffLoop, when not nil, is called as each background run starts, and the func it returns once it
+	// has ended (see rpc.Options.OffLoop).
+	OffLoop func() (done func())
 	// Prices prices judge runs and savings (money.go); nil is the embedded table (prices.Default).
 	Prices PriceTable
 }
@@ -163,6 +166,9 @@ func (s *Server) background(fn func()) {
 			}
 			s.busyMu.Unlock()
 		}()
+		if s.opt.OffLoop != nil {
+			defer s.opt.OffLoop()()
+		}
 		s.guard(fn)
 	})
 }

@@ -32,6 +32,10 @@ type Options struct {
 	// ParamsReaders read the params of the methods they are named for in the same pass as the frame
 	// (see ParamsReader); the handler finds what they read in Request.Read.
 	ParamsReaders map[string]ParamsReader
+	// OffLoop, when not nil, is called as each Later's goroutine starts, and the func it returns once
+	// that goroutine has replied and finished: the host process may give work off the read loop room
+	// of its own while it runs (cmd/saverd's stdio daemon lends it the processors it keeps from the loop).
+	OffLoop func() (done func())
 }
 
 // ParamsReader reads a request's params value at sc, the frame being read in one pass, and returns what
@@ -64,6 +68,8 @@ type Conn struct {
 	s     *stream
 	calls *calls
 	log   zerolog.Logger
+	// offLoop is Options.OffLoop.
+	offLoop func() (done func())
 
 	// handling is true while a handler runs (reply included). The read loop reads the input on its
 	// own goroutine, so it may stay blocked in a Read that cannot be interrupted after the stream
@@ -97,10 +103,11 @@ type Conn struct {
 // connection ends. Nothing is read until Serve.
 func NewConn(r io.Reader, w io.Writer, opt Options) *Conn {
 	return &Conn{
-		s:     newStream(r, w, opt),
-		calls: newCalls(),
-		log:   opt.Logger,
-		done:  make(chan struct{}),
+		s:       newStream(r, w, opt),
+		calls:   newCalls(),
+		log:     opt.Logger,
+		offLoop: opt.OffLoop,
+		done:    make(chan struct{}),
 	}
 }
 

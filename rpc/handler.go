@@ -98,6 +98,9 @@ func (c *Conn) answerLater(id json.RawMessage, req Request, later Later) {
 	go func() {
 		defer cancel()
 		defer stop()
+		if c.offLoop != nil {
+			defer c.offLoop()()
+		}
 		result, _, err := c.invoke(ctx, later.handler(), req)
 		result, rest := splitThen(result)
 		c.answer(ctx, id, req.Method, result, err, sendHow{now: true})

@@ -161,13 +161,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if f.listen != "" {
 		opt.SessionsLog = sessionsLog(log)
+	} else {
+		opt.OffLoop = stdioProcs().hook()
 	}
 	opt.HistoryLogs = historyLogs()
 	srv := handlers.New(opt)
 	if f.listen != "" {
 		return serveSocket(ctx, f, srv, log)
 	}
-	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record, ParamsReaders: handlers.ParamsReaders()})
+	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record, ParamsReaders: handlers.ParamsReaders(), OffLoop: opt.OffLoop})
 	srv.SetHost(connHost{conn})
 
 	ctx, stop := terminating(ctx)

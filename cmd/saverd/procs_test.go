@@ -1,0 +1,52 @@
+package main
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestLoopProcs: a stdio daemon runs its read loop on one P; the first run off the loop brings the
+// default back, the last to end takes it back to one, and a done called twice counts once.
+func TestLoopProcs(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	defer runtime.SetDefaultGOMAXPROCS()
+	runtime.SetDefaultGOMAXPROCS()
+	def := runtime.GOMAXPROCS(0)
+	p := stdioProcs()
+	if def == 1 {
+		if p != nil {
+			t.Fatal("one CPU: stdioProcs took over a default that is one P already")
+		}
+		return
+	}
+	if p == nil {
+		t.Fatal("stdioProcs left the runtime as it was with GOMAXPROCS unset")
+	}
+	procs := func(want int, when string) {
+		t.Helper()
+		if got := runtime.GOMAXPROCS(0); got != want {
+			t.Fatalf("%s: GOMAXPROCS %d, want %d", when, got, want)
+		}
+	}
+	procs(1, "serving")
+	first := p.hook()()
+	procs(def, "one run off the loop")
+	second := p.offLoop()
+	first()
+	first()
+	procs(def, "the first run ended (twice), the second still running")
+	second()
+	procs(1, "both ended")
+}
+
+// TestLoopProcsLeaveAChosenSetting: GOMAXPROCS in the environment is the person's choice.
+func TestLoopProcsLeaveAChosenSetting(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "2")
+	before := runtime.GOMAXPROCS(0)
+	if p := stdioProcs(); p != nil || p.hook() != nil {
+		t.Fatal("stdioProcs changed the runtime though GOMAXPROCS was set")
+	}
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Fatalf("GOMAXPROCS %d, was %d", got, before)
+	}
+}
