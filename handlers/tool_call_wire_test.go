@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +69,13 @@ var toolCallSeeds = []struct {
 	{`{"sessionId":"s","ms":1,"event":{"tool":"Bash","tool_use_id":"d"},"result":{"deny":null,"isError":true,"text":"` + strings.Repeat("\\u0001", 100) + `tail"}}`, true},
 	{`{"sessionId":"s","ms":1,"newer":{"a":[1,{"b":"c"}]},"event":{"tool":"Write","tool_use_id":"w","content":"a\nb\n"},"result":{}}`, true},
 	{`{"sessionId":"s","ms":1,"event":{"tool":"T","tool_use_id":"t"},"result":{"text":"` + strings.Repeat("\\ud83d\\ude00", 45) + `"}}`, true},
+	// ms at the edges of plainInteger: 15 digits, 16, a sign, a fraction, an exponent.
+	{`{"sessionId":"s","ms":999999999999999,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":9007199254740993,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":-0,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":-12,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":12.0,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":12e3,"event":{"tool":"T","tool_use_id":"t"}}`, true},
 	// The full decoder's: case-folded or doubled names, other types, escaped names, lone surrogates.
 	{`{"SessionId":"s","ms":1,"event":{"tool":"T","tool_use_id":"t"}}`, false},
 	{`{"sessionId":"s","sessionId":"t","ms":1,"event":{"tool":"T","tool_use_id":"t"}}`, false},
@@ -94,6 +102,23 @@ func TestReadToolCallAgrees(t *testing.T) {
 	for i := 0; i < fullsession.Calls; i++ {
 		if raw := fullsession.ToolCall("s", i); !agreeToolCall(t, raw) {
 			t.Fatalf("%s: left to the full decoder", raw)
+		}
+	}
+}
+
+// TestPlainInteger: every text plainInteger reads, it reads as strconv.ParseFloat does.
+func TestPlainInteger(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{{"0", true}, {"7", true}, {"40", true}, {"999999999999999", true}, {"1000000000000000", false}, {"-1", false}, {"1.5", false}, {"1e3", false}, {"", false}} {
+		v, ok := plainInteger([]byte(c.text))
+		if ok != c.ok {
+			t.Errorf("%q: read %v, want %v", c.text, ok, c.ok)
+			continue
+		}
+		if want, _ := strconv.ParseFloat(c.text, 64); ok && v != want {
+			t.Errorf("%q: %v, ParseFloat %v", c.text, v, want)
 		}
 	}
 }
