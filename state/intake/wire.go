@@ -72,8 +72,9 @@ func ReadToolEventInto(sc *jsonscan.Scanner, room Room) (ToolEvent, bool) {
 		}
 		m := eventMember{name: name}
 		if sc.Peek() == '"' {
-			// A string is kept unboxed (an interned one comes boxed already).
-			if m.value, ok = sc.Interned(); !ok {
+			// A string is kept unboxed (an interned one comes boxed already). Only the members whose values
+			// repeat are looked up: an id, a command or a path never is one of eventNames.
+			if m.value, ok = internedValue(sc, name); !ok {
 				var str string
 				str, ok = sc.String()
 				m = unboxedString(name, str)
@@ -86,6 +87,16 @@ func ReadToolEventInto(sc *jsonscan.Scanner, room Room) (ToolEvent, bool) {
 		}
 		e.members = append(e.members, m)
 	}
+}
+
+// internedValue is sc.Interned for a member whose values eventNames holds (a tool's name, a subagent's
+// type); for any other it reads nothing and answers false.
+func internedValue(sc *jsonscan.Scanner, name string) (any, bool) {
+	switch name {
+	case "tool", "subagent_type", "type", "output_mode":
+		return sc.Interned()
+	}
+	return nil, false
 }
 
 // ReadToolResult reads a result object as UnmarshalJSON would, its members matched by their exact names,
