@@ -38,18 +38,24 @@ func (h *harness) awaitFork() {
 	}
 }
 
-// TestAskedDuringCadenceRun: a check asked while a quiet cadence run is in flight is answered by that run,
-// out loud, with the pane opened for the person (index.ts checkNow: asked; judgeOnce: requested || asked).
-func TestAskedDuringCadenceRun(t *testing.T) {
-	h := newAsync(t, nil)
+// heldCadenceRun starts a quiet cadence run on twelve rows and three turns, its fork held until release.
+func (h *harness) heldCadenceRun() (release func()) {
 	h.twelve()
-	release := h.holdForks()
+	release = h.holdForks()
 	h.host.queue(reply(suiteFinding(nil)))
 	for i := 0; i < 3; i++ {
 		h.turnStart(int64(20_000 + 2*i))
 		h.turnComplete(map[string]any{"at": 20_001 + 2*i, "usage": map[string]any{"input_tokens": 20_000, "output_tokens": 0, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
 	}
 	h.awaitFork()
+	return release
+}
+
+// TestAskedDuringCadenceRun: a check asked while a quiet cadence run is in flight is answered by that run,
+// out loud, with the pane opened for the person (index.ts checkNow: asked; judgeOnce: requested || asked).
+func TestAskedDuringCadenceRun(t *testing.T) {
+	h := newAsync(t, nil)
+	release := h.heldCadenceRun()
 	if got := h.saver("check"); got != alreadyText {
 		t.Fatalf("/saver check during a run = %q", got)
 	}
@@ -201,14 +207,7 @@ func TestOffLoopSpansBackgroundRuns(t *testing.T) {
 	}}
 	h := newHarnessWith(t, opt, true, nil)
 	t.Cleanup(func() { _ = h.srv.Shutdown(context.Background()) })
-	h.twelve()
-	release := h.holdForks()
-	h.host.queue(reply(suiteFinding(nil)))
-	for i := 0; i < 3; i++ {
-		h.turnStart(int64(20_000 + 2*i))
-		h.turnComplete(map[string]any{"at": 20_001 + 2*i, "usage": map[string]any{"input_tokens": 20_000, "output_tokens": 0, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
-	}
-	h.awaitFork()
+	release := h.heldCadenceRun()
 	mu.Lock()
 	during := inFlight
 	mu.Unlock()
