@@ -127,7 +127,7 @@ func FoldRows(folded map[string]Folded, rows []Row) { foldRows(folded, rows, nil
 func foldRows(folded map[string]Folded, rows []Row, t *tracking, o *foldOrder) {
 	for i := range rows {
 		r := &rows[i]
-		k := FoldKey(r.Tool, r.Key)
+		k := r.foldKey()
 		f, ok := folded[k]
 		t.wroteFolded(k, f, ok)
 		if !ok {

@@ -135,6 +135,23 @@ type Row struct {
 	Lines  *Lines       `json:"lines"`
 	Paths  []string     `json:"paths"`
 	Launch *Launch      `json:"spawn"`
+
+	// fold is FoldKey(Tool, Key) when the row was built with one (SetFoldKey), so folding it, 2000 rows
+	// later when its lines are cold, needs no concatenation; foldKey checks it still says so.
+	fold string
+}
+
+// SetFoldKey gives the row its FoldKey(Tool, Key), built with the key (intake.Keys keeps one per shell
+// command): a row whose Key is a slice of it is folded with that very string, which the folded records'
+// map then holds as well. A fold that does not say FoldKey(Tool, Key) is never used.
+func (r *Row) SetFoldKey(fold string) { r.fold = fold }
+
+// foldKey is FoldKey(r.Tool, r.Key), the row's own when it has one that says so.
+func (r *Row) foldKey() string {
+	if n := len(r.Tool); len(r.fold) == n+1+len(r.Key) && r.fold[n+1:] == r.Key && r.fold[:n] == r.Tool && r.fold[n] == '\t' {
+		return r.fold
+	}
+	return FoldKey(r.Tool, r.Key)
 }
 
 // HasFlag reports whether the row carries flag.

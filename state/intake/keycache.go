@@ -23,8 +23,9 @@ const (
 )
 
 type shellKey struct {
-	key string // owned: never a slice of the command it was built from
-	cls state.CommandClass
+	key  string // owned: never a slice of the command it was built from, but of fold
+	cls  state.CommandClass
+	fold string // state.FoldKey("Bash", key), which key is the tail of (Row.SetFoldKey)
 }
 
 // RowOf is RowOf, the key of a Bash call's command remembered for the next call that runs it.
@@ -34,38 +35,36 @@ func (k *Keys) RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.R
 
 // bash is the key of a Bash call's command, remembered; ok is false for any other call, a command that
 // is no string, or no Keys at all (k nil), which normalize keys as ever.
-func (k *Keys) bash(tool string, e ToolEvent) (key string, cls state.CommandClass, ok bool) {
+func (k *Keys) bash(tool string, e ToolEvent) (sk shellKey, ok bool) {
 	if k == nil || tool != "Bash" {
-		return "", "", false
+		return shellKey{}, false
 	}
 	command, ok := e.String("command")
 	if !ok {
-		return "", "", false
+		return shellKey{}, false
 	}
-	key, cls = k.shell(command)
-	return key, cls, true
+	return k.shell(command), true
 }
 
 // shell is the key of a Bash command, remembered.
-func (k *Keys) shell(command string) (string, state.CommandClass) {
+func (k *Keys) shell(command string) shellKey {
 	long := len(command) > keysCommandMax // never remembered, so never looked up either
 	if !long {
 		if sk, ok := k.m[command]; ok {
-			return sk.key, sk.cls
+			return sk
 		}
 	}
-	key, cls, owned := normalize("Bash", bashEvent(command))
-	if !owned {
-		key = strings.Clone(key)
-	}
+	key, cls, _ := normalize("Bash", bashEvent(command))
+	fold := state.FoldKey("Bash", key) // a copy, so the key is owned as its tail
+	sk := shellKey{key: fold[len("Bash\t"):], cls: cls, fold: fold}
 	if long {
-		return key, cls
+		return sk
 	}
 	if k.m == nil || len(k.m) >= KeysCap {
 		k.m = make(map[string]shellKey, 64)
 	}
-	k.m[strings.Clone(command)] = shellKey{key, cls}
-	return key, cls
+	k.m[strings.Clone(command)] = sk
+	return sk
 }
 
 // bashEvent is the only member of a Bash event its key reads.

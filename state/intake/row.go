@@ -84,13 +84,15 @@ func RowOf(e ToolEvent, result ToolResult, ms int64, turn int) state.Row {
 func rowOf(e ToolEvent, result ToolResult, ms int64, turn int, keys *Keys) state.Row {
 	res := anyRecord(result.Result)
 	tool := e.Tool()
-	key, cls, ok := keys.bash(tool, e)
+	sk, ok := keys.bash(tool, e)
 	if !ok {
-		var owned bool
-		if key, cls, owned = normalize(tool, e); !owned {
-			key = strings.Clone(key) // the row outlives the command or path the key may be a slice of
-		}
+		// The row outlives the command or path the key may be a slice of: its fold key is a copy, and
+		// the key its tail.
+		key, cls, _ := normalize(tool, e)
+		fold := state.FoldKey(tool, key)
+		sk = shellKey{key: fold[len(tool)+1:], cls: cls, fold: fold}
 	}
+	key, cls := sk.key, sk.cls
 	chars, head := result.rowText()
 	row := state.Row{
 		ID:     e.Text("tool_use_id"),
@@ -106,6 +108,7 @@ func rowOf(e ToolEvent, result ToolResult, ms int64, turn int, keys *Keys) state
 		Paths:  []string{},
 		Launch: rowLaunch(e, tool, res),
 	}
+	row.SetFoldKey(sk.fold)
 	if callAnswered(result) {
 		row.Lines = rowLines(e, tool, res)
 		row.Paths = rowPaths(e, tool, res)
