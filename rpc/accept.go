@@ -51,7 +51,7 @@ func (s *stream) accept(f frame) message {
 
 // request is a call or notification, or nil when it is invalid (and answered so).
 func (s *stream) request(w *wireIn) message {
-	method, params, e := w.checkRequest()
+	method, params, e := w.checkRequest(s.req.method)
 	if e != nil {
 		s.log.Warn().Str("problem", e.Message).Msg("rpc: invalid request")
 		s.reject(w.replyID(), e)

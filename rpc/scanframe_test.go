@@ -50,6 +50,12 @@ func agreeFrame(t *testing.T, data []byte) bool {
 		if got, ok := methodName(w.Method); ok != wantOK || got != want {
 			t.Fatalf("%s: method %q (%v), encoding/json %q (%v)", data, got, ok, want, wantOK)
 		}
+		// A request after another reads the same method whatever the one before was called.
+		for _, last := range []string{want, "tool.call", `a\b`, "a\b", ""} {
+			if got, _, e := w.checkRequest(last); wantOK && e == nil && got != want {
+				t.Fatalf("%s: after %q, method %q, encoding/json %q", data, last, got, want)
+			}
+		}
 	}
 	return true
 }
@@ -62,6 +68,8 @@ var frameSeeds = []struct {
 	{` {"jsonrpc" : "2.0", "id" : "x\u00e9", "method" : "to\u006fl.call" , "params" : [1, null] } `, true},
 	{`{"jsonrpc":"2.0","id":null,"result":{"a":[]},"error":null,"extra":true}`, true},
 	{`{"jsonrpc":"2.0","method":"exit"}`, true},
+	{`{"jsonrpc":"2.0","id":2,"method":"a\b"}`, true},
+	{`{"jsonrpc":"2.0","id":3,"method":"a\\b"}`, true},
 	{`{"jsonrpc":"2.0","method":"\ud800"}`, false},
 	{`{"JSONRPC":"2.0","method":"exit"}`, false},
 	{`{"jsonrpc":"2.0","method":"exit","method":"shutdown"}`, false},

@@ -170,11 +170,16 @@ func (w *wireIn) replyID() json.RawMessage {
 
 // checkRequest validates a call or notification and returns its method and
 // params (nil when absent or null).
-func (w *wireIn) checkRequest() (method string, params json.RawMessage, e *Error) {
+// last is the method of the connection's previous request: a host sends the same one over and over, and
+// a name written as it reads (no escape in it) is handed out again rather than copied.
+func (w *wireIn) checkRequest(last string) (method string, params json.RawMessage, e *Error) {
 	if problem := checkVersion(w.JSONRPC); problem != "" {
 		return "", nil, invalidRequest("%s", problem)
 	}
-	method, ok := methodName(w.Method)
+	method, ok := last, last != "" && string(quotedName(w.Method)) == last && !strings.Contains(last, `\`)
+	if !ok {
+		method, ok = methodName(w.Method)
+	}
 	if kindOf(w.Method) != kindString || !ok || method == "" {
 		return "", nil, invalidRequest(`"method" must be a non-empty string`)
 	}
