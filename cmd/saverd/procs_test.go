@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -48,5 +49,28 @@ func TestLoopProcsLeaveAChosenSetting(t *testing.T) {
 	}
 	if got := runtime.GOMAXPROCS(0); got != before {
 		t.Fatalf("GOMAXPROCS %d, was %d", got, before)
+	}
+}
+
+// TestLoopProcsConcurrent: runs that start and end on many goroutines at once leave the read loop one P.
+func TestLoopProcsConcurrent(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	defer runtime.SetDefaultGOMAXPROCS()
+	runtime.SetDefaultGOMAXPROCS()
+	p := stdioProcs()
+	if p == nil {
+		return // one CPU: nothing is lent (TestLoopProcs checks that)
+	}
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			for range 20 {
+				p.offLoop()()
+			}
+		})
+	}
+	wg.Wait()
+	if got := runtime.GOMAXPROCS(0); got != 1 || p.off != 0 {
+		t.Fatalf("after the runs: GOMAXPROCS %d, %d still counted; want 1 and 0", got, p.off)
 	}
 }
