@@ -2,12 +2,14 @@ package handlers
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/saverd/saverd/internal/fullsession"
+	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -69,9 +71,10 @@ var toolCallSeeds = []struct {
 	{`{"sessionId":"s","ms":1,"event":{"tool":"Bash","tool_use_id":"d"},"result":{"deny":null,"isError":true,"text":"` + strings.Repeat("\\u0001", 100) + `tail"}}`, true},
 	{`{"sessionId":"s","ms":1,"newer":{"a":[1,{"b":"c"}]},"event":{"tool":"Write","tool_use_id":"w","content":"a\nb\n"},"result":{}}`, true},
 	{`{"sessionId":"s","ms":1,"event":{"tool":"T","tool_use_id":"t"},"result":{"text":"` + strings.Repeat("\\ud83d\\ude00", 45) + `"}}`, true},
-	// ms at the edges of plainInteger: 15 digits, 16, a sign, a fraction, an exponent.
+	// ms at the edges of readFloat's integers: past 2^53, past int64, a sign, a fraction, an exponent.
 	{`{"sessionId":"s","ms":999999999999999,"event":{"tool":"T","tool_use_id":"t"}}`, true},
 	{`{"sessionId":"s","ms":9007199254740993,"event":{"tool":"T","tool_use_id":"t"}}`, true},
+	{`{"sessionId":"s","ms":9223372036854775808,"event":{"tool":"T","tool_use_id":"t"}}`, true},
 	{`{"sessionId":"s","ms":-0,"event":{"tool":"T","tool_use_id":"t"}}`, true},
 	{`{"sessionId":"s","ms":-12,"event":{"tool":"T","tool_use_id":"t"}}`, true},
 	{`{"sessionId":"s","ms":12.0,"event":{"tool":"T","tool_use_id":"t"}}`, true},
@@ -106,19 +109,21 @@ func TestReadToolCallAgrees(t *testing.T) {
 	}
 }
 
-// TestPlainInteger: every text plainInteger reads, it reads as strconv.ParseFloat does.
-func TestPlainInteger(t *testing.T) {
-	for _, c := range []struct {
-		text string
-		ok   bool
-	}{{"0", true}, {"7", true}, {"40", true}, {"999999999999999", true}, {"1000000000000000", false}, {"-1", false}, {"1.5", false}, {"1e3", false}, {"", false}} {
-		v, ok := plainInteger([]byte(c.text))
-		if ok != c.ok {
-			t.Errorf("%q: read %v, want %v", c.text, ok, c.ok)
-			continue
+// TestReadFloat: readFloat reads every number as strconv.ParseFloat does, to the bit (-0 included).
+func TestReadFloat(t *testing.T) {
+	for _, text := range []string{"0", "7", "40", " 40", "999999999999999", "9007199254740993", "9223372036854775807",
+		"9223372036854775808", "123456789012345678901234567890", "-0", "-1", "-12.5", "1.5", "12.0", "1e3", "1E-2", "0.0"} {
+		sc := jsonscan.New([]byte(text))
+		v, ok := readFloat(&sc)
+		want, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if !ok || err != nil || math.Float64bits(v) != math.Float64bits(want) || !sc.End() {
+			t.Errorf("%q: read %v (%v), ParseFloat %v (%v)", text, v, ok, want, err)
 		}
-		if want, _ := strconv.ParseFloat(c.text, 64); ok && v != want {
-			t.Errorf("%q: %v, ParseFloat %v", c.text, v, want)
+	}
+	for _, text := range []string{"01", "-", "1.", "+1", "x", ""} {
+		sc := jsonscan.New([]byte(text))
+		if v, ok := readFloat(&sc); ok && sc.End() {
+			t.Errorf("%q: read %v whole, want refused", text, v)
 		}
 	}
 }

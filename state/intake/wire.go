@@ -93,7 +93,7 @@ func ReadToolEventInto(sc *jsonscan.Scanner, room Room) (ToolEvent, bool) {
 // type); for any other it reads nothing and answers false.
 func internedValue(sc *jsonscan.Scanner, name string) (any, bool) {
 	switch name {
-	case "tool", "subagent_type", "type", "output_mode":
+	case "tool", "subagent_type":
 		return sc.Interned()
 	}
 	return nil, false
