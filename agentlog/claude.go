@@ -149,7 +149,8 @@ func (s *claudeSession) release() {
 	}
 	s.rec, s.cost, s.last, s.scratch = Record{}, nil, [2]string{}, claudeLine{}
 	s.lastTime.n, s.lastCall = 0, 0
-	s.fast.blocks = s.fast.blocks[:0]
+	clear(s.fast.blocks) // their strings may point into the last line read
+	s.fast = fastLine{blocks: s.fast.blocks[:0]}
 	claudeSessions.Put(s)
 }
 

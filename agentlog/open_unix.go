@@ -32,8 +32,8 @@ func openFile(path string) (io.Reader, func(), error) {
 type rawFile struct {
 	fd   int
 	path string
-	// blocking: the file is read with the scheduler told of each read, as syscall.Read does (Linux: the
-	// kernel cannot read it without waiting; see read).
+	// blocking: the file is read with the scheduler told of each read, as syscall.Read does (Linux:
+	// RWF_NOWAIT is not supported here; see read).
 	blocking bool
 }
 

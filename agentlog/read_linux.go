@@ -21,13 +21,16 @@ func (f *rawFile) read(p []byte) (int, error) {
 		const here = ^uintptr(0) // offset -1, both halves: from the file's offset, which the read moves, as read(2)
 		r, _, errno := syscall.RawSyscall6(unix.SYS_PREADV2, uintptr(f.fd), uintptr(unsafe.Pointer(&iov)), 1,
 			here, here, unix.RWF_NOWAIT)
-		switch errno {
-		case 0:
+		switch {
+		case errno == 0 && r > 0:
 			return int(r), nil
-		case syscall.EAGAIN, syscall.EINTR:
+		case errno == 0:
+			// 0 is the end of the file, or (Linux 5.9 and 5.10, preadv2(2) BUGS) data not yet cached:
+			// read(2) tells them apart.
+		case errno == syscall.EAGAIN, errno == syscall.EINTR:
 			// Not in the page cache: this read waits for the disk, the next may not need to. (A signal
 			// during the copy: the ordinary read, which the runtime restarts, takes it over.)
-		case syscall.ENOSYS, syscall.EOPNOTSUPP, syscall.EINVAL:
+		case errno == syscall.ENOSYS, errno == syscall.EOPNOTSUPP, errno == syscall.EINVAL:
 			f.blocking = true // no RWF_NOWAIT here
 		default:
 			return 0, errno

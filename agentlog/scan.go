@@ -131,7 +131,7 @@ func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, [
 	}
 	// The root, a directory, as fs.WalkDir visits it first; then each entry, a directory walked whole by
 	// a walker of its own.
-	top := walker{root: root, keep: keep, harness: harness, dirs: map[string]bool{filepath.Join(root, "."): true}}
+	top := walker{root: root, keep: keep, harness: harness, dirs: map[string]bool{}}
 	parts := make([]walker, len(entries))
 	iter.Iterator[fs.DirEntry]{MaxGoroutines: runtime.GOMAXPROCS(0)}.ForEachIdx(entries, func(i int, d *fs.DirEntry) {
 		w := &parts[i]
@@ -211,7 +211,7 @@ func (w *walker) done() ([]File, []string) {
 // ScanOptions tune Scan.
 type ScanOptions struct {
 	Options
-	// Workers bounds the files read at once; 0: the CPU count.
+	// Workers bounds the files read at once; 0: GOMAXPROCS.
 	Workers int
 	// Done, when set, is called (from the reading goroutines) after each file with its size.
 	Done func(size int64)

@@ -39,6 +39,9 @@ type copiedCall struct {
 func sharedCalls(recs []Record, tab *prices.Table) []string {
 	n := 0
 	for i := range recs {
+		if len(recs[i].hashes) != len(recs[i].calls) {
+			hashCalls(&recs[i]) // a record Scan's readers did not hash: its calls are indexed all the same
+		}
 		n += len(recs[i].calls)
 	}
 	// Almost every call is held by one record: the index keeps its first holder and the session its line
