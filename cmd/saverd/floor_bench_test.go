@@ -57,11 +57,13 @@ func BenchmarkDaemonFloors(b *testing.B) {
 	for range min(b.N, 1) {
 		store := b.TempDir() // empty: replay holds no registry either
 		runs := func(name, file string) []string {
-			return map[string][]string{
-				"serve":  {saverd, "--store", store, "--log-level", "error"},
-				"replay": {saverd, "replay", file},
-				"floor":  {floor},
-			}[name]
+			switch name {
+			case "serve":
+				return []string{saverd, "--store", store, "--log-level", "error"}
+			case "replay":
+				return []string{saverd, "replay", file}
+			}
+			return []string{floor}
 		}
 		cpu, wall, fillCPU := map[string][]time.Duration{}, map[string][]time.Duration{}, map[string][]time.Duration{}
 		for range 5 {

@@ -7,8 +7,8 @@ import (
 )
 
 // The stdio daemon's read loop answers one request at a time, and over pipes it answered sooner with one
-// P than with the default two on a 2-vCPU machine: BenchmarkDaemonFloors' round trip p50 14.1–16.0 µs
-// against 16.6–24.4 (four runs alternating, README's Performance section), the CPU per call the same.
+// P than with the default two on a 2-vCPU machine: BenchmarkDaemonFloors' p50/echo 1.56 against 1.93 in
+// one batch of alternating runs, by 0.05–0.4 in the others (README, Performance), the CPU per call the same.
 // Work off the read loop (a Later, a background run: a judge, a registry write, a transcript read) gets
 // the default back while it runs, so neither a long parse nor a blocking write holds the only P the read
 // loop has. GOMAXPROCS in the environment, or a machine with one CPU, leaves the runtime as it is.

@@ -24,6 +24,7 @@ func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
 	lines := newLineReader(io.NewSectionReader(f, 0, math.MaxInt64), bufSize)
 	forkIDs := map[string]string{}
 	var forks []forkReply
+	var skips lineSet
 	for {
 		text, ok := lines.next()
 		if !ok {
@@ -36,9 +37,13 @@ func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, lines.line, err)
 		}
-		if e.kind == entryFork {
-			e.fork.msg.own() // kept past the line, whose buffer the next line reuses
+		switch e.kind {
+		case entryFork:
+			e.fork.msg.own() // kept past the line, whose buffer the next line reuses (the decoders copy today)
 			forks = append(forks, e.fork)
+			skips.add(lines.line)
+		case entryNone:
+			skips.add(lines.line)
 		}
 	}
 	if lines.err != nil {
@@ -46,7 +51,7 @@ func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
 	}
 	// The second pass reads the bytes the first checked, and no more: a recording a live daemon is still
 	// writing plays as it was when it was checked.
-	return &fileSource{name: name, forks: forks, size: lines.read,
+	return &fileSource{name: name, forks: forks, skips: skips, size: lines.read,
 		lines: newLineReader(io.NewSectionReader(f, 0, lines.read), bufSize)}, nil
 }
 
@@ -55,7 +60,8 @@ func scanFile(f *os.File, name string, bufSize int) (*fileSource, error) {
 type fileSource struct {
 	name   string
 	forks  []forkReply
-	size   int64 // bytes the first pass read
+	skips  lineSet // the lines the second pass need not read again: the daemon's own, the fork replies
+	size   int64   // bytes the first pass read
 	lines  *lineReader
 	at     entry
 	failed error
@@ -72,10 +78,10 @@ func (s *fileSource) next() (*entry, bool) {
 			s.failed = s.end()
 			return nil, false
 		}
-		if text = bytes.TrimSpace(text); len(text) == 0 {
-			continue
+		if text = bytes.TrimSpace(text); len(text) == 0 || s.skips.has(s.lines.line) {
+			continue // blank, the daemon's own line, or a fork reply (kept by the first pass)
 		}
-		e, err := readLineNow(text, nil, true) // the fork replies were kept by the first pass
+		e, err := readLineNow(text, nil, true)
 		if err != nil {
 			// The first pass took this line: the file changed under the replay.
 			s.failed = fmt.Errorf("%s:%d: changed since it was checked: %w", s.name, s.lines.line, err)
@@ -98,6 +104,18 @@ func (s *fileSource) next() (*entry, bool) {
 	}
 	return nil, false
 }
+
+// lineSet is a set of line numbers (1-based), a bit each.
+type lineSet []uint64
+
+func (l *lineSet) add(n int) {
+	for len(*l) <= n/64 {
+		*l = append(*l, 0)
+	}
+	(*l)[n/64] |= 1 << (n % 64)
+}
+
+func (l lineSet) has(n int) bool { return n/64 < len(l) && l[n/64]&(1<<(n%64)) != 0 }
 
 // end is the second pass's error at the end of its lines, if it has one.
 func (s *fileSource) end() error {

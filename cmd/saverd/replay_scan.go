@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	fastjson "github.com/segmentio/encoding/json"
 
@@ -34,6 +35,9 @@ const (
 func readLine(text []byte, forkIDs map[string]string) (entry, error) {
 	return readLineNow(text, forkIDs, false)
 }
+
+// readLine and readLineNow take a line its caller trimmed (bytes.TrimSpace), as every reader of a
+// script does.
 
 // readLineNow is readLine, reading a tool.call's params with its reader at once when readNow (see
 // scanRequest).
@@ -208,15 +212,16 @@ func scanToolCallLine(text []byte, readNow bool) (r request, ok bool) {
 	}
 	r.JSONRPC, r.ID, r.Method = "2.0", text[i:j], "tool.call"
 	start := j + len(toolCallMid)
-	start += len(text[start:]) - len(bytes.TrimLeft(text[start:], jsonSpace)) // where the value starts
+	for start < len(text) && strings.IndexByte(jsonSpace, text[start]) >= 0 {
+		start++ // where the value starts
+	}
 	if readNow && readLast(&r, text, start) {
 		return r, true
 	}
-	body := bytes.TrimRight(text, jsonSpace)
-	if len(body) <= start || body[len(body)-1] != '}' {
+	if len(text) <= start || text[len(text)-1] != '}' {
 		return request{}, false
 	}
-	sc := jsonscan.NewAt(body[start:len(body)-1], 1)
+	sc := jsonscan.NewAt(text[start:len(text)-1], 1)
 	if r.Params, ok = sc.Raw(); !ok || !sc.End() {
 		return request{}, false
 	}
@@ -244,16 +249,15 @@ func readLast(r *request, text []byte, start int) bool {
 	if r.Method == "" || !handlers.ReadsParams(r.Method) {
 		return false
 	}
-	body := bytes.TrimRight(text, jsonSpace)
-	end := len(body) - 1
-	if end <= start || body[end] != '}' {
+	end := len(text) - 1
+	if end <= start || text[end] != '}' {
 		return false
 	}
-	read, sessionID, at, ok := handlers.ReadParams(r.Method, body[start:end])
+	read, sessionID, at, ok := handlers.ReadParams(r.Method, text[start:end])
 	if !ok {
 		return false // not the last member, or params the handler must read: the scan takes them raw
 	}
-	r.Params = bytes.TrimRight(body[start:end], jsonSpace) // as Raw takes them
+	r.Params = bytes.TrimRight(text[start:end], jsonSpace) // as Raw takes them
 	r.read, r.sessionID, r.at = read, sessionID, at
 	return true
 }

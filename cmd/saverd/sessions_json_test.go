@@ -1,26 +1,21 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // recordJSON is what encoding/json writes of r as the report's encoder does (no HTML escaping, no indent).
 func recordJSON(t *testing.T, r *agentlog.Record) (string, error) {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(r)
-	return strings.TrimSuffix(buf.String(), "\n"), err
+	b, err := jstext.Marshal(r)
+	return string(b), err
 }
 
 // checkRecordJSON: appendRecordJSON writes what encoding/json writes, or leaves r to it.

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // sessionsReport is `saverd sessions --format json`.
@@ -81,20 +81,14 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			var compact bytes.Buffer
-			enc := json.NewEncoder(&compact)
-			enc.SetEscapeHTML(false)
 			var dst, scratch []byte
 			for i := p * per; i < min(len(recs), (p+1)*per); i++ {
 				one, ok := appendRecordJSON(scratch[:0], &recs[i])
 				scratch = one[:0]
 				if !ok {
-					compact.Reset()
-					if errs[p] = enc.Encode(&recs[i]); errs[p] != nil {
+					if one, errs[p] = jstext.Marshal(&recs[i]); errs[p] != nil {
 						return
 					}
-					// The encoder ends each value with a newline; inside the array a comma follows instead.
-					one = bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
 				}
 				if i > p*per {
 					dst = append(dst, ",\n    "...)
@@ -105,8 +99,10 @@ func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
+	for _, err := range errs {
+		if err != nil {
+			return err // the first, as the one encoder of writeJSON would stop at
+		}
 	}
 	// The parts are written as they are, not joined into one more copy of the report.
 	pieces := make([][]byte, 0, len(parts)+2)

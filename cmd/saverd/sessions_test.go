@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/jstext"
 )
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
@@ -238,13 +239,10 @@ func TestAppendIndentedIsIndent(t *testing.T) {
 		{"record", map[string]any{"session_id": "s", "tools": map[string]int{"Bash": 2, "Read": 1}, "files": []string{`/tmp/a "b"\c`}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var compact bytes.Buffer
-			enc := json.NewEncoder(&compact)
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(tc.v); err != nil {
+			src, err := jstext.Marshal(tc.v)
+			if err != nil {
 				t.Fatal(err)
 			}
-			src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
 			for _, prefix := range []string{"", "    "} {
 				var want bytes.Buffer
 				if err := json.Indent(&want, src, prefix, "  "); err != nil {
@@ -309,13 +307,10 @@ func FuzzAppendIndented(f *testing.F) {
 		if json.Unmarshal([]byte(s), &v) != nil {
 			return
 		}
-		var compact bytes.Buffer
-		enc := json.NewEncoder(&compact)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
+		src, err := jstext.Marshal(v)
+		if err != nil {
 			return
 		}
-		src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
 		var want bytes.Buffer
 		if err := json.Indent(&want, src, "    ", "  "); err != nil {
 			t.Fatal(err)
