@@ -34,7 +34,9 @@ var floorCalls = flag.Int("floor-calls", 20_000, "BenchmarkDaemonFloors: tool.ca
 //   - serve's CPU per tool.call against the floor program (testdata/floor/min: the same fields decoded,
 //     a row appended, an empty reply) on the same file;
 //   - the tool.call round trip through pipes, one request at a time, p50 and p99, against the echo floor
-//     (testdata/floor/echo) over the same pipes.
+//     (testdata/floor/echo) over the same pipes, and the floor program's own p50 (at a full ledger too):
+//     and the echo's when it spends busyWork on each call (busy-p50/echo): on a VM an answer that takes
+//     any work at all can cost the waiting host a wake-up the echo's near-instant one does not.
 //
 // The runs alternate, so drift in the machine's speed falls on all of them alike. It is fixed at one
 // measurement whatever -benchtime says, and every process it starts has ended when it returns.
@@ -98,9 +100,15 @@ func BenchmarkDaemonFloors(b *testing.B) {
 		daemon.roundTrip(b, "initialize", []byte(`{"capabilities":{"fork":false}}`))
 		fullSession(b, daemon, "s", "/bench/project")
 		echoHost := startFloorHost(b, echo)
-		var lat [2][]time.Duration
+		// The floor program's round trip too, at a full ledger: how near the least a daemon does per
+		// call comes to the echo on this machine, in the same run.
+		floorHost := startFloorHost(b, floor)
+		fullSession(b, floorHost, "s", "/bench/project")
+		// And the echo spending busyWork on each call: what that much work alone costs the round trip here.
+		busyHost := startFloorHost(b, echo, "-ns", busyWork.String())
+		var lat [4][]time.Duration
 		for round := range 10 {
-			for k, h := range []*pipeHost{echoHost, daemon} {
+			for k, h := range []*pipeHost{echoHost, daemon, floorHost, busyHost} {
 				for i := range 1_000 {
 					p := fullsession.ToolCall("s", 100_000+round*1_000+i)
 					t0 := time.Now()
@@ -111,6 +119,8 @@ func BenchmarkDaemonFloors(b *testing.B) {
 		}
 		daemon.stop()
 		echoHost.stop()
+		floorHost.stop()
+		busyHost.stop()
 		q := func(d []time.Duration, pct int) float64 {
 			slices.Sort(d)
 			return float64(d[len(d)*pct/100].Nanoseconds()) / 1e3
@@ -121,6 +131,10 @@ func BenchmarkDaemonFloors(b *testing.B) {
 		b.ReportMetric(q(lat[1], 99), "call-p99-µs")
 		b.ReportMetric(q(lat[1], 50)/q(lat[0], 50), "p50/echo")
 		b.ReportMetric(q(lat[1], 99)/q(lat[0], 99), "p99/echo")
+		b.ReportMetric(q(lat[2], 50), "floor-p50-µs")
+		b.ReportMetric(q(lat[2], 50)/q(lat[0], 50), "floor-p50/echo")
+		b.ReportMetric(q(lat[1], 50)/q(lat[2], 50), "p50/floor")
+		b.ReportMetric(q(lat[3], 50)/q(lat[0], 50), "busy-p50/echo")
 	}
 }
 
@@ -222,10 +236,14 @@ func lastID(b *testing.B, file string) string {
 }
 
 // startFloorHost runs a floor program as a pipe host's daemon.
-func startFloorHost(b *testing.B, bin string) *pipeHost {
-	cmd := exec.Command(bin)
-	return startHostCmd(b, cmd)
+func startFloorHost(b *testing.B, bin string, args ...string) *pipeHost {
+	return startHostCmd(b, exec.Command(bin, args...))
 }
+
+// busyWork is what the busy echo spends on each call before its answer: about what the tool.call round
+// trip's 1.5× of the echo leaves a daemon on the machine these benchmarks were tuned on (busy-p50/echo
+// 1.49–1.52 there), so the metric says what the target allows on the machine at hand.
+const busyWork = 1500 * time.Nanosecond
 
 func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
