@@ -1,6 +1,8 @@
 package intake
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -192,10 +194,7 @@ func (h *headBuilder) add(r rune) bool {
 // copied as they are, the rest one character at a time.
 func (h *headBuilder) addBytes(p []byte) {
 	for i := 0; i < len(p) && !h.full; {
-		j, end := i, min(len(p), i+rowHeadMax-h.units)
-		for j < end && p[j] >= 0x20 && p[j] < 0x7f {
-			j++
-		}
+		j := printableEnd(p, i, min(len(p), i+rowHeadMax-h.units))
 		if j > i {
 			h.n += copy(h.buf[h.n:], p[i:j])
 			h.units += j - i
@@ -212,6 +211,24 @@ func (h *headBuilder) addBytes(p []byte) {
 		h.add(r)
 		i += size
 	}
+}
+
+// printableEnd is the index of the first byte of p[i:end] that is not printable ASCII (0x20–0x7e), or end.
+// It tests eight bytes at a time: every call's head runs through it. A borrow (a byte under 0x20) or a
+// carry (a byte of 0xff) only reaches the bytes above the one that caused it, which is flagged itself, so
+// the lowest byte the mask flags is always the first one not printable.
+func printableEnd(p []byte, i, end int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= end; i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		if m := ((x-ones*0x20)&^x | (x + ones) | x) & high; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < end && p[i] >= 0x20 && p[i] < 0x7f {
+		i++
+	}
+	return i
 }
 
 // String is the head built so far.

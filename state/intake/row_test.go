@@ -1,6 +1,7 @@
 package intake
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -469,4 +470,36 @@ func BenchmarkRowOf(b *testing.B) {
 			RowOf(edit, editResult, 40, 3)
 		}
 	})
+}
+
+// TestPrintableEnd: the eight-at-a-time scan stops where a byte loop does, for every byte value at every
+// offset of a word, behind printable bytes and behind the edge values 0x1f, 0x7e, 0x7f and 0xff.
+func TestPrintableEnd(t *testing.T) {
+	slow := func(p []byte, i, end int) int {
+		for i < end && p[i] >= 0x20 && p[i] < 0x7f {
+			i++
+		}
+		return i
+	}
+	for _, fill := range []byte{'x', ' ', '~', 0x1f, 0x7f, 0xff, 0x80, 0x00} {
+		for at := range 20 {
+			for b := range 256 {
+				p := bytes.Repeat([]byte("abc~ xyz"), 3)
+				p[at] = byte(b)
+				if at+1 < len(p) {
+					p[at+1] = fill
+				}
+				for _, start := range []int{0, 1, 7} {
+					for _, end := range []int{len(p), 9, 16, 17} {
+						if start > end {
+							continue
+						}
+						if got, want := printableEnd(p, start, end), slow(p, start, end); got != want {
+							t.Fatalf("printableEnd(%q, %d, %d) = %d, want %d", p, start, end, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }
