@@ -10,17 +10,18 @@ import (
 //
 // The plugin split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
 // they stood, quotes included, and it read heredoc bodies as commands (protocol.md, "Differences from the plugin"). readShell scans
-// the command once, the way the shell quotes it: single and double quotes, backslash escapes, `$(…)`,
-// `$((…))` and backticks hide what they hold from the command around them; a heredoc's body (and its
+// the command once, the way the shell quotes it: single and double quotes, `$'…'` (where a backslash
+// escapes), backslash escapes, `$(…)`, `$((…))` and backticks hide what they hold from the command
+// around them; a heredoc's body (and its
 // terminator line) is data and is dropped; a `#` comment's quotes open nothing. It returns the command
 // with whitespace collapsed, as the plugin's key prints it, and the top-level tokens found in that text:
 // words, chain operators, pipes and redirects.
 //
 // A cat whose output goes to a file writes, so its segment is other and the whole command (target
-// included) is the key: a stdout redirect (`>`, `>>`, `>|`, `1>`, `&>`, `&>>`, `>& file`) to anything
-// but a /dev/ device, anywhere in its pipeline, or a later `tee` stage with a file operand. A
-// segment's class is still read from the segment as typed (`npm test|x` is no `npm test `), as the
-// plugin read it.
+// included) is the key: a stdout redirect (`>`, `>>`, `>|`, `1>` or `01>` but not `10>`, `&>`, `&>>`,
+// `>& file`) to anything but a /dev/ device, anywhere in its pipeline, or a later `tee` (or `sudo tee`)
+// stage with a file operand. A segment's class is still read from the segment as typed (`npm test|x` is
+// no `npm test `), as the plugin read it.
 //
 // Kept from the plugin on purpose: a newline is whitespace, not a separator (splitting on newlines would
 // read heredoc bodies as commands), and a `#` comment runs only to the newline but its `&&`, `;`, `|`,
@@ -60,6 +61,7 @@ const (
 	frameSubst                     // $(…)
 	frameArith                     // $((…))
 	frameBacktick                  // `…`
+	frameANSI                      // $'…': a backslash escapes, so \' does not end it
 )
 
 type shellFrame struct {
@@ -123,6 +125,15 @@ func (s *shellScanner) step(i int) int {
 			s.pop()
 		}
 		return i + size
+	case frameANSI:
+		if s.raw[i] == '\\' {
+			return s.escape(i)
+		}
+		s.put(s.raw[i : i+size])
+		if s.raw[i] == '\'' {
+			s.pop()
+		}
+		return i + size
 	case frameDouble:
 		return s.doubleChar(i, size)
 	case frameArith:
@@ -143,7 +154,7 @@ var shellPlain = func() (t [utf8.RuneSelf]bool) {
 // plainRun copies a run of plain ASCII at top level or inside quotes in one go (the common case, and
 // the reason the scanner is fast); it returns i when raw[i] is not plain there.
 func (s *shellScanner) plainRun(i int) int {
-	if s.comment || (len(s.frames) > 0 && s.top().kind != frameSingle && s.top().kind != frameDouble) {
+	if s.comment || (len(s.frames) > 0 && s.top().kind != frameSingle && s.top().kind != frameDouble && s.top().kind != frameANSI) {
 		return i
 	}
 	j := i
@@ -254,6 +265,11 @@ func (s *shellScanner) codeChar(i, size int) int {
 		}
 		return i + 1
 	case '$':
+		if i+1 < len(s.raw) && s.raw[i+1] == '\'' {
+			s.put("$'")
+			s.push(frameANSI)
+			return i + 2
+		}
 		if n := s.substitution(i); n > i {
 			return n
 		}
@@ -394,14 +410,17 @@ func (s *shellScanner) operator(i int, code bool) int {
 		kind = tokBackground
 	}
 	start := -1
-	fdFirst := false // the fd digit is a word of its own (`2>`), not the tail of one (`a2>`)
-	var fd byte
+	stdout := true // no fd digit before it, or one that ends a word (`a2>`: an argument, then stdout's)
 	if kind == tokRedirect && op[0] != '&' && !s.pendingSpace && s.plainAt >= 0 && s.plainAt == len(s.out)-1 && asciiDigit(s.out[s.plainAt]) {
 		start = s.plainAt
-		fd = s.out[start]
-		fdFirst = s.word == start
-		if fdFirst {
+		switch {
+		case s.word == start: // the digit is a word of its own (`2>`)
+			stdout = s.out[start] == '1'
 			s.word = -1
+		case s.word >= 0 && digitsOnly(s.out[s.word:start]):
+			// A word of digits is the fd's number whole (`10>` is fd 10); the key still splits off its
+			// last digit alone, as the plugin's keys do.
+			stdout = strings.TrimLeft(string(s.out[s.word:start+1]), "0") == "1"
 		}
 	}
 	if start >= 0 {
@@ -414,7 +433,6 @@ func (s *shellScanner) operator(i int, code bool) int {
 	}
 	s.out = append(s.out, op...)
 	s.wordStart = true
-	stdout := fd == 0 || !fdFirst || fd == '1'
 	t := shellTok{kind: kind, start: start, end: len(s.out)}
 	switch op {
 	case ">", ">>", ">|":

@@ -66,16 +66,16 @@ func (c *shellCmd) segment(a, b int, toks []shellTok) (state.CommandClass, strin
 }
 
 // writesFile reports whether the segment's output lands in a file: a stdout redirect to a path, or a
-// `tee` stage with a file operand. /dev/… targets are devices, not files.
+// `tee` (or `sudo tee`) stage with a file operand. /dev/… targets are devices, not files.
 func writesFile(text string, toks []shellTok, from int) bool {
-	stageHead, tee, target := true, false, false
+	stageHead, tee, target, sudoed := true, false, false, false
 	for i, t := range toks {
 		if t.start < from {
 			continue
 		}
 		switch t.kind {
 		case tokPipe:
-			stageHead, tee, target = true, false, false
+			stageHead, tee, target, sudoed = true, false, false, false
 		case tokRedirect:
 			target = true
 			if !t.out || i+1 >= len(toks) || toks[i+1].kind != tokWord {
@@ -94,8 +94,15 @@ func writesFile(text string, toks []shellTok, from int) bool {
 			case target:
 				target = false
 			case stageHead:
-				stageHead = false
-				tee = w[strings.LastIndexByte(w, '/')+1:] == "tee"
+				// `sudo tee f` and `sudo -E tee f` still tee: sudo and its flags are passed over (not
+				// a flag's own argument, so `sudo -u root tee f` is not read as a tee).
+				head := w[strings.LastIndexByte(w, '/')+1:]
+				if head == "sudo" || (w != "" && w[0] == '-' && sudoed) {
+					sudoed = true
+					continue
+				}
+				stageHead, sudoed = false, false
+				tee = head == "tee"
 			case tee && w != "" && w[0] != '-' && !strings.HasPrefix(w, "/dev/"):
 				return true
 			}
@@ -104,13 +111,13 @@ func writesFile(text string, toks []shellTok, from int) bool {
 	return false
 }
 
-func digitsOnly(s string) bool {
+func digitsOnly[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if !asciiDigit(s[i]) {
 			return false
 		}
 	}
-	return s != ""
+	return len(s) > 0
 }
 
 // shellUnquote is a word with its quote characters and escaping backslashes removed: enough to read a
