@@ -9,13 +9,12 @@ import (
 // Reading a Bash command for its ledger key and class.
 //
 // The plugin split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
-// they stood, quotes included, and it read heredoc bodies as commands (protocol.md, "Differences from the plugin"). readShell scans
-// the command once, the way the shell quotes it: single and double quotes, `$'…'` (where a backslash
-// escapes), backslash escapes, `$(…)`, `$((…))` and backticks hide what they hold from the command
-// around them; a heredoc's body (and its
-// terminator line) is data and is dropped; a `#` comment's quotes open nothing. It returns the command
-// with whitespace collapsed, as the plugin's key prints it, and the top-level tokens found in that text:
-// words, chain operators, pipes and redirects.
+// they stood, quotes included, and it read heredoc bodies as commands (protocol.md, "Differences from
+// the plugin"). readShell scans the command once, the way the shell quotes it: single and double quotes,
+// `$'…'` (where a backslash escapes), backslash escapes, `$(…)`, `$((…))` and backticks hide what they
+// hold from the command around them; a heredoc's body (and its terminator line) is data and is dropped;
+// a `#` comment's quotes open nothing. It returns the command with whitespace collapsed, as the plugin's
+// key prints it, and the top-level tokens found in that text: words, chain operators, pipes and redirects.
 //
 // A cat whose output goes to a file writes, so its segment is other and the whole command (target
 // included) is the key: a stdout redirect (`>`, `>>`, `>|`, `1>` or `01>` but not `10>`, `&>`, `&>>`,
