@@ -25,15 +25,16 @@ type hub struct {
 	log zerolog.Logger
 
 	mu    sync.Mutex
-	hosts map[*rpc.Conn]bool // initialized connections → offers model.fork
-	open  int                // connections open now
+	hosts map[*rpc.Conn]bool     // initialized connections → offers model.fork
+	down  map[*rpc.Conn]struct{} // connections that sent shutdown
+	open  int                    // connections open now
 
 	// last is when a connection last did anything (unix ns): the idle exit reads it.
 	last atomic.Int64
 }
 
 func newHub(log zerolog.Logger) *hub {
-	h := &hub{log: log, hosts: map[*rpc.Conn]bool{}}
+	h := &hub{log: log, hosts: map[*rpc.Conn]bool{}, down: map[*rpc.Conn]struct{}{}}
 	h.touch()
 	return h
 }
@@ -42,10 +43,31 @@ func (h *hub) touch() { h.last.Store(time.Now().UnixNano()) }
 
 // handler wraps the server's handler for one connection: an initialize makes the connection a host
 // (its capabilities.fork recorded); every request counts as activity.
-func (h *hub) handler(c *rpc.Conn, next rpc.HandlerFunc) rpc.HandlerFunc {
+//
+// A client's shutdown and exit end its own connection, never the daemon every other client (each hook,
+// another editor) still uses: shutdown flushes every session's registry (flush) and refuses that
+// connection's later requests but exit, as on stdio; exit closes the connection. The daemon itself ends
+// on a signal or --idle-exit.
+func (h *hub) handler(c *rpc.Conn, next rpc.HandlerFunc, flush func()) rpc.HandlerFunc {
 	return func(ctx context.Context, req rpc.Request) (any, error) {
 		h.touch()
 		defer h.touch()
+		h.mu.Lock()
+		_, down := h.down[c]
+		h.mu.Unlock()
+		switch {
+		case req.Method == "exit":
+			_ = c.Close() // the handler's own reply, if any, still goes out
+			return nil, nil
+		case down:
+			return nil, rpc.NewError(handlers.CodeServerShuttingDown, "server shutting down")
+		case req.Method == "shutdown":
+			h.mu.Lock()
+			h.down[c] = struct{}{}
+			h.mu.Unlock()
+			flush()
+			return nil, nil
+		}
 		if req.Method == "initialize" {
 			var p struct {
 				Capabilities *struct {
@@ -72,6 +94,7 @@ func (h *hub) closed(c *rpc.Conn) {
 	h.mu.Lock()
 	h.open--
 	delete(h.hosts, c)
+	delete(h.down, c)
 	h.mu.Unlock()
 	h.touch()
 }

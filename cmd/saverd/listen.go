@@ -44,10 +44,6 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 		ln.Close()
 	}()
 	go idleWatch(ctx, cancel, h, f.idleExit, log)
-	go func() {
-		<-srv.Exited()
-		cancel()
-	}()
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -77,7 +73,7 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, log zerolog.Logger) {
 	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders()})
 	defer h.closed(conn)
-	conn.Serve(ctx, h.handler(conn, srv.HandleConn))
+	conn.Serve(ctx, h.handler(conn, srv.HandleConn, srv.FlushAll))
 	<-conn.Done()
 	nc.Close()
 }

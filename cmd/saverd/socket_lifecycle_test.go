@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/saverd/saverd/internal/hookcmd"
+)
+
+// TestSocketShutdownEndsOneConnection: on the shared socket a client's shutdown refuses only its own
+// later requests and its exit closes only its own connection; a client connecting after them, as the
+// next hook does, is served by the same daemon.
+func TestSocketShutdownEndsOneConnection(t *testing.T) {
+	e := newHookEnv(t)
+	cmd := exec.Command(binPath, "serve", "--listen", e.sock, "--idle-exit", "0")
+	cmd.Env = e.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
+		t.Fatal(err)
+	} else {
+		c.Close()
+	}
+	a, other := dialNDJSON(t, e.sock), dialNDJSON(t, e.sock)
+	a.send(`{"jsonrpc":"2.0","id":1,"method":"session.start","params":{"sessionId":"s","cwd":"/tmp/p","at":1}}`)
+	if got := a.reply(); got["error"] != nil {
+		t.Fatalf("session.start: %v", got)
+	}
+	a.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	if got := a.reply(); got["error"] != nil || got["result"] != nil {
+		t.Fatalf("shutdown answered %v, want a null result", got)
+	}
+	a.send(`{"jsonrpc":"2.0","id":3,"method":"view.band","params":{"sessionId":"s"}}`)
+	if got := a.reply(); !strings.Contains(jsonText(got["error"]), `"code":-32002`) {
+		t.Fatalf("after its shutdown the connection answered %v, want -32002", got)
+	}
+	// The connection open beside it, and one opened after, are served as before.
+	other.send(`{"jsonrpc":"2.0","id":1,"method":"view.band","params":{"sessionId":"s"}}`)
+	if got := other.reply(); got["error"] != nil {
+		t.Fatalf("another connection after a shutdown: %v", got)
+	}
+	a.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if line, err := a.r.ReadString('\n'); err != io.EOF {
+		t.Fatalf("after exit the connection read %q, %v; want it closed", line, err)
+	}
+	select {
+	case err := <-exited:
+		t.Fatalf("the daemon exited (%v) on one client's exit", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	late := dialNDJSON(t, e.sock)
+	late.send(`{"jsonrpc":"2.0","id":1,"method":"view.band","params":{"sessionId":"s"}}`)
+	if got := late.reply(); got["error"] != nil {
+		t.Fatalf("a connection after one client's exit: %v", got)
+	}
+}
+
+type ndjsonConn struct {
+	t *testing.T
+	c net.Conn
+	r *bufio.Reader
+}
+
+func dialNDJSON(t *testing.T, sock string) *ndjsonConn {
+	t.Helper()
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	return &ndjsonConn{t: t, c: c, r: bufio.NewReader(c)}
+}
+
+func (n *ndjsonConn) send(frame string) {
+	n.t.Helper()
+	if _, err := io.WriteString(n.c, frame+"\n"); err != nil {
+		n.t.Fatal(err)
+	}
+}
+
+// reply reads frames up to the next answer (notifications have a method and no id to answer).
+func (n *ndjsonConn) reply() map[string]any {
+	n.t.Helper()
+	for {
+		line, err := n.r.ReadString('\n')
+		if err != nil {
+			n.t.Fatalf("read: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			n.t.Fatalf("frame %q: %v", line, err)
+		}
+		if _, note := m["method"]; !note {
+			return m
+		}
+	}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
