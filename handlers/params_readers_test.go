@@ -46,6 +46,8 @@ var paramsReaderFrames = []string{
 	`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":{"sessionId":"s","ms":4,"event":{"tool":"Bash","tool_use_id":"t7","command":"ls"}},"params":{}}`,
 	`{"jsonrpc":"1.0","id":8,"method":"tool.call","params":{"sessionId":"s","ms":4,"event":{"tool":"Bash","tool_use_id":"t8","command":"ls"}}}`,
 	`{"jsonrpc":"2.0","id":9,"method":"tool.call","params":{"sessionId":"s","ms":-1,"event":{"tool":"Bash","tool_use_id":"t9","command":"ls"}}}`,
+	`{"jsonrpc":"2.0","id":91,"method":"tool.call","params":{"sessionId":"s","ms":1e19,"event":{"tool":"Bash","tool_use_id":"t91","command":"ls"}}}`,
+	`{"jsonrpc":"2.0","id":92,"method":"tool.call","params":{"sessionId":"s","ms":9223372036854775807,"event":{"tool":"Bash","tool_use_id":"t92","command":"ls"}}}`,
 	`{"jsonrpc":"2.0","id":10,"method":"tool.call","params":{"sessionId":"nobody","event":{"tool":"Bash","tool_use_id":"t10","command":"ls"}}}`,
 	`{"jsonrpc":"2.0","id":11,"method":"tool.call","params":{"sessionId":"s","event":{"tool":"Agent","tool_use_id":"t11","description":"explore","prompt":"look"},"result":{"result":{"agentId":"a1","status":"completed"}}}}`,
 	`{"jsonrpc":"2.0","method":"tool.call","params":{"sessionId":"s","event":{"tool":"Grep","tool_use_id":"t12","pattern":"x","todos":[{"a":1},{"a":1}]}}}`,

@@ -63,8 +63,9 @@ func (s *Server) answerToolCall(r *toolCallRead) (result any, then bool, err err
 	if _, ok := e.String("tool_use_id"); !ok {
 		return nil, false, rpc.InvalidParams("params.event.tool_use_id: required string")
 	}
-	if math.IsNaN(p.Ms) || p.Ms < 0 {
-		return nil, false, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0, got %v", p.Ms)
+	// Past 2^63 the duration would wrap to a negative int64 and undo every total it is added to.
+	if math.IsNaN(p.Ms) || p.Ms < 0 || p.Ms >= 1<<63 {
+		return nil, false, rpc.InvalidParams("params.ms: want a duration in ms ≥ 0 within int64, got %v", p.Ms)
 	}
 	r.sess, r.now, r.ms = sess, s.now(r.atOrNil()), int64(jstext.Round(p.Ms))
 	if sess.owesNothing(e, p.Result) {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -110,5 +111,31 @@ func TestHandleRecordsBeforeReturning(t *testing.T) {
 	}
 	if rows := h.st().Rows; len(rows) != 1 || rows[0].ID != "t1" {
 		t.Fatalf("rows after Handle = %+v, want t1", rows)
+	}
+}
+
+// TestToolCallMsInRange: a duration past int64 is refused, naming ms, and no row is recorded; one just
+// within it is kept as sent (a wrapped one made the pane's total time negative).
+func TestToolCallMsInRange(t *testing.T) {
+	for _, c := range []struct {
+		ms  any
+		bad bool
+	}{{1e19, true}, {json.Number("9223372036854775807"), true}, {1e300, true}, {-1, true}, {json.Number("9223372036854774784"), false}, {0, false}} {
+		h := newHarness(t, nil)
+		_, err := h.callErr("tool.call", map[string]any{"sessionId": "s", "ms": c.ms, "event": map[string]any{"tool": "Bash", "tool_use_id": "t1", "command": "ls"}})
+		rows := h.st().Rows
+		if c.bad {
+			var rerr *rpc.Error
+			if !errors.As(err, &rerr) || rerr.Code != rpc.CodeInvalidParams || !strings.Contains(rerr.Message, "params.ms") {
+				t.Errorf("ms %v: err = %v, want -32602 naming params.ms", c.ms, err)
+			}
+			if len(rows) != 0 {
+				t.Errorf("ms %v: a refused call left %d rows", c.ms, len(rows))
+			}
+			continue
+		}
+		if err != nil || len(rows) != 1 || rows[0].Ms < 0 {
+			t.Errorf("ms %v: err %v, rows %+v", c.ms, err, rows)
+		}
 	}
 }
