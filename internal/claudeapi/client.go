@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/saverd/saverd/internal/filelock"
+	"github.com/saverd/saverd/internal/npmclient"
 )
 
 // ClaudeCodeVersion is the Claude Code release the tests drive, the one this package's doc describes.
@@ -31,44 +32,37 @@ func InstallDir() (string, error) {
 
 // Install returns the path of the claude binary, installing the pinned release with npm when it is
 // missing. It skips the test, with npm's words, only when npm is absent or cannot install it. Test
-// binaries of several packages may call it at once: a lock file makes one of them install.
+// binaries of several packages may call it at once: npmclient makes one of them install, and none run
+// the binary before the install is whole.
 func Install(t testing.TB) string {
 	t.Helper()
 	dir, err := InstallDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path, ok := findBinary(dir); ok {
+	if path := npmclient.Installed(dir, binaryIn); path != "" {
 		return path
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		t.Skipf("claudeapi: Claude Code %s is not in %s and npm is not installed to fetch it", ClaudeCodeVersion, dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatalf("claudeapi: %v", err)
-	}
-	unlock, err := lockFile(dir + ".lock")
-	if err != nil {
-		t.Fatalf("claudeapi: %v", err)
-	}
-	defer unlock()
-	if path, ok := findBinary(dir); ok { // another test binary installed it while we waited
-		return path
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir,
-		"@anthropic-ai/claude-code@"+ClaudeCodeVersion)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Skipf("claudeapi: npm could not install Claude Code %s into %s: %v\n%s", ClaudeCodeVersion, dir, err, tail(out, 2000))
+	path, err := npmclient.Install(ctx, npm, dir, "@anthropic-ai/claude-code@"+ClaudeCodeVersion, binaryIn)
+	var npmErr *npmclient.NPMError
+	switch {
+	case errors.As(err, &npmErr):
+		t.Skipf("claudeapi: npm could not install Claude Code %s: %v", ClaudeCodeVersion, err)
+	case err != nil:
+		t.Fatalf("claudeapi: Claude Code %s for %s/%s: %v", ClaudeCodeVersion, runtime.GOOS, runtime.GOARCH, err)
 	}
-	path, ok := findBinary(dir)
-	if !ok {
-		t.Fatalf("claudeapi: npm installed Claude Code %s into %s but no claude binary for %s/%s is there:\n%s",
-			ClaudeCodeVersion, dir, runtime.GOOS, runtime.GOARCH, tail(out, 2000))
-	}
+	return path
+}
+
+// binaryIn is findBinary's path, or "".
+func binaryIn(dir string) string {
+	path, _ := findBinary(dir)
 	return path
 }
 
@@ -86,19 +80,6 @@ func findBinary(dir string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// lockFile takes an exclusive lock on path, waiting for it; the returned func releases it.
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open install lock %s: %w", path, err)
-	}
-	if err := filelock.Lock(f, true); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil
 }
 
 // Env is the environment the real client runs in: this process's, without any ANTHROPIC_* or CLAUDE_*

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/internal/npmclient"
 )
 
 // Version is the Codex CLI these tests pin; protocol.md's Codex section was observed with it.
@@ -31,7 +33,7 @@ func Binary(t testing.TB) string {
 		t.Skipf("real Codex CLI: no home directory to install it under: %v", err)
 	}
 	dir := filepath.Join(home, ".cache", "saverd-clients", "codex-"+Version)
-	if bin := find(dir); bin != "" {
+	if bin := npmclient.Installed(dir, find); bin != "" {
 		return bin
 	}
 	if os.Getenv(netnsEnv) != "" {
@@ -43,15 +45,11 @@ func Binary(t testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "@openai/codex@"+Version).CombinedOutput()
+	bin, err := npmclient.Install(ctx, npm, dir, "@openai/codex@"+Version, find)
 	if err != nil {
-		t.Skipf("real Codex CLI: npm install @openai/codex@%s into %s failed: %v\n%s", Version, dir, err, out)
+		t.Skipf("real Codex CLI: %v", err)
 	}
-	if bin := find(dir); bin != "" {
-		return bin
-	}
-	t.Skipf("real Codex CLI: npm installed @openai/codex@%s into %s but no codex binary for this platform is there", Version, dir)
-	return ""
+	return bin
 }
 
 // find returns the platform's native binary under an npm prefix, else "".
