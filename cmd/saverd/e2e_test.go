@@ -262,7 +262,7 @@ func TestForkFailuresEndTheRun(t *testing.T) {
 		args  []string
 		toast string
 	}{
-		{"host error", func(json.RawMessage) (any, string) { return nil, "model unavailable" }, nil, "ContextSaver: check failed — "},
+		{"host error", func(json.RawMessage) (any, string) { return nil, "model unavailable" }, nil, "ContextSaver: check failed — model unavailable"},
 		{"null (cold snapshot)", func(json.RawMessage) (any, string) { return nil, "" }, nil, "ContextSaver: check failed — the host could not fork this session yet (model.fork answered null)"},
 		{"not {text, usage}", func(json.RawMessage) (any, string) { return []any{"done"}, "" }, nil,
 			"ContextSaver: check failed — the host answered model.fork with something that is not {text, usage}"},
