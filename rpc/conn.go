@@ -213,6 +213,9 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // host is gone waits on it rather than on Done, so a busy handler cannot keep it alive.
 func (c *Conn) Stopped() <-chan struct{} { return c.s.life.Done() }
 
+// Busy reports whether a handler is running on the read loop now (its reply included).
+func (c *Conn) Busy() bool { return c.handling.Load() }
+
 // Err reports why the connection ended: nil while it is open or when it
 // ended normally (the peer hung up, or Close was called); otherwise the
 // read or write failure, or the cancellation of Serve's context.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/saverd/saverd/rpc"
 )
@@ -37,10 +38,18 @@ func terminating(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // awaitHandler gives a handler still running (a decision being written, say) what is left of the
 // shutdown grace to finish, so the daemon never exits in the middle of a write it could have completed,
-// nor waits on one that hangs.
+// nor waits on one that hangs. With none running it returns at once: after `exit` the read loop sits in
+// a read of stdin the host still holds open, so the connection is never done by itself.
 func awaitHandler(conn *rpc.Conn, grace context.Context) {
-	select {
-	case <-conn.Done():
-	case <-grace.Done():
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for conn.Busy() {
+		select {
+		case <-conn.Done():
+			return
+		case <-grace.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }

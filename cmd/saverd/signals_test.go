@@ -126,3 +126,14 @@ func TestEOFWhileAHandlerIsBlocked(t *testing.T) {
 	c.stdin.Close()
 	waitExitWithin(t, c.cmd, "EOF", 1500*time.Millisecond)
 }
+
+// TestExitWithStdinOpen: `exit` ends the daemon at once although the host keeps stdin open; it used to
+// wait out the whole shutdown grace (0.8 s) for a read of stdin that never returns.
+func TestExitWithStdinOpen(t *testing.T) {
+	storeDir, cwd := t.TempDir(), t.TempDir()
+	c := startDaemon(t, false, nil, "--store", storeDir)
+	startSession(c, "s", cwd)
+	c.ok("shutdown", nil, nil)
+	c.notify("exit", nil)
+	waitExitWithin(t, c.cmd, "exit", 400*time.Millisecond)
+}
