@@ -100,7 +100,10 @@ func (sess *Session) artifactFor(p UIActionParams) (rules.Artifact, error) {
 	if p.Artifact != nil {
 		id, kind = p.Artifact.PatternID, p.Artifact.Kind
 	}
-	if id == "" {
+	switch {
+	case id == "" && p.Artifact != nil:
+		return rules.Artifact{}, rpc.InvalidParams("params.artifact.patternId: required for %s: the rule is the one the pane offers for that pattern", p.Action)
+	case id == "":
 		return rules.Artifact{}, rpc.InvalidParams("params.artifact: required for %s (or params.patternId)", p.Action)
 	}
 	for _, a := range sess.proposals() {

@@ -33,20 +33,27 @@ func DecodeParams(raw json.RawMessage, v any) error {
 	// The fast decoder failed: decode again with encoding/json, whose errors name the field and the
 	// kinds precisely (and which decides, should the two ever disagree on what is valid).
 	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(v); err != nil {
-		return paramsError(err)
+		return paramsError(raw, err)
 	}
 	return nil
 }
 
-// paramsError turns a decoding error into the *Error the peer will see.
-func paramsError(err error) *Error {
+// paramsError turns an error decoding raw into the *Error the peer will see.
+func paramsError(raw []byte, err error) *Error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var targetErr *json.InvalidUnmarshalError
 	switch {
 	case errors.As(err, &typeErr):
 		path := "params"
-		if field := wireField(typeErr.Field); field != "" {
+		field := wireField(typeErr.Field)
+		if at, ok := valuePath(raw, typeErr.Offset); ok && at != "" && strings.EqualFold(withoutIndices(at), field) {
+			field = at // the same member as the host spelled it, with the index of each list element on the way
+		}
+		switch {
+		case strings.HasPrefix(field, "["):
+			path += field
+		case field != "":
 			path += "." + field
 		}
 		return InvalidParams("%s: want %s, got %s", path, wantName(typeErr.Type, typeErr.Value), gotName(typeErr.Value))

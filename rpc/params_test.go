@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,10 @@ func TestDecodeParams(t *testing.T) {
 		At        time.Time         `json:"at"`
 		Pos       *inner            `json:"pos"`
 		Small     int8              `json:"small"`
+		Messages  []struct {
+			Role  string  `json:"role"`
+			Parts []inner `json:"parts"`
+		} `json:"messages"`
 	}
 	tests := []struct {
 		name string
@@ -40,6 +45,12 @@ func TestDecodeParams(t *testing.T) {
 		{"too big", `{"small":300}`, "params.small: want integer in range for int8, got number 300"},
 		{"nested", `{"pos":{"line":"x"}}`, "params.pos.line: want number, got string"},
 		{"bool for float", `{"ratio":true}`, "params.ratio: want number, got boolean"},
+		// A list's element is named by its index.
+		{"in a list", `{"messages":[{"role":5}]}`, "params.messages[0].role: want string, got number"},
+		{"in a later element", `{"tags":["a"],"messages":[{"role":"user","parts":[]},{"role":"x","parts":[{"line":1},{"line":"2"}]}]}`,
+			"params.messages[1].parts[1].line: want number, got string"},
+		{"a list element itself", `{"tags":["a",{"b":[1]}]}`, "params.tags[1]: want string, got object"},
+		{"members before it skipped", `{"meta":{"k":"v","l":"w"},"pos":{"x":[1,{"y":2}],"line":[]}}`, "params.pos.line: want number, got array"},
 		// A custom UnmarshalJSON error names no field: passed on as is.
 		{"number for time", `{"at":5}`, "params: Time.UnmarshalJSON: input is not a JSON string"},
 		{"array for object", `[1,2]`, "params: want object, got array"},
@@ -70,4 +81,28 @@ func TestDecodeParamsNonPointerIsInternal(t *testing.T) {
 	if e, ok := DecodeParams(json.RawMessage(`{}`), p).(*Error); !ok || e.Code != CodeInternalError {
 		t.Fatalf("got %v", e)
 	}
+}
+
+// FuzzValuePath: any text and offset walk without a panic, and a path found names the members the
+// decoder's Field names.
+func FuzzValuePath(f *testing.F) {
+	for _, seed := range []string{`{"messages":[{"role":5}]}`, `[1,[2,{"a":[]}]]`, `{"a":{}}`, `{`, `"x"`} {
+		f.Add(seed, int64(5))
+	}
+	f.Fuzz(func(t *testing.T, raw string, offset int64) {
+		if path, ok := valuePath([]byte(raw), offset); ok && strings.Contains(path, "..") {
+			t.Fatalf("valuePath(%q, %d) = %q", raw, offset, path)
+		}
+		var v struct {
+			A []struct {
+				B int `json:"b"`
+			} `json:"a"`
+		}
+		var typeErr *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(raw), &v); errors.As(err, &typeErr) {
+			if path, ok := valuePath([]byte(raw), typeErr.Offset); ok && !strings.EqualFold(withoutIndices(path), typeErr.Field) {
+				t.Fatalf("%q: valuePath %q, Field %q", raw, path, typeErr.Field)
+			}
+		}
+	})
 }
