@@ -36,7 +36,8 @@ Flags:
   --format F         text or json (default text)
   --width N          text width (default 100)
   --window N         context window in tokens (default: the model's, else 200000)
-  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
+                     and ~/.config/claude)
   --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex); naming only one
                      harness's directory audits only that harness
 `
@@ -203,7 +204,7 @@ func searched(src agentlog.Sources) []string {
 	if claude == nil {
 		claude = agentlog.DefaultClaudeDirs()
 		if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
-			claude = []string{filepath.Join(home, ".claude")} // where Claude Code would write, though absent
+			claude = []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} // where Claude Code would write, though absent
 		}
 	}
 	if codex == nil {

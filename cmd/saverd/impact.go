@@ -25,7 +25,7 @@ Flags:
   --sessions FILE    sessions JSONL file (repeatable); without it, the agents' own logs (Claude Code's
                      transcripts, Codex's rollouts) and the daemon's sessions log are read
   --claude-dir DIR   with no --sessions: Claude Code's config directory (repeatable; default
-                     $CLAUDE_CONFIG_DIR, else ~/.claude)
+                     $CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude)
   --codex-dir DIR    with no --sessions: Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
   --prices FILE      with no --sessions: price overrides (default <config dir>/prices.json)
   --repo DIR         repository to scan (repeatable; default: the sessions' repos)

@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 const usage = `Usage:
   saverd [serve] [--framing auto|ndjson|header] [--store DIR] [--log-file FILE] [--log-level LEVEL]
-                 [--fork-timeout 10m] [--record FILE]
+                 [--fork-timeout 10m] [--record FILE] [--idle-evict 6h]
       Speak JSON-RPC 2.0 on stdin/stdout (see protocol.md). Logs go to stderr or --log-file.
   saverd serve --listen PATH|default [--idle-exit 30m] ...
       Serve the same protocol on a Unix socket, one connection per client (the user's shared daemon).

@@ -24,7 +24,8 @@ Flags:
   --repo DIR         sessions whose git repository (or working directory) is DIR or inside it
   --by K             day, model or project: one row per group instead of per session
   --format F         table, json, ndjson or csv (default: table on a terminal, else json)
-  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
+                     and ~/.config/claude)
   --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
   --prices FILE      price overrides (default <config dir>/prices.json when it exists)
 `
