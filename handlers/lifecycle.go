@@ -28,6 +28,9 @@ func decode[T any](raw json.RawMessage) (T, error) {
 	if err := rpc.DecodeParams(raw, &v); err != nil {
 		return v, err
 	}
+	if c, ok := any(v).(checked); ok {
+		return v, c.check()
+	}
 	return v, nil
 }
 

@@ -47,6 +47,9 @@ func (s *Server) answerToolCall(r *toolCallRead) (result any, then bool, err err
 		return nil, false, err
 	}
 	p, e := &r.p, r.e
+	if at := r.atOrNil(); at != nil && *at < 0 {
+		return nil, false, rpc.InvalidParams("params.at: want a value ≥ 0, got %d", *at)
+	}
 	if !e.Given() {
 		// The full decoder's path: the event is decoded on its own, once the session is known.
 		if len(p.Event) == 0 {
