@@ -59,7 +59,7 @@ type Options struct {
 	// 0 = DefaultCheckWait.
 	CheckWait time.Duration
 	// OffLoop, when not nil, is called as each background run starts, and the func it returns once it
-	// has ended (see rpc.Options.OffLoop).
+	// has ended (see rpc.Options.OffLoop); with Synchronous, around the run made inline.
 	OffLoop func() (done func())
 	// Prices prices judge runs and savings (money.go); nil is the embedded table (prices.Default).
 	Prices PriceTable
@@ -151,6 +151,9 @@ func (s *Server) forker() (Host, bool) {
 // background runs fn off the read loop, counted so Quiesce can wait for it.
 func (s *Server) background(fn func()) {
 	if s.opt.Synchronous {
+		if s.opt.OffLoop != nil {
+			defer s.opt.OffLoop()()
+		}
 		s.guard(fn)
 		return
 	}

@@ -173,7 +173,7 @@ func (h *replayHost) Notify(method string, params any) { h.out.notify(method, pa
 func (h *replayHost) Fork(_ context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
 	h.mu.Lock()
 	h.calls++
-	id := fmt.Sprintf("fork-%d", h.calls)
+	id := h.calls // a number, as the live daemon's ids are
 	var reply *wireMsg
 	for i, f := range h.forks {
 		if f.purpose == "" || f.purpose == req.Purpose {
@@ -252,7 +252,7 @@ func play(ctx context.Context, src source, opt replayOptions, stdout io.Writer) 
 	host := &replayHost{out: frames, forks: src.forkReplies()}
 	var clock int64
 	srv := handlers.New(handlers.Options{Version: version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
-		WriteRoot: opt.writeRoot})
+		WriteRoot: opt.writeRoot, OffLoop: frames.hold})
 	srv.SetHost(host)
 	lastSession := ""
 	// final is the views as they were just before the recording ended the session (session.end,
@@ -286,16 +286,20 @@ func play(ctx context.Context, src source, opt replayOptions, stdout io.Writer) 
 			}
 			final = views.Bytes()
 		}
-		result, err := handle(ctx, srv, m.wireMsg, m.read)
-		srv.Quiesce()
-		if len(m.ID) == 0 {
-			continue
-		}
-		if err != nil {
+		// As a live daemon does: the reply, then the background work the request started, then the rest
+		// of its work (a tool.call's recording) and what that started, each printing what it sends.
+		result, rest, err := handle(ctx, srv, m.wireMsg, m.read)
+		switch {
+		case len(m.ID) == 0:
+		case err != nil:
 			frames.fail(m.ID, rpc.AsError(err))
-			continue
+		default:
+			frames.result(m.ID, result)
 		}
-		frames.result(m.ID, result)
+		frames.release()
+		runRest(rest)
+		srv.Quiesce()
+		frames.release()
 	}
 	if err := src.err(); err != nil {
 		return err
@@ -320,19 +324,34 @@ func endsSession(method, sessionID, shown string) bool {
 	return false
 }
 
-// handle answers one request as the rpc layer would, a panic included.
-func handle(ctx context.Context, srv *handlers.Server, m wireMsg, read any) (result any, err error) {
+// handle answers one request as the rpc layer would, a panic included: the reply, and the rest of the
+// work a live daemon does once the reply is out (an *rpc.Then's; nil for most requests).
+func handle(ctx context.Context, srv *handlers.Server, m wireMsg, read any) (result any, rest rpc.Rest, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			result, err = nil, rpc.InternalError("internal error: handler for %s panicked: %v", m.Method, r)
+			result, rest, err = nil, nil, rpc.InternalError("internal error: handler for %s panicked: %v", m.Method, r)
 		}
 	}()
 	params := m.Params
 	if string(params) == "null" {
 		params = nil
 	}
-	result, err = srv.Handle(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0, Read: read})
-	return rpc.Settle(ctx, result, err)
+	result, err = srv.HandleConn(ctx, rpc.Request{Method: m.Method, Params: params, Notification: len(m.ID) == 0, Read: read})
+	if t, ok := result.(*rpc.Then); ok && err == nil {
+		result, rest = t.Result, t.Rest // read before the rest runs: it may hand the Then back to a pool
+	}
+	result, err = rpc.Settle(ctx, result, err)
+	return result, rest, err
+}
+
+// runRest runs a request's rest after its reply; a panic in it is dropped, as the connection logs and
+// drops one, the reply being out and the session rolled back.
+func runRest(rest rpc.Rest) {
+	if rest == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	rest.RunRest()
 }
 
 func showViews(ctx context.Context, srv *handlers.Server, sessionID string, opt replayOptions, stdout io.Writer) error {

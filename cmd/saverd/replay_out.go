@@ -27,6 +27,11 @@ type frameOut struct {
 	// event of a replay), and refFrame its bytes, printed again as they are when it recurs.
 	refNote  struct{ method, session string }
 	refFrame []byte
+	// held is what background work printed while it ran (holding > 0): a replay runs it inline, inside
+	// the request that started it, where a live daemon runs it beside the read loop and its frames follow
+	// the request's reply; release prints them after the reply too.
+	holding int
+	held    bytes.Buffer
 }
 
 func newFrameOut(w io.Writer) *frameOut {
@@ -80,8 +85,38 @@ func (f *frameOut) frameLocked(tail string, members ...member) bool {
 	f.buf.WriteString("}\n")
 	// A replay's output going nowhere is not the recording's fault: write errors end nothing (the
 	// encoder writing to stdout ignored them too).
-	_, _ = f.w.Write(f.buf.Bytes())
+	f.write(f.buf.Bytes())
 	return true
+}
+
+// write sends one frame's bytes out, or holds them while background work runs.
+func (f *frameOut) write(b []byte) {
+	if f.holding > 0 {
+		f.held.Write(b)
+		return
+	}
+	_, _ = f.w.Write(b)
+}
+
+// hold holds what is printed from now until the returned func is called (handlers.Options.OffLoop:
+// around each background run).
+func (f *frameOut) hold() (done func()) {
+	f.mu.Lock()
+	f.holding++
+	f.mu.Unlock()
+	return func() {
+		f.mu.Lock()
+		f.holding--
+		f.mu.Unlock()
+	}
+}
+
+// release prints what background work printed, after the reply of the request that started it.
+func (f *frameOut) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, _ = f.w.Write(f.held.Bytes())
+	f.held.Reset()
 }
 
 // flush writes out what is buffered, before anything else writes to the same output.
@@ -96,7 +131,7 @@ func (f *frameOut) notify(method string, params any) {
 	defer f.mu.Unlock()
 	ref, isRef := params.(handlers.SessionRef)
 	if isRef && f.refFrame != nil && f.refNote.method == method && f.refNote.session == ref.SessionID {
-		_, _ = f.w.Write(f.refFrame)
+		f.write(f.refFrame)
 		return
 	}
 	if f.frameLocked("", member{prefix: `{"jsonrpc":"2.0","method":`, value: method}, member{prefix: `,"params":`, value: params}) && isRef {
@@ -105,7 +140,7 @@ func (f *frameOut) notify(method string, params any) {
 	}
 }
 
-func (f *frameOut) call(id, method string, params any) {
+func (f *frameOut) call(id int, method string, params any) {
 	f.frame("", member{prefix: `{"id":`, value: id}, member{prefix: `,"jsonrpc":"2.0","method":`, value: method}, member{prefix: `,"params":`, value: params})
 }
 

@@ -171,8 +171,8 @@ func TestFramesAsMaps(t *testing.T) {
 		var want string
 		f.notify("ui.toast", v)
 		want += asMap(map[string]any{"jsonrpc": "2.0", "method": "ui.toast", "params": v})
-		f.call("fork-1", "model.fork", v)
-		want += asMap(map[string]any{"jsonrpc": "2.0", "id": "fork-1", "method": "model.fork", "params": v})
+		f.call(1, "model.fork", v)
+		want += asMap(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "model.fork", "params": v})
 		for _, id := range ids {
 			f.result(id, v)
 			want += asMap(map[string]any{"jsonrpc": "2.0", "id": id, "result": v})
