@@ -7,14 +7,21 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// Values no host can mean: a time before 1970, a negative count or duration, a relative project
-// directory (the rules would be written under wherever the daemon was started). decode refuses them,
+// Values no host can mean: a time before 1970, a negative count or duration, a relative project or
+// store directory (the rules would be written under wherever the daemon was started). decode refuses them,
 // naming the member, as it refuses a member of the wrong type; params with no check accept any value.
 
 // checked is params that check their own values once decoded.
 type checked interface{ check() error }
 
 func (h Hook) check() error { return atLeastZero("at", h.At) }
+
+func (p InitializeParams) check() error {
+	if p.StoreDir != "" && !filepath.IsAbs(p.StoreDir) {
+		return rpc.InvalidParams("params.storeDir: want an absolute path, got %q", p.StoreDir)
+	}
+	return nil
+}
 
 // check: tool.call's at is checked with the session (answerToolCall), where both of its readers come,
 // so the one-pass reader and the full decoder answer a bad one alike.

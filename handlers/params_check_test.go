@@ -81,3 +81,13 @@ func TestSessionStartChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestInitializeRelativeStoreDir: a store named relative to nothing the host knows is refused.
+func TestInitializeRelativeStoreDir(t *testing.T) {
+	h := newHarness(t, nil)
+	_, err := h.callErr("initialize", map[string]any{"storeDir": "state/saverd"})
+	var rerr *rpc.Error
+	if !errors.As(err, &rerr) || rerr.Code != rpc.CodeInvalidParams || rerr.Message != `params.storeDir: want an absolute path, got "state/saverd"` {
+		t.Errorf("err = %v", err)
+	}
+}
