@@ -150,10 +150,30 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 			sess.restoreFixes(stored, pl.TranscriptPath)
 		}
 		if pl.Event == bridge.SessionStart && pl.Source == "compact" {
-			sess.dispatch(state.Compact{})
+			sess.compacted()
 		}
 	})
 	return sess
+}
+
+// compacted records one compaction for PreCompact, PostCompact and SessionStart(compact) together,
+// which a harness sends in either order and not always all three: the first of them records it, the
+// rest of the same compaction do not, until another event ends it (compactionOver). Called under the lock.
+func (sess *Session) compacted() {
+	if !sess.bridge.compacting {
+		sess.dispatch(state.Compact{})
+	}
+	sess.bridge.compacting = true
+}
+
+// compactionOver: any hook but the three of a compaction comes after it, so the next of those is a new one.
+func (sess *Session) compactionOver(pl bridge.Payload) {
+	switch {
+	case pl.Event == bridge.PreCompact, pl.Event == bridge.PostCompact:
+	case pl.Event == bridge.SessionStart && pl.Source == "compact":
+	default:
+		sess.event(func() { sess.bridge.compacting = false })
+	}
 }
 
 // restart is a SessionStart for a session the daemon held before it: a resume carries on, a clear
@@ -167,15 +187,13 @@ func (sess *Session) restart(pl bridge.Payload) {
 	case "clear":
 		sess.resetSession()
 	case "compact":
-		if !b.compacting {
-			sess.dispatch(state.Compact{})
-		}
-		b.compacting = false
+		sess.compacted()
 	}
 }
 
 // hookEvent applies one hook to its session and answers it.
 func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
+	sess.compactionOver(pl)
 	switch pl.Event {
 	case bridge.SessionStart:
 		// What the session carries from the start: the standing instructions (a resume, a rejoin).
@@ -200,18 +218,8 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		s.subagentStop(sess, pl, now)
 	case bridge.Stop:
 		s.stop(sess, pl, now)
-	case bridge.PreCompact:
-		sess.event(func() {
-			sess.dispatch(state.Compact{})
-			sess.bridge.compacting = true
-		})
-	case bridge.PostCompact:
-		sess.event(func() {
-			if !sess.bridge.compacting {
-				sess.dispatch(state.Compact{})
-			}
-			sess.bridge.compacting = false
-		})
+	case bridge.PreCompact, bridge.PostCompact:
+		sess.event(sess.compacted)
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.

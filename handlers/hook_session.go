@@ -30,7 +30,7 @@ type bridged struct {
 	agents map[string]int64
 	// calls: a tool call's PreToolUse time, for a PostToolUse that carries no duration (Codex's).
 	calls map[string]int64
-	// compacting: PreCompact recorded the compaction; PostCompact and SessionStart(compact) must not again.
+	// compacting: a compaction's first hook recorded it; the others of the same one must not (compacted).
 	compacting bool
 }
 

@@ -453,3 +453,47 @@ func TestHookRejoinKeepsTheSessionsFixes(t *testing.T) {
 		t.Fatalf("a later session carried an earlier session's fix: %+v", a)
 	}
 }
+
+// TestHookCompactionCountedOnce: PreCompact, PostCompact and SessionStart(compact) are one compaction in
+// whichever order and number the harness sends them; a compaction after other work is another.
+func TestHookCompactionCountedOnce(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		events [][2]string // event, source
+		want   int
+	}{
+		{"pre, post, start", [][2]string{{bridge.PreCompact, ""}, {bridge.PostCompact, ""}, {bridge.SessionStart, "compact"}}, 1},
+		{"pre, start, post", [][2]string{{bridge.PreCompact, ""}, {bridge.SessionStart, "compact"}, {bridge.PostCompact, ""}}, 1},
+		{"post alone", [][2]string{{bridge.PostCompact, ""}}, 1},
+		{"start alone", [][2]string{{bridge.SessionStart, "compact"}}, 1},
+		{"two, work between", [][2]string{{bridge.PreCompact, ""}, {bridge.PostCompact, ""}, {bridge.UserPromptSubmit, ""}, {bridge.PreCompact, ""}, {bridge.SessionStart, "compact"}}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHookHarness(t)
+			h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+			h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "hi"})
+			for _, e := range c.events {
+				fields := map[string]any{"trigger": "auto"}
+				switch e[0] {
+				case bridge.SessionStart:
+					fields = map[string]any{"source": e[1]}
+				case bridge.UserPromptSubmit:
+					fields = map[string]any{"prompt": "go on"}
+				}
+				h.send(e[0], fields)
+			}
+			var st state.State
+			raw, err := h.srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: json.RawMessage(`{"sessionId":"cc-1"}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(raw)
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatal(err)
+			}
+			if len(st.Compactions) != c.want {
+				t.Errorf("compactions %v, want %d", st.Compactions, c.want)
+			}
+		})
+	}
+}
