@@ -22,11 +22,15 @@ func (sess *Session) typedPrompt(pl bridge.Payload, now int64) []string {
 	var out []string
 	sess.event(func() {
 		b := sess.bridge
-		b.turnAt = now
-		if b.transcript != "" {
-			b.turnFrom = bridge.Size(b.transcript)
+		// A subagent's task notification that comes while a turn runs is part of that turn, which one Stop
+		// ends: starting a turn there would leave the calls made before it out of every turn's usage.
+		if kind != "task" || !b.turnOpen {
+			b.turnAt, b.turnOpen = now, true
+			if b.transcript != "" {
+				b.turnFrom = bridge.Size(b.transcript)
+			}
+			sess.dispatch(turnStartAction(now))
 		}
-		sess.dispatch(turnStartAction(now))
 		out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now)
 	})
 	return out
@@ -184,7 +188,7 @@ func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
 	}
 	sess.event(func() {
 		b := sess.bridge
-		b.turnFrom = end
+		b.turnFrom, b.turnOpen = end, false
 		if u.Model != "" {
 			b.model = u.Model
 		}

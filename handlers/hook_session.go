@@ -24,6 +24,7 @@ type bridged struct {
 	// turnFrom is the transcript's length when the turn started: the turn's API calls are written after it.
 	turnFrom int64
 	turnAt   int64
+	turnOpen bool // a prompt started a turn and no Stop ended it yet
 	// spawns: an Agent call's tool_use_id → the spawn its PreToolUse rewrite opened.
 	spawns map[string]string
 	// agents: the subagents running now (SubagentStart seen, no SubagentStop yet) → when they started.

@@ -497,3 +497,41 @@ func TestHookCompactionCountedOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestHookTaskNotificationInATurn: a subagent's task notification that arrives while a turn runs is part
+// of that turn: the Stop that ends it counts the calls made before the notification too.
+func TestHookTaskNotificationInATurn(t *testing.T) {
+	h := newHookHarness(t)
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	appendLines := func(part []string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(strings.Join(part, ""))
+		f.Close()
+	}
+	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
+	half := 61 + (len(lines)-61)/2
+	appendLines(lines[61:half])
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>", "transcript_path": path})
+	appendLines(lines[half:])
+	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var turns []state.TurnStat
+	sess.event(func() { turns = append(turns, sess.st.Turns...) })
+	if len(turns) == 0 || turns[len(turns)-1].Input != 4000 {
+		t.Fatalf("turns %+v: want the last to count the turn's four calls (4000 input tokens)", turns)
+	}
+}
