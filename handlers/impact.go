@@ -23,11 +23,14 @@ func impactParams(raw json.RawMessage) (impactRequest, error) {
 	if err != nil {
 		return impactRequest{}, err
 	}
-	if p.Days < 0 {
-		return impactRequest{}, rpc.InvalidParams("params.days: want ≥ 0, got %d", p.Days)
+	days := impact.DefaultDays
+	if p.Days != nil {
+		if days = *p.Days; days < 1 {
+			return impactRequest{}, rpc.InvalidParams("params.days: want ≥ 1, got %d", days)
+		}
 	}
 	r := impactRequest{
-		opt:  impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: p.Days},
+		opt:  impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: days},
 		logs: agentlog.Named(p.ClaudeDirs, p.CodexDirs),
 	}
 	if p.Now != "" {

@@ -75,7 +75,7 @@ func TestImpactMethods(t *testing.T) {
 	if len(pending.Pending) != 0 || len(pending.Warnings) != 1 {
 		t.Fatalf("impact.pending = %+v (a trailer link waits for nothing)", pending)
 	}
-	for _, bad := range []map[string]any{{"sessions": []string{sessions}, "now": "yesterday"}, {"sessions": []string{sessions}, "days": -1}, {"claude_dirs": "x"}} {
+	for _, bad := range []map[string]any{{"sessions": []string{sessions}, "now": "yesterday"}, {"sessions": []string{sessions}, "days": -1}, {"sessions": []string{sessions}, "days": 0}, {"claude_dirs": "x"}} {
 		_, err := h.callErr("impact.query", bad)
 		var e *rpc.Error
 		if !errors.As(err, &e) || e.Code != rpc.CodeInvalidParams {

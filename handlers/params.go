@@ -228,6 +228,6 @@ type ImpactParams struct {
 	CodexDirs  []string `json:"codex_dirs,omitempty"`
 	Repos      []string `json:"repos,omitempty"`
 	Decisions  string   `json:"decisions,omitempty"`
-	Days       int      `json:"days,omitempty"`
+	Days       *int     `json:"days,omitempty"` // nil: impact.DefaultDays
 	Now        string   `json:"now,omitempty"`
 }

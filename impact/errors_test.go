@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -224,5 +225,27 @@ func TestUnheldTrailerCommits(t *testing.T) {
 	}
 	if w := rep.Warnings[maxOrphanWarnings]; !strings.HasPrefix(w, "2 more trailer commits") {
 		t.Errorf("last warning = %q", w)
+	}
+}
+
+// TestRelativeGit: a git binary named relative to the working directory is found there, though git
+// then runs in each repo's directory.
+func TestRelativeGit(t *testing.T) {
+	parent := t.TempDir()
+	r := newRepo(t, parent, "r", "main")
+	r.commit(spec{at: at("10:10"), msg: "ok" + claude, lines: 1})
+	sessions := writeSessions(t, busy("s", "claude-code", r.dir, at("10:00"), at("11:00"), 1))
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "mygit"), []byte("#!/bin/sh\nexec "+real+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(bin)
+	rep := query(t, Options{Sessions: []string{sessions}, Repos: []string{r.dir}, Git: "./mygit"})
+	if rec := record(t, rep, "s", "r"); rec.CommitsKept != 1 || len(rep.Warnings) != 0 {
+		t.Fatalf("record %+v, warnings %v", rec, rep.Warnings)
 	}
 }

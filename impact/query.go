@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -39,6 +40,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Days < 0 {
 		return o, fmt.Errorf("impact: days must not be negative, got %d", o.Days)
 	}
+	// 0 is the default (an Options left unset); a caller asking for a window says how many days.
 	if o.Days == 0 {
 		o.Days = DefaultDays
 	}
@@ -62,6 +64,10 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 	}
 	bin, err := exec.LookPath(opt.Git)
 	if err != nil {
+		return nil, fmt.Errorf("impact: git binary %q: %w", opt.Git, err)
+	}
+	// git runs in each repo's directory: a path found relative to ours would name nothing there.
+	if bin, err = filepath.Abs(bin); err != nil {
 		return nil, fmt.Errorf("impact: git binary %q: %w", opt.Git, err)
 	}
 	read, warn := readSessions(opt.Found, opt.Sessions)

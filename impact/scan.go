@@ -211,7 +211,7 @@ var revertPhrase = []byte("this reverts commit ")
 // revertedSHAs records every sha named by "This reverts commit <sha>" in the
 // lower-cased message and returns the first. Git writes the full sha; people
 // write prefixes, which L-revert matches as prefixes (4 hex digits at least,
-// git's shortest abbreviation).
+// git's shortest abbreviation). The sha is a whole word.
 func revertedSHAs(lower []byte, sha string, reverts map[string]string) string {
 	first := ""
 	for rest := lower; ; {
@@ -224,8 +224,8 @@ func revertedSHAs(lower []byte, sha string, reverts map[string]string) string {
 		for n < len(rest) && isHex(rest[n]) {
 			n++
 		}
-		if n < 4 || n > 64 {
-			continue
+		if n < 4 || n > 64 || n < len(rest) && inWord(rest[n]) {
+			continue // not a sha but a word that starts like one: "reverts commit deadline handling"
 		}
 		named := string(rest[:n])
 		if _, seen := reverts[named]; !seen {
@@ -238,6 +238,11 @@ func revertedSHAs(lower []byte, sha string, reverts map[string]string) string {
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+// inWord: c continues a word (the message is lower-cased; any byte of a non-ASCII letter counts).
+func inWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80
+}
 
 func hashEmail(email []byte) string {
 	sum := sha256.Sum256(email)

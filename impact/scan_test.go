@@ -97,3 +97,23 @@ func TestWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestRevertedSHAsWholeWords: a sha named after "This reverts commit" ends where the word does; prose
+// that starts with hex letters names nothing.
+func TestRevertedSHAsWholeWords(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{"this reverts commit 1234abcd.", "1234abcd"},
+		{"this reverts commit 1234abcd, and more", "1234abcd"},
+		{"this reverts commit 1234abcd\n", "1234abcd"},
+		{"this reverts commit 1234abcd", "1234abcd"},
+		{"this reverts commit deadline handling from last week", ""},
+		{"this reverts commit cafe_bar", ""},
+		{"this reverts commit beefé", ""},
+		{"this reverts commit deadbeefz and this reverts commit 0badc0de.", "0badc0de"},
+	} {
+		reverts := map[string]string{}
+		if got := revertedSHAs([]byte(c.msg), "r", reverts); got != c.want {
+			t.Errorf("revertedSHAs(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}

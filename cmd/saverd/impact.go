@@ -148,8 +148,8 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	if c.opt.Days < 0 {
-		return fmt.Errorf("--days: want ≥ 0, got %d", c.opt.Days)
+	if c.opt.Days < 1 {
+		return fmt.Errorf("--days: want ≥ 1, got %d", c.opt.Days)
 	}
 	switch c.format {
 	case "":
