@@ -77,7 +77,7 @@ func keyOf(hexSHA []byte) (shaKey, bool) {
 func unreachable(ctx context.Context, g git, dir, branch string, from time.Time) (map[shaKey]struct{}, error) {
 	set := make(map[shaKey]struct{})
 	args := []string{"rev-list", "--since=@" + strconv.FormatInt(from.Add(-ScanMargin).Unix(), 10),
-		"--no-merges", "--all", "--not", branch, "--"}
+		"--no-merges", excludeStash, excludeNotes, "--all", "--not", branch, "--"}
 	err := g.stream(ctx, dir, args, func(r io.Reader) error {
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {

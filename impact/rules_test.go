@@ -392,3 +392,20 @@ func TestSessionInSubdir(t *testing.T) {
 		t.Errorf("record = %+v", rec)
 	}
 }
+
+// TestStashAndNotesAreNoCommits: the commits git makes for a stash and for notes, inside a session's
+// window and by the local author, are no work: only the real commit counts.
+func TestStashAndNotesAreNoCommits(t *testing.T) {
+	r := newRepo(t, t.TempDir(), "r", "main")
+	r.commit(spec{at: at("10:05"), msg: "base", lines: 2})
+	work := r.commit(spec{at: at("10:10"), msg: "work", lines: 3})
+	r.write("f001.txt", []byte("changed, not committed\n"))
+	r.git(commitEnv(spec{at: at("10:20")}), "stash")
+	r.git(commitEnv(spec{at: at("10:30")}), "notes", "add", "-m", "a note", work)
+	sessions := writeSessions(t, busy("s", "codex", r.dir, at("10:00"), at("11:00"), 1))
+	rep := query(t, Options{Sessions: []string{sessions}, Repos: []string{r.dir}})
+	rec := record(t, rep, "s", "r")
+	if rec.CommitsKept != 2 {
+		t.Errorf("commits kept %d, want 2 (base and work; no stash or notes commit): %+v", rec.CommitsKept, rec)
+	}
+}

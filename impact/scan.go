@@ -78,12 +78,19 @@ const logFormat = "%x00%x1e%H%x00%at%x00%ae%x00%B%x00"
 // (signatures, colour, external diff drivers) out of the output.
 func logArgs(from time.Time) []string {
 	return []string{
-		"log", "--all", "--no-merges", "--numstat",
+		"log", excludeStash, excludeNotes, "--all", "--no-merges", "--numstat",
 		"--format=" + logFormat,
 		"--since=@" + strconv.FormatInt(from.Add(-ScanMargin).Unix(), 10),
 		"--no-show-signature", "--no-color", "--no-ext-diff", "--no-textconv",
 	}
 }
+
+// excludeStash and excludeNotes keep the commits git makes for `git stash` (an "index on main" commit
+// beside the stash's merge) and `git notes` out of --all: they record no work of anyone's.
+const (
+	excludeStash = "--exclude=refs/stash"
+	excludeNotes = "--exclude=refs/notes/*"
+)
 
 // scanLog streams `git log` of dir through parseLog.
 func scanLog(ctx context.Context, g git, dir string, p scanParams) (*repoLog, error) {
