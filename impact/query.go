@@ -95,7 +95,7 @@ func Query(ctx context.Context, opt Options) (*Report, error) {
 	warn = append(warn, w...)
 
 	lk := newLinker(repos)
-	recs := buildRecords(lk.link(), decided)
+	recs := buildRecords(lk.link(), allReverts(repos), decided)
 	warn = append(warn, lk.orphanWarnings()...)
 	if recs == nil {
 		recs = []Record{}

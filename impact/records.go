@@ -71,10 +71,28 @@ func subjectOf(sessionID string, shas []string) string {
 	return sessionID + ":" + hex.EncodeToString(sum[:])[:8]
 }
 
-// markReverts is L-revert: X is reverted when a scanned commit of its repo
-// names a prefix of X's sha.
-func markReverts(d *draft) {
-	log := d.repo.log
+// allReverts is every scanned repo's reverts in one index: L-revert counts a revert made in any of
+// them (the session worked in a clone, the revert landed in the original). The first repo to name a
+// prefix keeps it, as within a repo the first commit read does.
+func allReverts(repos []*repoState) *repoLog {
+	all := &repoLog{reverts: map[string]string{}}
+	for _, r := range repos {
+		if r.log == nil {
+			continue
+		}
+		for prefix, by := range r.log.reverts {
+			if _, ok := all.reverts[prefix]; !ok {
+				all.reverts[prefix] = by
+			}
+		}
+	}
+	all.indexReverts()
+	return all
+}
+
+// markReverts is L-revert: X is reverted when a scanned commit (in log, every repo's reverts) names a
+// prefix of X's sha.
+func markReverts(d *draft, log *repoLog) {
 	for _, c := range d.commits {
 		for _, n := range log.revertLens {
 			if n > len(c.sha) {
@@ -150,10 +168,10 @@ func commitInfo(c *commit) CommitInfo {
 // buildRecords turns drafts into records: reverts, subjects, decisions
 // (L-decided) and cost shares (L-split). Records dropped by a decision
 // below MIN_P are left out.
-func buildRecords(drafts []*draft, decided map[string]float64) []Record {
+func buildRecords(drafts []*draft, reverts *repoLog, decided map[string]float64) []Record {
 	bySession := make(map[string][]string) // session id → all its shas
 	for _, d := range drafts {
-		markReverts(d)
+		markReverts(d, reverts)
 		for _, c := range d.commits {
 			bySession[d.s.ID] = append(bySession[d.s.ID], c.sha)
 		}

@@ -409,3 +409,22 @@ func TestStashAndNotesAreNoCommits(t *testing.T) {
 		t.Errorf("commits kept %d, want 2 (base and work; no stash or notes commit): %+v", rec.CommitsKept, rec)
 	}
 }
+
+// TestRevertInAnotherScannedRepo: L-revert counts a revert made in any scanned repo: the session worked
+// in a clone, and the revert landed in the original, which another session's work scans.
+func TestRevertInAnotherScannedRepo(t *testing.T) {
+	parent := t.TempDir()
+	r := newRepo(t, parent, "r", "main")
+	x := r.commit(spec{at: at("10:10"), msg: "x" + claude, lines: 3})
+	runGit(t, parent, nil, "clone", "-q", r.dir, filepath.Join(parent, "rc"))
+	runGit(t, filepath.Join(parent, "rc"), nil, "config", "user.email", me)
+	undo := r.revert(x, at("10:20"))
+	sessions := writeSessions(t,
+		busy("inclone", "claude-code", filepath.Join(parent, "rc"), at("10:00"), at("11:00"), 2),
+		busy("inorig", "codex", r.dir, at("10:00"), at("11:00"), 1))
+	rep := query(t, Options{Sessions: []string{sessions}, Repos: []string{r.dir, filepath.Join(parent, "rc")}})
+	rec := record(t, rep, "inclone", "rc")
+	if rec.CommitsKept != 0 || rec.CommitsReverted != 1 || len(rec.Details) != 1 || rec.Details[0].RevertedBy != undo {
+		t.Fatalf("the clone's record %+v: want x reverted by %s", rec, undo)
+	}
+}
