@@ -30,6 +30,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	s := r.Summary
 	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: $%s\n",
 		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
+	if n := len(r.Warnings); n > 0 {
+		// The warnings go to stderr; the table alone must not read as the whole story.
+		fmt.Fprintf(&buf, "%s: what they name (a repo, a file, a line, a price) is left out of these figures\n", plural(n, "warning"))
+	}
 	return writeTrimmed(w, buf.Bytes())
 }
 

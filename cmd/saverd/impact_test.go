@@ -166,6 +166,11 @@ func TestImpactWarnings(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Warnings) != 1 || rep.Summary.Linked != 1 {
 		t.Errorf("report: %v, warnings %q, summary %+v", err, rep.Warnings, rep.Summary)
 	}
+	// The table says it too: its figures leave out what the warnings name.
+	_, out, _ = runImpactTest(t, "--sessions", sessions, "--now", impactNow, "--repo", plain, "--repo", repo, "--format", "table")
+	if !strings.Contains(out, "1 warning: what they name (a repo, a file, a line, a price) is left out of these figures") {
+		t.Errorf("table:\n%s", out)
+	}
 }
 
 func TestImpactExitCodes(t *testing.T) {
