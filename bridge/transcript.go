@@ -188,8 +188,38 @@ func HasToolUse(path, toolUseID string) bool {
 	if _, err := f.ReadAt(buf, off); err != nil {
 		return false
 	}
-	return bytes.Contains(buf, []byte(`"id":"`+toolUseID+`"`))
+	return namesID(buf, toolUseID)
 }
+
+// namesID reports whether text holds the member "id" with the value id, written compact or with spaces
+// around its colon (a tool_use_id member is not one).
+func namesID(text []byte, id string) bool {
+	quoted := []byte(`"` + id + `"`)
+	for at := 0; ; {
+		i := bytes.Index(text[at:], quoted)
+		if i < 0 {
+			return false
+		}
+		i += at
+		at = i + len(quoted)
+		j := i
+		for j > 0 && isJSONSpace(text[j-1]) {
+			j--
+		}
+		if j == 0 || text[j-1] != ':' {
+			continue
+		}
+		j--
+		for j > 0 && isJSONSpace(text[j-1]) {
+			j--
+		}
+		if bytes.HasSuffix(text[:j], []byte(`"id"`)) {
+			return true
+		}
+	}
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // ModelWindow is a model's context window in tokens, for a session whose harness does not say.
 func ModelWindow(model string) int64 {
