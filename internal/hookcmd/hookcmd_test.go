@@ -1,6 +1,7 @@
 package hookcmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -46,5 +47,29 @@ func TestFrameSplicesThePayload(t *testing.T) {
 	}
 	if frame[len(frame)-1] != '\n' {
 		t.Fatal("a frame is one NDJSON line")
+	}
+}
+
+// TestFrameIsOneLine: a payload written over several lines makes a frame of one line all the same, its
+// strings (escaped newlines included) unchanged; a payload that is no JSON is passed on for the daemon
+// to refuse.
+func TestFrameIsOneLine(t *testing.T) {
+	pretty := "{\n  \"session_id\": \"s\",\n  \"prompt\": \"/saver\\nnext\"\r\n}\n"
+	frame := Frame("claude-code", "UserPromptSubmit", []byte(pretty))
+	if bytes.Count(frame, []byte("\n")) != 1 || frame[len(frame)-1] != '\n' {
+		t.Fatalf("frame %q is not one line", frame)
+	}
+	var msg struct {
+		Params struct {
+			Payload struct {
+				Prompt string `json:"prompt"`
+			} `json:"payload"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(frame, &msg); err != nil || msg.Params.Payload.Prompt != "/saver\nnext" {
+		t.Fatalf("frame %q: %v, prompt %q", frame, err, msg.Params.Payload.Prompt)
+	}
+	if bad := Frame("claude-code", "Stop", []byte("{\n oops")); !bytes.Contains(bad, []byte("{\n oops")) {
+		t.Fatalf("a payload that is no JSON was changed: %q", bad)
 	}
 }
