@@ -62,7 +62,10 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 			b.window = *in.ContextWindow.Size
 			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: b.window}, Now: now})
 		}
-		text, _, _ = strings.Cut(textview.Band(view.BuildBandAt(sess.st, now), width), "\n")
+		band := view.BuildBandAt(sess.st, now)
+		// A harness has no pane to close: `/saver` typed there shows it each time, whatever the state says.
+		band.PaneOpen = false
+		text, _, _ = strings.Cut(textview.Band(band, width), "\n")
 	})
 	return TextResult{Text: &text}, nil
 }

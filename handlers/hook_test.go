@@ -535,3 +535,22 @@ func TestHookTaskNotificationInATurn(t *testing.T) {
 		t.Fatalf("turns %+v: want the last to count the turn's four calls (4000 input tokens)", turns)
 	}
 }
+
+// TestStatuslineHasNoPaneToClose: in a harness `/saver` shows the pane each time, so the status line
+// says how to see it even while the session's pane is open.
+func TestStatuslineHasNoPaneToClose(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.st.PaneOpen = true })
+	raw, _ := json.Marshal(StatuslineParams{Payload: json.RawMessage(`{"session_id":"cc-1"}`), Width: 200})
+	out, err := h.srv.Handle(context.Background(), rpc.Request{Method: "statusline", Params: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := *out.(TextResult).Text; !strings.HasSuffix(text, "/saver to open") {
+		t.Fatalf("status line %q", text)
+	}
+}
