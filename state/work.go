@@ -5,7 +5,7 @@ import "slices"
 // What a row did, as the loops, the digest and the AGENTS block count it.
 
 var (
-	editTools    = []string{"Edit", "Write", "NotebookEdit", "MultiEdit"}
+	editTools    = []string{"Edit", "Write", "NotebookEdit", "MultiEdit", "apply_patch"} // apply_patch: Codex's
 	checkClasses = []CommandClass{ClassTest, ClassLint, ClassTypecheck, ClassFormat, ClassBuild}
 	readTools    = []string{"Read", "Grep", "Glob"}
 )

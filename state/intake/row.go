@@ -66,6 +66,8 @@ func normalizeKey(tool string, input ToolEvent) (string, state.CommandClass) {
 		return tool + ":" + input.Text("pattern") + ":" + input.Text("path"), state.ClassSearch
 	case tool == "Agent":
 		return "agent:" + input.TextOr("subagent_type", "general"), state.ClassOther
+	case tool == applyPatchTool:
+		return patchKey(input), state.ClassOther
 	}
 	return tool + ":" + stableJSON(input.Map(), eventReservedKeys), state.ClassOther
 }
@@ -307,6 +309,9 @@ func rowLines(e ToolEvent, tool string, res map[string]any) *state.Lines {
 			content = e.Text("content")
 		}
 		return &state.Lines{Add: writtenLines(content)}
+	case tool == applyPatchTool:
+		_, lines := readPatch(patchText(e))
+		return &lines
 	}
 	return nil
 }
@@ -349,6 +354,10 @@ func rowPaths(e ToolEvent, tool string, res map[string]any) []string {
 		}
 		if ok && res["staged"] != true {
 			return []string{path}
+		}
+	case applyPatchTool:
+		if paths, _ := readPatch(patchText(e)); len(paths) > 0 {
+			return paths
 		}
 	case "Bash":
 		changed, _ := anyRecord(res["bashEditDiff"])["changedFiles"].([]any)
