@@ -554,3 +554,36 @@ func TestStatuslineHasNoPaneToClose(t *testing.T) {
 		t.Fatalf("status line %q", text)
 	}
 }
+
+// TestCodexRulesGoToAgentsMD: a Codex session's pane offers its lasting rules as AGENTS.md bullets, the
+// file Codex reads; the same session under Claude Code offers CLAUDE.md.
+func TestCodexRulesGoToAgentsMD(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "fix the math"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	paths := func() []string {
+		var out []string
+		sess.event(func() {
+			for _, a := range sess.proposals() {
+				out = append(out, string(a.Kind)+" "+strings.TrimPrefix(a.Path, h.cwd))
+			}
+		})
+		return out
+	}
+	if got := paths(); len(got) == 0 || strings.Contains(strings.Join(got, ","), "AGENTS.md") {
+		t.Fatalf("Claude Code session: %v", got)
+	}
+	sess.event(func() { sess.bridge.harness = bridge.Codex })
+	for _, p := range paths() {
+		if p != "agents-md /AGENTS.md" {
+			t.Fatalf("Codex session offers %v", paths())
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -122,6 +123,9 @@ const ruleFileMax = 1 << 20
 // be read marks nothing: writing it will say why.
 func (sess *Session) proposals() []rules.Artifact {
 	arts := rules.Propose(sess.st)
+	if sess.bridge != nil && sess.bridge.harness == bridge.Codex {
+		arts = rules.ForCodex(sess.st, arts)
+	}
 	read := map[string]*rules.RuleFile{} // several rules land in one CLAUDE.md: it is read once
 	for i := range arts {
 		a := &arts[i]

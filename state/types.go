@@ -81,9 +81,13 @@ const (
 	ArtifactSkill         ArtifactKind = "skill"
 	ArtifactAgentBrief    ArtifactKind = "agent-brief"
 	ArtifactSettingsAllow ArtifactKind = "settings-allow"
+	// ArtifactAgentsMD is a Codex session's rule: an AGENTS.md bullet, which is what Codex reads. The
+	// judge never proposes it (IsArtifactKind leaves it out); the daemon renders every rule of a Codex
+	// session so (rules.ForCodex).
+	ArtifactAgentsMD ArtifactKind = "agents-md"
 )
 
-// IsArtifactKind reports whether s names one of the four artifact kinds.
+// IsArtifactKind reports whether s names one of the four artifact kinds a judge may propose.
 func IsArtifactKind(s string) bool {
 	switch ArtifactKind(s) {
 	case ArtifactClaudeMD, ArtifactSkill, ArtifactAgentBrief, ArtifactSettingsAllow:

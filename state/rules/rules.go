@@ -209,6 +209,12 @@ func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
 		(p.Proposal.Kind != state.ArtifactSettingsAllow || RiskyPermission(p.Proposal.Body) == "") {
 		return *p.Proposal, true
 	}
+	return memoryLine(p), true
+}
+
+// memoryLine is a decided pattern's rule as one CLAUDE.md line: its lean way, the alternative its Fix
+// sent, the person's own instruction.
+func memoryLine(p *state.Pattern) state.Proposal {
 	var body string
 	switch {
 	case p.Lean != nil:
@@ -225,7 +231,34 @@ func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
 	if title == "" {
 		title = p.ID
 	}
-	return state.Proposal{Kind: state.ArtifactClaudeMD, Title: title, Body: body}, true
+	return state.Proposal{Kind: state.ArtifactClaudeMD, Title: title, Body: body}
+}
+
+// ForCodex is arts as a Codex session's rules: Codex reads AGENTS.md, and has no skills, agent briefs
+// or settings permissions of Claude Code's kind, so each rule is an AGENTS.md bullet under the same
+// heading: a CLAUDE.md line's own, or for another kind the pattern's line (memoryLine). One written,
+// tried or skipped this session is not offered again, as in Propose.
+func ForCodex(s *state.State, arts []Artifact) []Artifact {
+	out := make([]Artifact, 0, len(arts))
+	for _, a := range arts {
+		body := BulletOnly(a.Content)
+		title := a.Title
+		if a.Kind != state.ArtifactClaudeMD {
+			p := s.PatternByID(a.PatternID)
+			if p == nil {
+				continue
+			}
+			line := memoryLine(p)
+			body, title = BulletOf(line.Body), line.Title
+		}
+		if slices.Contains(s.Written, a.PatternID+":"+string(state.ArtifactAgentsMD)) {
+			continue
+		}
+		a.Kind, a.Title, a.Mode = state.ArtifactAgentsMD, title, ModeAppend
+		a.Path, a.Content = s.Cwd+"/AGENTS.md", "\n"+state.ClaudeMDHeading+"\n"+body
+		out = append(out, a)
+	}
+	return out
 }
 
 // ruleTitle is the rule's first clause as a label: capitalised, without its full stop.

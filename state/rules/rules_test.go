@@ -237,3 +237,28 @@ func TestRulesPropose(t *testing.T) {
 		t.Errorf("no patterns: %#v", got)
 	}
 }
+
+// TestRulesForCodex: a Codex session's rules are AGENTS.md bullets: a CLAUDE.md line moves file, a
+// skill, brief or permission becomes the pattern's own line; one written already is not offered again.
+func TestRulesForCodex(t *testing.T) {
+	kill := new(state.Fix)
+	skill := lgDecided("execution:s", kill, "r1", "r2", "r3")
+	skill.Proposal = &state.Proposal{Kind: state.ArtifactSkill, Title: "Targeted tests", Body: "Run the tests of the files you changed.\nThen the suite."}
+	allow := lgDecided("execution:p", kill, "r4")
+	allow.Proposal = &state.Proposal{Kind: state.ArtifactSettingsAllow, Title: "Allow", Body: "Bash(npm test:*)"}
+	line := lgDecided("execution:l", kill, "r5")
+	s := lgProposeState(200_000, skill, allow, line)
+	got := ForCodex(s, Propose(s))
+	want := []Artifact{
+		{PatternID: "execution:l", Kind: state.ArtifactAgentsMD, Title: "Run only the failing test", Path: "/w/AGENTS.md", Content: "\n## ContextSaver\n- Run only the failing test, then the suite once.\n", SavingPct: 1.9, Mode: ModeAppend, Basis: SavingBasis},
+		{PatternID: "execution:p", Kind: state.ArtifactAgentsMD, Title: "Run only the failing test", Path: "/w/AGENTS.md", Content: "\n## ContextSaver\n- Run only the failing test, then the suite once.\n", SavingPct: 1.5, Mode: ModeAppend, Basis: SavingBasis},
+		{PatternID: "execution:s", Kind: state.ArtifactAgentsMD, Title: "Run only the failing test", Path: "/w/AGENTS.md", Content: "\n## ContextSaver\n- Run only the failing test, then the suite once.\n", SavingPct: 0.8, Mode: ModeAppend, Basis: SavingBasis},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ForCodex:\n got  %+v\n want %+v", got, want)
+	}
+	s.Written = []string{"execution:l:agents-md"}
+	if got := ForCodex(s, Propose(s)); len(got) != 2 || got[0].PatternID == "execution:l" || got[1].PatternID == "execution:l" {
+		t.Errorf("after writing execution:l: %+v", got)
+	}
+}
