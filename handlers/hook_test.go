@@ -266,20 +266,27 @@ func TestHookRefusesAHostsSession(t *testing.T) {
 	}
 }
 
-func TestHookTurnUsageFromTheTranscript(t *testing.T) {
-	h := newHookHarness(t)
+// twoTurns joins a session whose transcript holds the two-turns fixture's first turn (a resume after a
+// restart: its calls are adopted) and starts the second; it answers the fixture's lines and the path.
+func (h *hookHarness) twoTurns() (lines []string, path string) {
+	h.t.Helper()
 	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
 	if err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
-	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
-	// The first turn is on disk when the daemon joins (a resume after a restart): its calls are adopted.
+	lines = strings.SplitAfter(string(data), "\n")
+	path = filepath.Join(h.t.TempDir(), "cc-1.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
 	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
+	return lines, path
+}
+
+func TestHookTurnUsageFromTheTranscript(t *testing.T) {
+	h := newHookHarness(t)
+	lines, path := h.twoTurns()
 	// The second turn's lines are written while it runs; Stop reads only those.
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -502,15 +509,7 @@ func TestHookCompactionCountedOnce(t *testing.T) {
 // of that turn: the Stop that ends it counts the calls made before the notification too.
 func TestHookTaskNotificationInATurn(t *testing.T) {
 	h := newHookHarness(t)
-	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines[:61], "")), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	lines, path := h.twoTurns()
 	appendLines := func(part []string) {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -519,8 +518,6 @@ func TestHookTaskNotificationInATurn(t *testing.T) {
 		f.WriteString(strings.Join(part, ""))
 		f.Close()
 	}
-	h.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": path})
-	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "now commit", "transcript_path": path})
 	half := 61 + (len(lines)-61)/2
 	appendLines(lines[61:half])
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>", "transcript_path": path})
