@@ -173,7 +173,7 @@ func codexFindings(dir string) ([]Finding, bool) {
 	if err != nil {
 		out = append(out, Finding{Level: Fix, First: true, Text: "codex: " + err.Error() + ": Codex trusts no hook"})
 	}
-	installed := false
+	var installed []string // the scopes holding saverd's handlers
 	var read []string
 	for _, scope := range []string{"user", "project"} {
 		path, err := SettingsPath(Codex, scope, dir)
@@ -208,7 +208,7 @@ func codexFindings(dir string) ([]Finding, bool) {
 			}
 		}
 		if len(present) > 0 {
-			installed = true
+			installed = append(installed, scope)
 			out = append(out, coverage("codex", scope, path, present, codexEvents))
 			if dir := projectOf(path); dir != "" && trust != nil {
 				if ok, _ := ProjectTrusted(cfg, cfgText, dir); !ok {
@@ -217,10 +217,13 @@ func codexFindings(dir string) ([]Finding, bool) {
 			}
 		}
 	}
-	if !installed {
+	if len(installed) > 1 {
+		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("codex: hooks installed at %s: Codex runs both files' hooks, so each event reaches saverd %d times; uninstall all but one scope", strings.Join(installed, " and "), len(installed))})
+	}
+	if len(installed) == 0 {
 		out = append(out, Finding{Level: Note, Text: "codex: no saverd hooks in " + strings.Join(read, " or ")})
 	}
-	return out, installed
+	return out, len(installed) > 0
 }
 
 // untrusted reports a handler Codex will skip because config.toml does not trust its declaration.

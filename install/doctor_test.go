@@ -148,6 +148,28 @@ func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
 	}
 }
 
+// TestDoctorCodexTwoScopes: saverd in both the user's and a project's hooks.json is a fault, as for Claude
+// Code: each event would reach saverd twice.
+func TestDoctorCodexTwoScopes(t *testing.T) {
+	home := sandbox(t)
+	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
+	proj := filepath.Join(home, "proj")
+	for _, scope := range []string{"user", "project"} {
+		if _, err := Install(Options{Harness: Codex, Scope: scope, Dir: proj, Bin: self}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var fixes []string
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+		if f.Level == Fix {
+			fixes = append(fixes, f.Text)
+		}
+	}
+	if text := strings.Join(fixes, "\n"); !strings.Contains(text, "codex: hooks installed at user and project") {
+		t.Errorf("no FIX says saverd is at both scopes:\n%s", text)
+	}
+}
+
 func TestCodexProjectNeedsTrust(t *testing.T) {
 	home := sandbox(t)
 	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")

@@ -226,6 +226,11 @@ func movedForeign(before, after []Declared) []string {
 	return notes
 }
 
+func isSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
 // apply writes every changed file in order, unless dry; it stops at the first failure.
 func apply(dry bool, reports ...FileReport) ([]FileReport, error) {
 	if dry {
@@ -236,8 +241,9 @@ func apply(dry bool, reports ...FileReport) ([]FileReport, error) {
 			continue
 		}
 		// A settings file left holding nothing once saverd's entries are gone is removed, not left as {}
-		// behind: install created it, or nothing else was in it.
-		if filepath.Ext(r.Path) == ".json" && strings.TrimSpace(r.Edit.Text) == "{}" {
+		// behind: install created it, or nothing else was in it. A symlink (a dotfiles repo's file) is not:
+		// removing it would leave saverd's entries in the file it points to, so that file is written.
+		if filepath.Ext(r.Path) == ".json" && strings.TrimSpace(r.Edit.Text) == "{}" && !isSymlink(r.Path) {
 			if err := os.Remove(r.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return reports, fmt.Errorf("remove %s: %w", r.Path, err)
 			}

@@ -116,6 +116,16 @@ func TestInstallWritesThroughSymlink(t *testing.T) {
 	if !strings.Contains(read(t, real), "statusline") {
 		t.Error("the link's target was not written")
 	}
+	// Uninstall empties the target through the link; removing the link would leave the hooks in it.
+	if _, err := Uninstall(Options{Harness: ClaudeCode, Scope: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("uninstall removed the symlink (%v)", err)
+	}
+	if got := strings.TrimSpace(read(t, real)); got != "{}" {
+		t.Errorf("the link's target after uninstall: %s", got)
+	}
 }
 
 func TestInstallRefusalWritesNothing(t *testing.T) {
