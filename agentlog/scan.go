@@ -251,6 +251,11 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		} else {
 			*rec, errs[*i] = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
 		}
+		if errs[*i] == nil && rec.Start.IsZero() {
+			// An empty file, or one cut before its first dated line: no session to show (it read as one
+			// dated year 1).
+			errs[*i] = fmt.Errorf("%s: no dated line: not a session (yet), skipped", f.Path)
+		}
 		hashCalls(rec)
 		if opt.Done != nil {
 			opt.Done(f.Size)

@@ -413,3 +413,30 @@ func TestSameSession(t *testing.T) {
 		})
 	}
 }
+
+// TestScanSkipsUndatedFiles: an empty transcript or rollout, or one cut before its first dated line, is
+// no session (it read as one dated year 1): a warning names it.
+func TestScanSkipsUndatedFiles(t *testing.T) {
+	dir := t.TempDir()
+	var files []File
+	for name, text := range map[string]string{
+		"empty.jsonl": "", "cut.jsonl": `{"type":"user","message":{"role":"us`, "rollout-2026-12-01T00-00-00-x.jsonl": "",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h := HarnessClaude
+		if strings.HasPrefix(name, "rollout-") {
+			h = HarnessCodex
+		}
+		files = append(files, File{Path: path, Harness: h, Size: int64(len(text))})
+	}
+	recs, warn := Scan(context.Background(), files, ScanOptions{})
+	if len(recs) != 0 {
+		t.Errorf("records %+v, want none", recs)
+	}
+	if n := strings.Count(strings.Join(warn, "\n"), "no dated line: not a session (yet), skipped"); n != 3 {
+		t.Errorf("warnings %q: want one per file", warn)
+	}
+}

@@ -285,7 +285,7 @@ func writeGroupsTable(w io.Writer, title string, gs []group, t group) error {
 // writeUnpriced explains the "+" of a cost that leaves calls out.
 func writeUnpriced(buf *bytes.Buffer, t group) {
 	if len(t.Unpriced) > 0 {
-		fmt.Fprintf(buf, "+ no price for %s: those calls are not in the cost (see --prices)\n", strings.Join(t.Unpriced, ", "))
+		fmt.Fprintf(buf, "+ or ?: no price for %s: those calls are not in the cost (see --prices)\n", strings.Join(t.Unpriced, ", "))
 	}
 }
 
@@ -324,10 +324,14 @@ func optFloat(p *float64) string {
 	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
 
-// usd is dollars for people; a cost that leaves unpriced calls out is marked "+". A cost under half a
-// cent is "<$0.01", so a cheap model's session does not read as free.
+// usd is dollars for people; a cost that leaves unpriced calls out is marked "+", and one with no priced
+// call at all is "?" ("$0.00+" read as free). A cost under half a cent is "<$0.01", so a cheap model's
+// session does not read as free either.
 func usd(total *float64, priced float64) string {
-	if total == nil {
+	switch {
+	case total == nil && priced == 0:
+		return "?"
+	case total == nil:
 		return cents(priced) + "+"
 	}
 	return cents(*total)
