@@ -44,14 +44,25 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 		ln.Close()
 	}()
 	go idleWatch(ctx, cancel, h, f.idleExit, log)
+	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
-				log.Error().Err(err).Msg("accept failed; stopping")
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
 			}
+			if acceptFull(err) {
+				// Out of file descriptors (too many clients at once, or a limit set low): the clients
+				// already connected are served on, and accepting resumes as they leave, as net/http does.
+				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				log.Warn().Err(err).Dur("retry", backoff).Msg("accept failed; retrying")
+				time.Sleep(backoff)
+				continue
+			}
+			log.Error().Err(err).Msg("accept failed; stopping")
 			break
 		}
+		backoff = 0
 		conns.Add(1)
 		h.opened()
 		go func() {
@@ -97,4 +108,11 @@ func idleWatch(ctx context.Context, stop context.CancelFunc, h *hub, limit time.
 			}
 		}
 	}
+}
+
+// acceptFull reports an accept that failed for want of a resource that frees again (file descriptors,
+// kernel buffers) or for a client that gave up: none of them ends the listener.
+func acceptFull(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOBUFS) ||
+		errors.Is(err, syscall.ENOMEM) || errors.Is(err, syscall.ECONNABORTED)
 }

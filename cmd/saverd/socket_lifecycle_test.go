@@ -111,3 +111,58 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestSocketOutlivesTheFDLimit: clients holding every file descriptor the daemon may open make its
+// accepts fail; it serves on, and accepts again once they leave (it used to stop, its sessions lost).
+func TestSocketOutlivesTheFDLimit(t *testing.T) {
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Fatal("prlimit (util-linux) is not on PATH: this test runs the daemon under a low descriptor limit with it")
+	}
+	e := newHookEnv(t)
+	cmd := exec.Command(prlimit, "--nofile=64:64", binPath, "serve", "--listen", e.sock, "--idle-exit", "0")
+	cmd.Env = e.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
+		t.Fatal(err)
+	} else {
+		c.Close()
+	}
+	first := dialNDJSON(t, e.sock)
+	first.send(`{"jsonrpc":"2.0","id":1,"method":"session.start","params":{"sessionId":"s","cwd":"/tmp/p","at":1}}`)
+	if got := first.reply(); got["error"] != nil {
+		t.Fatalf("session.start: %v", got)
+	}
+	var hogs []net.Conn
+	for range 100 { // more than the daemon can hold: the kernel queues the rest unaccepted
+		c, err := net.Dial("unix", e.sock)
+		if err != nil {
+			break
+		}
+		io.WriteString(c, `{"jsonrpc":"2.0","id":1,"method"`) // half a frame, then nothing
+		hogs = append(hogs, c)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case err := <-exited:
+		t.Fatalf("the daemon exited (%v) when it ran out of descriptors", err)
+	default:
+	}
+	first.send(`{"jsonrpc":"2.0","id":2,"method":"view.band","params":{"sessionId":"s"}}`)
+	if got := first.reply(); got["error"] != nil {
+		t.Fatalf("a connection open before: %v", got)
+	}
+	for _, c := range hogs {
+		c.Close()
+	}
+	late := dialNDJSON(t, e.sock)
+	late.send(`{"jsonrpc":"2.0","id":1,"method":"view.band","params":{"sessionId":"s"}}`)
+	if got := late.reply(); got["error"] != nil {
+		t.Fatalf("a connection after the others left: %v (the session was lost?)", got)
+	}
+}
