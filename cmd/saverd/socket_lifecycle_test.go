@@ -23,9 +23,7 @@ func TestSocketShutdownEndsOneConnection(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+	exited := waitIn(t, cmd)
 	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
 		t.Fatal(err)
 	} else {
@@ -54,8 +52,8 @@ func TestSocketShutdownEndsOneConnection(t *testing.T) {
 		t.Fatalf("after exit the connection read %q, %v; want it closed", line, err)
 	}
 	select {
-	case err := <-exited:
-		t.Fatalf("the daemon exited (%v) on one client's exit", err)
+	case <-exited.done:
+		t.Fatalf("the daemon exited (%v) on one client's exit", exited.err)
 	case <-time.After(200 * time.Millisecond):
 	}
 	late := dialNDJSON(t, e.sock)
@@ -73,7 +71,7 @@ type ndjsonConn struct {
 
 func dialNDJSON(t *testing.T, sock string) *ndjsonConn {
 	t.Helper()
-	c, err := net.Dial("unix", sock)
+	c, err := net.DialTimeout("unix", sock, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,19 +113,14 @@ func jsonText(v any) string {
 // TestSocketOutlivesTheFDLimit: clients holding every file descriptor the daemon may open make its
 // accepts fail; it serves on, and accepts again once they leave (it used to stop, its sessions lost).
 func TestSocketOutlivesTheFDLimit(t *testing.T) {
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		t.Fatal("prlimit (util-linux) is not on PATH: this test runs the daemon under a low descriptor limit with it")
-	}
 	e := newHookEnv(t)
-	cmd := exec.Command(prlimit, "--nofile=64:64", binPath, "serve", "--listen", e.sock, "--idle-exit", "0")
+	// exec keeps the daemon the shell's own process, so the cleanup's kill reaches it.
+	cmd := exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" serve --listen "$1" --idle-exit 0`, binPath, e.sock)
 	cmd.Env = e.env
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+	exited := waitIn(t, cmd)
 	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
 		t.Fatal(err)
 	} else {
@@ -140,7 +133,7 @@ func TestSocketOutlivesTheFDLimit(t *testing.T) {
 	}
 	var hogs []net.Conn
 	for range 100 { // more than the daemon can hold: the kernel queues the rest unaccepted
-		c, err := net.Dial("unix", e.sock)
+		c, err := net.DialTimeout("unix", e.sock, time.Second)
 		if err != nil {
 			break
 		}
@@ -149,8 +142,8 @@ func TestSocketOutlivesTheFDLimit(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	select {
-	case err := <-exited:
-		t.Fatalf("the daemon exited (%v) when it ran out of descriptors", err)
+	case <-exited.done:
+		t.Fatalf("the daemon exited (%v) when it ran out of descriptors", exited.err)
 	default:
 	}
 	first.send(`{"jsonrpc":"2.0","id":2,"method":"view.band","params":{"sessionId":"s"}}`)
@@ -165,4 +158,18 @@ func TestSocketOutlivesTheFDLimit(t *testing.T) {
 	if got := late.reply(); got["error"] != nil {
 		t.Fatalf("a connection after the others left: %v (the session was lost?)", got)
 	}
+}
+
+// waited is a started command's end: done is closed once it exited, err is then what Wait said.
+type waited struct {
+	done chan struct{}
+	err  error
+}
+
+// waitIn waits for cmd in the background; the test's cleanup kills it and waits for it to end.
+func waitIn(t *testing.T, cmd *exec.Cmd) *waited {
+	w := &waited{done: make(chan struct{})}
+	go func() { w.err = cmd.Wait(); close(w.done) }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-w.done })
+	return w
 }
