@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/saverd/saverd/internal/filelock"
 )
@@ -21,16 +22,25 @@ func AppendRecord(path string, rec Record) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("append session %s: %w", rec.SessionID, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// O_NONBLOCK: a FIFO where the log should be would hold the open (and a thread) until a reader came.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return fmt.Errorf("append session %s: %w", rec.SessionID, err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("append session %s: %s is not a regular file", rec.SessionID, path)
+	}
 	// The lock also covers writers that are not O_APPEND-atomic (an NFS home): one line at a time.
 	if err := filelock.Lock(f, true); err != nil {
 		return fmt.Errorf("append session %s: lock %s: %w", rec.SessionID, path, err)
 	}
 	defer filelock.Unlock(f) //nolint:errcheck // closing unlocks too
+	if torn(f) {
+		// A line cut off (a writer that died mid-write): the record starts a line of its own, so only
+		// the torn one is lost, not this one glued to it.
+		line = append([]byte{'\n'}, line...)
+	}
 	n, err := f.Write(line)
 	if err == nil && n < len(line) {
 		err = fmt.Errorf("short write: %d of %d bytes", n, len(line))
@@ -39,4 +49,15 @@ func AppendRecord(path string, rec Record) error {
 		return fmt.Errorf("append session %s to %s: %w", rec.SessionID, path, err)
 	}
 	return nil
+}
+
+// torn reports whether f's last byte is not a newline (an empty file is not torn).
+func torn(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false
+	}
+	var last [1]byte
+	_, err = f.ReadAt(last[:], fi.Size()-1)
+	return err == nil && last[0] != '\n'
 }
