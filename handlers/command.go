@@ -222,7 +222,10 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 	case state.FixWithNote:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
-	sess.persistNow()
+	if err := sess.persistNow(); err != nil {
+		// The decision holds for this session; the person is told it will not outlive it.
+		sess.toast("ContextSaver: not saved, so it holds for this session only — " + err.Error())
+	}
 }
 
 func firstLine(text string) string {

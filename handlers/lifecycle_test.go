@@ -186,11 +186,11 @@ func TestStaleRegistryWriteSkipped(t *testing.T) {
 	h := newHarness(t, nil)
 	h.cards(threeFindings())
 	sess, _ := h.srv.session("s")
-	var older func()
+	var older func() error
 	sess.event(func() { older = sess.registryWrite() })
 	h.saver("ignore 1")
 	h.call("session.end", map[string]any{"sessionId": "s"})
-	older() // the write taken before the decision lands last
+	_ = older() // the write taken before the decision lands last
 	kept := false
 	for _, sp := range state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)]) {
 		kept = kept || sp.ID == "execution:full-suite" && sp.LastDecision != nil && *sp.LastDecision == state.Ignore
@@ -286,4 +286,28 @@ func TestRollbackCoversTheSessionsFlags(t *testing.T) {
 				st.Judge.InFlight, st.Judge.Asked, st.Process.InFlight, st.LoadCheckSpoke, st.Probed, st.Rewrites)
 		}
 	})
+}
+
+// failingRegistry reads as an empty registry and refuses every write.
+type failingRegistry struct{}
+
+func (failingRegistry) Get(string) (any, error) { return nil, nil }
+func (failingRegistry) Update(string, func(any) (any, error)) error {
+	return errors.New("write /st/a45bfb7ab8f19520.json: permission denied")
+}
+
+// TestDecisionNotSavedSaysSo: a decision whose registry write fails still holds for the session, and the
+// person is told it was not saved (it used to read "fixed" and be gone after a restart).
+func TestDecisionNotSavedSaysSo(t *testing.T) {
+	h := newHarnessWith(t, Options{Synchronous: true, Store: failingRegistry{}}, true, nil)
+	h.cards(threeFindings())
+	h.host.reset()
+	h.saver("fix 1")
+	toasts := strings.Join(h.host.texts(NotifyToast), "\n")
+	if !strings.Contains(toasts, "ContextSaver: not saved, so it holds for this session only — write /st/a45bfb7ab8f19520.json: permission denied") {
+		t.Fatalf("toasts:\n%s", toasts)
+	}
+	if st := h.st(); len(st.Standing) == 0 {
+		t.Fatalf("the decision did not hold for the session: %+v", st.Standing)
+	}
 }

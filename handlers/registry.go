@@ -91,22 +91,23 @@ func (sess *Session) persist() {
 		sess.writes.Add(1)
 		sess.afterEvent(func() {
 			defer sess.writes.Done()
-			write()
+			_ = write() // logged; a finding's write has nobody waiting on it to tell
 		})
 	}
 }
 
 // persistNow writes the registry before it returns: a decision is acknowledged only once it is on disk
 // (a person is waiting for the reply anyway, and decisions are rare). Called under the session's lock.
-func (sess *Session) persistNow() {
+func (sess *Session) persistNow() error {
 	if write := sess.registryWrite(); write != nil {
-		write()
+		return write()
 	}
+	return nil
 }
 
 // registryWrite is the store write for the session as it is now (nil with no store, or nothing changed);
 // it runs without the session's lock. Called under the session's lock.
-func (sess *Session) registryWrite() func() {
+func (sess *Session) registryWrite() func() error {
 	sess.srv.mu.Lock()
 	store := sess.srv.store
 	sess.srv.mu.Unlock()
@@ -121,11 +122,11 @@ func (sess *Session) registryWrite() func() {
 	log := sess.srv.log
 	sess.writeSeq++
 	seq := sess.writeSeq
-	return func() {
+	return func() error {
 		sess.writeMu.Lock()
 		defer sess.writeMu.Unlock()
 		if seq <= sess.wroteSeq {
-			return // a newer snapshot of this session's changes is already on disk
+			return nil // a newer snapshot of this session's changes is already on disk
 		}
 		sess.wroteSeq = seq
 		err := store.Update(key, func(old any) (any, error) {
@@ -133,17 +134,19 @@ func (sess *Session) registryWrite() func() {
 		})
 		if err != nil {
 			log.Error().Err(err).Str("key", key).Msg("registry write failed")
+			sess.wroteSeq = seq - 1 // not on disk: the next write tries again
 		}
+		return err
 	}
 }
 
 // flush writes the session's registry now and waits for the writes its earlier decisions started: the
 // host may exit right after the reply.
 func (sess *Session) flush() {
-	var write func()
+	var write func() error
 	sess.event(func() { write = sess.registryWrite() })
 	if write != nil {
-		write()
+		_ = write() // logged; a flush at the end has nobody left to tell
 	}
 	sess.writes.Wait()
 }
