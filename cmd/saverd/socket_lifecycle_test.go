@@ -18,17 +18,7 @@ import (
 // next hook does, is served by the same daemon.
 func TestSocketShutdownEndsOneConnection(t *testing.T) {
 	e := newHookEnv(t)
-	cmd := exec.Command(binPath, "serve", "--listen", e.sock, "--idle-exit", "0")
-	cmd.Env = e.env
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := waitIn(t, cmd)
-	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
-		t.Fatal(err)
-	} else {
-		c.Close()
-	}
+	exited := startSocketDaemon(t, e, exec.Command(binPath, "serve", "--listen", e.sock, "--idle-exit", "0"))
 	a, other := dialNDJSON(t, e.sock), dialNDJSON(t, e.sock)
 	a.send(`{"jsonrpc":"2.0","id":1,"method":"session.start","params":{"sessionId":"s","cwd":"/tmp/p","at":1}}`)
 	if got := a.reply(); got["error"] != nil {
@@ -115,17 +105,7 @@ func jsonText(v any) string {
 func TestSocketOutlivesTheFDLimit(t *testing.T) {
 	e := newHookEnv(t)
 	// exec keeps the daemon the shell's own process, so the cleanup's kill reaches it.
-	cmd := exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" serve --listen "$1" --idle-exit 0`, binPath, e.sock)
-	cmd.Env = e.env
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := waitIn(t, cmd)
-	if c, err := hookcmd.DialRetry(e.sock, 5*time.Second); err != nil {
-		t.Fatal(err)
-	} else {
-		c.Close()
-	}
+	exited := startSocketDaemon(t, e, exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" serve --listen "$1" --idle-exit 0`, binPath, e.sock))
 	first := dialNDJSON(t, e.sock)
 	first.send(`{"jsonrpc":"2.0","id":1,"method":"session.start","params":{"sessionId":"s","cwd":"/tmp/p","at":1}}`)
 	if got := first.reply(); got["error"] != nil {
@@ -166,10 +146,21 @@ type waited struct {
 	err  error
 }
 
-// waitIn waits for cmd in the background; the test's cleanup kills it and waits for it to end.
-func waitIn(t *testing.T, cmd *exec.Cmd) *waited {
+// startSocketDaemon starts cmd, a daemon on e's socket, in e's environment and waits until it listens;
+// the test's cleanup kills it and waits for it to end.
+func startSocketDaemon(t *testing.T, e *hookEnv, cmd *exec.Cmd) *waited {
+	t.Helper()
+	cmd.Env = e.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	w := &waited{done: make(chan struct{})}
 	go func() { w.err = cmd.Wait(); close(w.done) }()
 	t.Cleanup(func() { _ = cmd.Process.Kill(); <-w.done })
+	c, err := hookcmd.DialRetry(e.sock, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
 	return w
 }
