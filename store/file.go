@@ -1,9 +1,11 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/saverd/saverd/internal/filelock"
 )
@@ -60,18 +62,54 @@ func lock(path string, exclusive bool) (*fileLock, error) {
 		return nil, fmt.Errorf("lock store %s: %w", path, err)
 	}
 	l := &fileLock{f: f, path: path}
-	if err := filelock.Lock(f, exclusive); err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("lock store %s: %w", path, err)
+	if err := waitFor(f, func() error { return filelock.Lock(f, exclusive) }); err != nil {
+		return nil, lockError(path, err)
 	}
 	return l, nil
+}
+
+// waitFor runs take, a blocking lock of f (the kernel's queue is fair to writers; polling is not), for at
+// most lockWait. Past that it answers ErrLocked and leaves take to finish on its own, which then lets
+// the lock go and closes f: a lock that stays held costs its caller the wait, not forever.
+func waitFor(f *os.File, take func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- take() }()
+	timer := time.NewTimer(lockWait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			_ = f.Close()
+		}
+		return err
+	case <-timer.C:
+		go func() {
+			if err := <-done; err == nil {
+				_ = filelock.Unlock(f)
+			}
+			_ = f.Close()
+		}()
+		return filelock.ErrLocked
+	}
+}
+
+// lockWait is how long a store read or write waits for a lock another process holds: the daemons hold
+// it for milliseconds, so past this one is hung, or a person's flock, and the session starts empty (a
+// read) or the decision says it was not saved (a write) rather than the agent waiting on it.
+var lockWait = 2 * time.Second
+
+func lockError(path string, err error) error {
+	if errors.Is(err, filelock.ErrLocked) {
+		return fmt.Errorf("lock store %s: held by another process for over %s", path, lockWait)
+	}
+	return fmt.Errorf("lock store %s: %w", path, err)
 }
 
 // upgrade turns a shared lock into an exclusive one. The shared lock may be dropped before the
 // exclusive one is granted, so the caller must look at the file again afterwards.
 func (l *fileLock) upgrade() error {
-	if err := filelock.Upgrade(l.f); err != nil {
-		return fmt.Errorf("lock store %s: %w", l.path, err)
+	if err := waitFor(l.f, func() error { return filelock.Upgrade(l.f) }); err != nil {
+		return lockError(l.path, err)
 	}
 	return nil
 }

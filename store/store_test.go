@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/saverd/saverd/internal/filelock"
 )
 
 // registrySize is the plugin's MAX_PATTERNS (state.MaxPatterns): the registry's largest size. The
@@ -619,5 +621,45 @@ func TestOneLockFileNotFollowed(t *testing.T) {
 	}
 	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the symlink's target was created: %v", err)
+	}
+}
+
+// TestLockHeldElsewhere: a registry lock some other process keeps (a hung daemon, a person's flock) costs
+// a read or a write the wait, then an error naming the lock, not forever; once it is let go, the store
+// works as before.
+func TestLockHeldElsewhere(t *testing.T) {
+	s, _ := open(t)
+	was := lockWait
+	lockWait = 100 * time.Millisecond
+	t.Cleanup(func() { lockWait = was })
+	const key = "patterns.v5:/held"
+	if err := s.Update(key, appendID("a")); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := os.OpenFile(s.lockPath(key), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := filelock.Lock(holder, true); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, getErr := s.Get(key)
+	updateErr := s.Update(key, appendID("b"))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("waited %s", d)
+	}
+	for _, err := range []error{getErr, updateErr} {
+		if err == nil || !strings.Contains(err.Error(), "registry.lock: held by another process for over 100ms") {
+			t.Errorf("err = %v", err)
+		}
+	}
+	holder.Close()
+	if err := s.Update(key, appendID("c")); err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.Get(key)
+	if got := ids(t, v); err != nil || strings.Join(got, ",") != "a,c" {
+		t.Fatalf("after the lock was let go: %v, %v", got, err)
 	}
 }
