@@ -51,7 +51,8 @@ func AppendRecord(path string, rec Record) error {
 	return nil
 }
 
-// torn reports whether f's last byte is not a newline (an empty file is not torn).
+// torn reports whether f ends in anything but a newline (an empty file is not torn). Its size is read
+// again here, under the lock: one read before it may end inside a line another writer was writing.
 func torn(f *os.File) bool {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 {

@@ -172,7 +172,9 @@ func (sess *Session) compactionOver(pl bridge.Payload) {
 	case pl.Event == bridge.PreCompact, pl.Event == bridge.PostCompact:
 	case pl.Event == bridge.SessionStart && pl.Source == "compact":
 	default:
-		sess.event(func() { sess.bridge.compacting = false })
+		sess.mu.Lock() // a flag of the bridge's, no state changed: no event to journal
+		sess.bridge.compacting = false
+		sess.mu.Unlock()
 	}
 }
 

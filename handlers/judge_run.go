@@ -116,7 +116,8 @@ func (s *Server) fork(host Host, req ForkRequest) (*ForkResult, error) {
 		if s.ctx.Err() != nil {
 			return nil, errors.New("the daemon is shutting down")
 		}
-		if rerr := (*rpc.Error)(nil); errors.As(err, &rerr) {
+		var rerr *rpc.Error
+		if errors.As(err, &rerr) {
 			// The host's error reply: its own words are the why a person reads, not our call's wrapping.
 			if rerr.Message == "" {
 				return nil, fmt.Errorf("the host answered model.fork with error %d", rerr.Code)

@@ -63,6 +63,9 @@ func lock(path string, exclusive bool) (*fileLock, error) {
 	}
 	l := &fileLock{f: f, path: path}
 	if err := waitFor(f, func() error { return filelock.Lock(f, exclusive) }); err != nil {
+		if !errors.Is(err, filelock.ErrLocked) {
+			_ = f.Close() // a lock that timed out is closed by waitFor, once it is let go
+		}
 		return nil, lockError(path, err)
 	}
 	return l, nil
@@ -78,9 +81,6 @@ func waitFor(f *os.File, take func() error) error {
 	defer timer.Stop()
 	select {
 	case err := <-done:
-		if err != nil {
-			_ = f.Close()
-		}
 		return err
 	case <-timer.C:
 		go func() {

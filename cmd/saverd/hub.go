@@ -25,16 +25,15 @@ type hub struct {
 	log zerolog.Logger
 
 	mu    sync.Mutex
-	hosts map[*rpc.Conn]bool     // initialized connections → offers model.fork
-	down  map[*rpc.Conn]struct{} // connections that sent shutdown
-	open  int                    // connections open now
+	hosts map[*rpc.Conn]bool // initialized connections → offers model.fork
+	open  int                // connections open now
 
 	// last is when a connection last did anything (unix ns): the idle exit reads it.
 	last atomic.Int64
 }
 
 func newHub(log zerolog.Logger) *hub {
-	h := &hub{log: log, hosts: map[*rpc.Conn]bool{}, down: map[*rpc.Conn]struct{}{}}
+	h := &hub{log: log, hosts: map[*rpc.Conn]bool{}}
 	h.touch()
 	return h
 }
@@ -49,12 +48,10 @@ func (h *hub) touch() { h.last.Store(time.Now().UnixNano()) }
 // connection's later requests but exit, as on stdio; exit closes the connection. The daemon itself ends
 // on a signal or --idle-exit.
 func (h *hub) handler(c *rpc.Conn, next rpc.HandlerFunc, flush func()) rpc.HandlerFunc {
+	down := false // this connection sent shutdown; its handlers run one at a time, on its read loop
 	return func(ctx context.Context, req rpc.Request) (any, error) {
 		h.touch()
 		defer h.touch()
-		h.mu.Lock()
-		_, down := h.down[c]
-		h.mu.Unlock()
 		switch {
 		case req.Method == "exit":
 			_ = c.Close() // the handler's own reply, if any, still goes out
@@ -62,9 +59,7 @@ func (h *hub) handler(c *rpc.Conn, next rpc.HandlerFunc, flush func()) rpc.Handl
 		case down:
 			return nil, rpc.NewError(handlers.CodeServerShuttingDown, "server shutting down")
 		case req.Method == "shutdown":
-			h.mu.Lock()
-			h.down[c] = struct{}{}
-			h.mu.Unlock()
+			down = true
 			flush()
 			return nil, nil
 		}
@@ -94,7 +89,6 @@ func (h *hub) closed(c *rpc.Conn) {
 	h.mu.Lock()
 	h.open--
 	delete(h.hosts, c)
-	delete(h.down, c)
 	h.mu.Unlock()
 	h.touch()
 }

@@ -130,7 +130,7 @@ func Frame(harness, event string, payload []byte) []byte {
 	payload = bytes.TrimSpace(payload)
 	// The frame is one line: a payload written over several (pretty-printed; both clients send one line)
 	// is compacted, which for valid JSON only drops whitespace, as no string holds a raw newline.
-	if !bytes.ContainsAny(payload, "\n\r") || json.Compact(&b, payload) != nil {
+	if bytes.IndexByte(payload, '\n') < 0 || json.Compact(&b, payload) != nil {
 		b.Write(payload)
 	}
 	b.WriteString("}}\n")

@@ -63,11 +63,18 @@ func readPatch(patch string) (paths []string, lines state.Lines) {
 	return paths, lines
 }
 
-// patchKey is an apply_patch row's key: the files it names, as an Edit's is its file.
-func patchKey(e ToolEvent) string {
+// patchKey is an apply_patch row's key: the files it names, as an Edit's is its file; false when it
+// names none, whose key is any unknown tool's (its arguments).
+func patchKey(e ToolEvent) (string, bool) {
 	paths, _ := readPatch(patchText(e))
-	if len(paths) == 0 {
-		return applyPatchTool + ":"
+	return strings.Join(paths, " "), len(paths) > 0
+}
+
+// patchRow is an answered apply_patch row's paths (never nil, as a row's are) and lines.
+func patchRow(e ToolEvent) ([]string, *state.Lines) {
+	paths, lines := readPatch(patchText(e))
+	if paths == nil {
+		paths = []string{}
 	}
-	return strings.Join(paths, " ")
+	return paths, &lines
 }

@@ -21,9 +21,9 @@ func TestApplyPatchRow(t *testing.T) {
 			t.Errorf("%s: row %+v (lines %+v)", member, r, r.Lines)
 		}
 	}
-	// A patch that names no file still keys apart from other tools, and is an edit by its tool.
+	// A patch that names no file keys as any unknown tool does (its arguments), and is an edit by its tool.
 	r := lgRow(t, `{"tool":"apply_patch","tool_use_id":"t2","command":"garbage"}`, `{"text":"error"}`)
-	if r.Key != "apply_patch:" || len(r.Paths) != 0 || !state.IsEdit(&r) {
+	if r.Key != `apply_patch:{"command":"garbage"}` || r.Paths == nil || len(r.Paths) != 0 || !state.IsEdit(&r) {
 		t.Errorf("no files: %+v", r)
 	}
 }

@@ -67,7 +67,9 @@ func normalizeKey(tool string, input ToolEvent) (string, state.CommandClass) {
 	case tool == "Agent":
 		return "agent:" + input.TextOr("subagent_type", "general"), state.ClassOther
 	case tool == applyPatchTool:
-		return patchKey(input), state.ClassOther
+		if key, ok := patchKey(input); ok {
+			return key, state.ClassOther
+		}
 	}
 	return tool + ":" + stableJSON(input.Map(), eventReservedKeys), state.ClassOther
 }
@@ -113,7 +115,11 @@ func rowOf(e ToolEvent, result ToolResult, ms int64, turn int, keys *Keys) state
 		Launch: rowLaunch(e, tool, res),
 	}
 	row.SetFoldKey(sk.fold)
-	if callAnswered(result) {
+	switch {
+	case !callAnswered(result):
+	case tool == applyPatchTool:
+		row.Paths, row.Lines = patchRow(e) // the patch read once for both
+	default:
 		row.Lines = rowLines(e, tool, res)
 		row.Paths = rowPaths(e, tool, res)
 	}
@@ -309,9 +315,6 @@ func rowLines(e ToolEvent, tool string, res map[string]any) *state.Lines {
 			content = e.Text("content")
 		}
 		return &state.Lines{Add: writtenLines(content)}
-	case tool == applyPatchTool:
-		_, lines := readPatch(patchText(e))
-		return &lines
 	}
 	return nil
 }
@@ -354,10 +357,6 @@ func rowPaths(e ToolEvent, tool string, res map[string]any) []string {
 		}
 		if ok && res["staged"] != true {
 			return []string{path}
-		}
-	case applyPatchTool:
-		if paths, _ := readPatch(patchText(e)); len(paths) > 0 {
-			return paths
 		}
 	case "Bash":
 		changed, _ := anyRecord(res["bashEditDiff"])["changedFiles"].([]any)
