@@ -324,8 +324,8 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 		out, err := probe.Output()
 		return string(out), err
 	}
-	if out, err := statusline(&syscall.Credential{Uid: 65534, Gid: 65534}); err != nil || out != "" {
-		t.Fatalf("another user's statusline printed %q (%v): the daemon must refuse it", out, err)
+	if out, err := statusline(&syscall.Credential{Uid: 65534, Gid: 65534}); err != nil || out != "saverd idle\n" {
+		t.Fatalf("another user's statusline printed %q (%v): the daemon must refuse it, leaving the idle line", out, err)
 	}
 	if out, err := statusline(nil); err != nil || !strings.HasPrefix(out, "ContextSaver") {
 		t.Fatalf("the daemon's own user's statusline printed %q, %v", out, err)

@@ -83,7 +83,8 @@ const usage = `Usage:
   saverd hook [--harness claude-code|codex] EVENT
       Claude Code's (or Codex's) hook command: the payload on stdin, the answer on stdout; never fails.
   saverd statusline
-      Claude Code's status line command: the band as one line (nothing when no daemon runs).
+      Claude Code's status line command: the band as one line ("saverd idle", the model, context and cost
+      from its input when no daemon holds the session; it never starts one).
   saverd replay FILE [--show band|pane|debug] [--width N] [--write]
       Play a recording (or any NDJSON of host requests) through a fresh daemon in-process, answering
       model.fork from the recorded replies in order; print every response and notification as NDJSON.

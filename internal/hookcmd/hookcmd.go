@@ -31,7 +31,8 @@ const Usage = `Usage:
       PostToolUseFailure, SubagentStart, SubagentStop, Stop, PreCompact, PostCompact or SessionEnd.
       Problems go to $XDG_STATE_HOME/saverd/hook.log. saverd install writes these hooks for you.
   saverd statusline                                 (or: saverd-hook statusline)
-      Claude Code's status line: its JSON on stdin, the band as one line (nothing when no daemon runs).
+      Claude Code's status line: its JSON on stdin, the band as one line; with no daemon holding the
+      session, "saverd idle" and the model, context used and cost from the JSON (no daemon is started).
 `
 
 // EnvMarker is set in the environment of every fork of the model saverd runs itself; a hook that sees
@@ -263,7 +264,7 @@ func hookLog(format string, a ...any) {
 }
 
 // Statusline is `saverd statusline`: Claude Code's status line input on stdin, the band as one line
-// on stdout. It never starts a daemon; with none running it prints nothing.
+// on stdout. It never starts a daemon; when no daemon draws the session's band it prints IdleLine.
 func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	if len(args) > 0 {
 		fmt.Fprint(stdout, Usage)
@@ -271,6 +272,7 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	}
 	payload, err := io.ReadAll(io.LimitReader(stdin, 1<<20))
 	if err != nil || !json.Valid(payload) {
+		fmt.Fprintln(stdout, IdleLine(payload))
 		return 0
 	}
 	var b bytes.Buffer
@@ -283,6 +285,7 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	b.WriteString("}}\n")
 	out, err := Call(paths.Socket(), b.Bytes(), time.Second, "")
 	if err != nil || len(out) == 0 {
+		fmt.Fprintln(stdout, IdleLine(payload))
 		return 0
 	}
 	fmt.Fprintln(stdout, string(out))

@@ -1,0 +1,108 @@
+package hookcmd
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIdleLine: what the status line input tells on its own, each field only when it is there.
+func TestIdleLine(t *testing.T) {
+	cases := []struct {
+		name, payload, want string
+	}{
+		{"full", `{"session_id":"s","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"cost":{"total_cost_usd":1.2345},
+			"context_window":{"used_percentage":41.6,"context_window_size":1000000}}`, "saverd idle · Opus 5.5 · context 42% · $1.23"},
+		{"id when no display name", `{"model":{"id":"claude-sonnet-5"}}`, "saverd idle · claude-sonnet-5"},
+		{"context from the last call's prompt", `{"context_window":{"context_window_size":200000,
+			"current_usage":{"input_tokens":1000,"cache_creation_input_tokens":9000,"cache_read_input_tokens":40000,"output_tokens":500}}}`,
+			"saverd idle · context 25%"},
+		{"no usage yet", `{"model":{"display_name":"Opus"},"context_window":{"used_percentage":null,"context_window_size":200000}}`, "saverd idle · Opus"},
+		{"zero cost is a cost", `{"cost":{"total_cost_usd":0}}`, "saverd idle · $0.00"},
+		{"negative cost is none", `{"cost":{"total_cost_usd":-1}}`, "saverd idle"},
+		{"a percentage past 100 is none", `{"context_window":{"used_percentage":250}}`, "saverd idle"},
+		{"a name over several lines is one", `{"model":{"display_name":"Opus\n5.5"}}`, "saverd idle · Opus 5.5"},
+		{"fields of the wrong type", `{"model":"opus","cost":{"total_cost_usd":"1"}}`, "saverd idle"},
+		{"not JSON", `{"model":`, "saverd idle"},
+		{"empty", ``, "saverd idle"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := IdleLine([]byte(c.payload)); got != c.want {
+				t.Fatalf("IdleLine = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestStatuslineWithoutDaemon: no daemon at the socket prints the idle line (never an empty one) and
+// starts none: the socket is still absent afterwards.
+func TestStatuslineWithoutDaemon(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "saverd.sock")
+	t.Setenv("SAVERD_SOCKET", sock)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	for _, payload := range []string{`{"session_id":"s","model":{"display_name":"Opus 5.5"},"cost":{"total_cost_usd":0.5}}`, `not json`} {
+		var out bytes.Buffer
+		if code := Statusline(nil, strings.NewReader(payload), &out); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		want := IdleLine([]byte(payload)) + "\n"
+		if out.String() != want || !strings.HasPrefix(out.String(), "saverd idle") {
+			t.Fatalf("printed %q, want %q", out.String(), want)
+		}
+	}
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Fatalf("a daemon was started at %s (%v)", sock, err)
+	}
+}
+
+// TestStatuslineDaemonWithoutSession: a daemon that draws nothing for the session (it does not hold it)
+// leaves the idle line too; one that draws the band has it printed as it came.
+func TestStatuslineDaemonWithoutSession(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	t.Setenv("SAVERD_SOCKET", sock)
+	for _, c := range []struct{ reply, want string }{
+		{`{"jsonrpc":"2.0","id":1,"result":{"text":""}}`, "saverd idle · Opus\n"},
+		{`{"jsonrpc":"2.0","id":1,"result":{"text":"ContextSaver band"}}`, "ContextSaver band\n"},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}`, "saverd idle · Opus\n"},
+	} {
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			_, _ = bufio.NewReader(conn).ReadBytes('\n')
+			_, _ = conn.Write([]byte(c.reply + "\n"))
+		}()
+		var out bytes.Buffer
+		Statusline(nil, strings.NewReader(`{"session_id":"s","model":{"display_name":"Opus"}}`), &out)
+		<-done
+		l.Close()
+		if out.String() != c.want {
+			t.Errorf("daemon answering %s: printed %q, want %q", c.reply, out.String(), c.want)
+		}
+	}
+}
+
+// BenchmarkStatuslineIdle is the status line's own cost when no daemon runs (Claude Code may run it
+// every second): the dial that fails and the idle line.
+func BenchmarkStatuslineIdle(b *testing.B) {
+	b.Setenv("SAVERD_SOCKET", filepath.Join(b.TempDir(), "none.sock"))
+	payload := `{"session_id":"s","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"cost":{"total_cost_usd":1.5},"context_window":{"used_percentage":12,"context_window_size":1000000}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		var out bytes.Buffer
+		Statusline(nil, strings.NewReader(payload), &out)
+	}
+}
