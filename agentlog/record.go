@@ -54,6 +54,9 @@ type Cost struct {
 	Priced float64 `json:"priced"`
 	// Unpriced names the models with no price.
 	Unpriced []string `json:"unpriced_models,omitempty"`
+	// UnpricedTokens counts the tokens (every kind) of the calls with no price: what Priced leaves out.
+	// Always written, 0 included, so that a query over many records has the column.
+	UnpricedTokens int64 `json:"unpriced_tokens"`
 	// Harness is the harness's own figure when its log carries one (Claude Code's cost-state).
 	Harness *float64 `json:"harness,omitempty"`
 }
@@ -157,6 +160,7 @@ func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 	r.Models = make(map[string]*ModelUse)
 	r.Tokens = Tokens{}
 	var priced float64
+	var unpricedTokens int64
 	unpriced := make(map[string]bool)
 	if canon == nil {
 		canon = make(map[string]string) // model → the id the table prices it under
@@ -183,6 +187,7 @@ func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 		usd, ok := tab.Cost(id, c.at, c.usage)
 		if !ok {
 			unpriced[c.model] = true
+			unpricedTokens += tok.Total()
 			m.Cost = nil
 			continue
 		}
@@ -197,6 +202,7 @@ func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 		}
 	}
 	r.Cost.Priced = round9(priced)
+	r.Cost.UnpricedTokens = unpricedTokens
 	r.Cost.Unpriced = r.Cost.Unpriced[:0]
 	for m := range unpriced {
 		r.Cost.Unpriced = append(r.Cost.Unpriced, m)

@@ -48,6 +48,8 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 		j.raw(`,"unpriced_models":`)
 		j.strs(r.Cost.Unpriced)
 	}
+	j.raw(`,"unpriced_tokens":`)
+	j.int(r.Cost.UnpricedTokens)
 	if r.Cost.Harness != nil {
 		j.raw(`,"harness":`)
 		j.float(*r.Cost.Harness)
