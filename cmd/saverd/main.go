@@ -13,6 +13,7 @@
 //	saverd demo                a built-in sample session, ending in the band and the pane as text
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
 //	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
+//	saverd blocks ...          the 5-hour windows a subscription counts, with the open one's pace
 //	saverd audit ...           a past Claude Code session played through the reducer offline
 //	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
 //	saverd doctor              check the hooks, the daemon and the judge command
@@ -51,6 +52,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runImpact(ctx, args, stdout, stderr)
 	case "sessions":
 		return runSessions(ctx, args, stdout, stderr)
+	case "blocks":
+		return runBlocks(ctx, args, stdout, stderr)
 	case "audit":
 		return runAudit(ctx, args, stdout, stderr)
 	case "hook":
@@ -96,9 +99,12 @@ const usage = `Usage:
   saverd impact decide SUBJECT --yes P --decisions FILE
       Link commits to agent sessions and report what each kept commit cost. Without --sessions, the
       sessions come from the agents' own logs and the daemon's sessions log.
-  saverd sessions [--since D] [--harness H] [--repo DIR] [--by day|model|project]
-                  [--format table|json|ndjson|csv] [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
+  saverd sessions [--since D] [--until D] [--tz ZONE] [--harness H] [--repo DIR]
+                  [--by day|week|month|model|project|harness] [--format table|json|ndjson|csv]
+                  [--claude-dir DIR] [--codex-dir DIR] [--prices FILE]
       One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
+  saverd blocks [--since D] [--until D] [--tz ZONE] [--harness H] [--active] [--format table|json] [--now TIME]
+      The 5-hour windows a subscription counts, per harness: spend, and the open window's pace to its end.
   saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
                [--claude-dir DIR] [--codex-dir DIR] [--judge]
       A past Claude Code or Codex session played through the reducer offline: header, repeated calls, largest

@@ -17,6 +17,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/report"
 )
 
 // sessionsReport is `saverd sessions --format json`.
@@ -36,7 +37,7 @@ func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) 
 	}
 	var by []group
 	if c.by != "" {
-		by = groups(recs, c.by)
+		by = report.By(recs, c.by, c.span.loc)
 	}
 	switch c.format {
 	case "json":
@@ -52,7 +53,7 @@ func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) 
 	if c.by != "" {
 		return writeGroupsTable(w, strings.ToUpper(c.by), by, totals(recs))
 	}
-	return writeSessionsTable(w, recs)
+	return writeSessionsTable(w, recs, c.span.loc)
 }
 
 // writeSessionsJSON writes rep as writeJSON does, byte for byte, with the sessions encoded in parallel:
@@ -205,10 +206,11 @@ func writeNDJSON(w io.Writer, recs []agentlog.Record, by []group, grouped bool) 
 }
 
 var sessionsCSVHeader = []string{"session_id", "harness", "repo", "project", "start", "end", "duration_s", "calls",
-	"input", "output", "cache_read", "cache_write", "cost", "cost_priced", "models", "tools"}
+	"input", "output", "cache_read", "cache_write", "cost", "cost_priced", "unpriced_tokens", "models", "tools"}
 
-// writeSessionsCSV writes one session per row; cost is empty when it is null, models and tools are
-// "a;b" and "Bash=5;Read=2".
+// writeSessionsCSV writes one session per row; cost is empty when it is null (cost_priced is then what
+// the priced calls came to, unpriced_tokens what it leaves out), models and tools are "a;b" and
+// "Bash=5;Read=2".
 func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(sessionsCSVHeader); err != nil {
@@ -219,7 +221,8 @@ func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 		row := []string{r.SessionID, r.Harness, deref(r.Repo), deref(r.Project), r.Start.UTC().Format(time.RFC3339Nano),
 			r.End.UTC().Format(time.RFC3339Nano), strconv.FormatFloat(r.End.Sub(r.Start).Seconds(), 'f', 3, 64),
 			strconv.Itoa(r.Calls), i64(r.Tokens.Input), i64(r.Tokens.Output), i64(r.Tokens.CacheRead), i64(r.Tokens.CacheWrite),
-			optFloat(r.Cost.Total), strconv.FormatFloat(r.Cost.Priced, 'f', -1, 64), strings.Join(modelNames(r), ";"), toolList(r.Tools, ";", "=", 0)}
+			optFloat(r.Cost.Total), strconv.FormatFloat(r.Cost.Priced, 'f', -1, 64), i64(r.Cost.UnpricedTokens),
+			strings.Join(modelNames(r), ";"), toolList(r.Tools, ";", "=", 0)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -230,12 +233,12 @@ func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 
 func writeGroupsCSV(w io.Writer, by string, gs []group) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{by, "sessions", "calls", "input", "output", "cache_read", "cache_write", "cost", "cost_priced"}); err != nil {
+	if err := cw.Write([]string{by, "sessions", "calls", "input", "output", "cache_read", "cache_write", "cost", "cost_priced", "unpriced_tokens"}); err != nil {
 		return err
 	}
 	for _, g := range gs {
 		row := []string{g.Key, strconv.Itoa(g.Sessions), strconv.Itoa(g.Calls), i64(g.Tokens.Input), i64(g.Tokens.Output),
-			i64(g.Tokens.CacheRead), i64(g.Tokens.CacheWrite), optFloat(g.Cost), strconv.FormatFloat(g.Priced, 'f', -1, 64)}
+			i64(g.Tokens.CacheRead), i64(g.Tokens.CacheWrite), optFloat(g.Cost), strconv.FormatFloat(g.Priced, 'f', -1, 64), i64(g.UnpricedTokens)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -244,13 +247,13 @@ func writeGroupsCSV(w io.Writer, by string, gs []group) error {
 	return cw.Error()
 }
 
-func writeSessionsTable(w io.Writer, recs []agentlog.Record) error {
+func writeSessionsTable(w io.Writer, recs []agentlog.Record, loc *time.Location) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "START\tHARNESS\tPROJECT\tDURATION\tCALLS\tTOKENS\tCOST\tTOOLS\t")
 	for i := range recs {
 		r := &recs[i]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", r.Start.Local().Format("2006-01-02 15:04"), r.Harness,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", r.Start.In(loc).Format("2006-01-02 15:04"), r.Harness,
 			orDash(deref(r.Project)), duration(r.End.Sub(r.Start)), r.Calls, tokens(r.Tokens.Total()),
 			usd(r.Cost.Total, r.Cost.Priced), toolList(r.Tools, ", ", " ", 3))
 	}

@@ -9,9 +9,11 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/report"
 )
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
@@ -159,7 +161,10 @@ func TestSessionsUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"--format", "xml"}, 2, "--format"},
-		{[]string{"--by", "week"}, 2, "--by"},
+		{[]string{"--by", "year"}, 2, `--by: want day, week, month, model, project, harness, got "year"`},
+		{[]string{"--tz", "Mars/Olympus"}, 2, `--tz: want an IANA zone name`},
+		{[]string{"--until", "tomorrow"}, 2, `--until: want a date`},
+		{[]string{"--since", "2026-12-02", "--until", "2026-12-01"}, 2, `--until 2026-12-01 is not after --since 2026-12-02`},
 		{[]string{"--harness", "claude"}, 2, `--harness: want claude-code or codex, got "claude"`},
 		{[]string{"--since", "soon"}, 2, "--since"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
@@ -268,8 +273,8 @@ func TestSessionsJSONIsOneEncoder(t *testing.T) {
 		{"none", sessionsReport{Sessions: []agentlog.Record{}, Totals: totals(nil), Warnings: []string{}}},
 		{"one", sessionsReport{Sessions: recs[:1], Totals: totals(recs[:1]), Warnings: []string{}}},
 		{"fixtures", sessionsReport{Sessions: recs, Totals: totals(recs), Warnings: warn}},
-		{"many by day", sessionsReport{Sessions: many, By: groups(many, "day"), Totals: totals(many), Warnings: warn}},
-		{"by model", sessionsReport{Sessions: recs, By: groups(recs, "model"), Totals: totals(recs), Warnings: []string{"a <warning> & more"}}},
+		{"many by day", sessionsReport{Sessions: many, By: report.By(many, "day", time.Local), Totals: totals(many), Warnings: warn}},
+		{"by model", sessionsReport{Sessions: recs, By: report.By(recs, "model", time.Local), Totals: totals(recs), Warnings: []string{"a <warning> & more"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var want, got bytes.Buffer

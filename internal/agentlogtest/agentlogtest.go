@@ -1,0 +1,137 @@
+// Package agentlogtest writes Claude Code transcripts in the real client's line layout (one assistant
+// line per API call, with message.id, requestId, usage, tool_use blocks, cwd and timestamp, as
+// agentlog/testdata's captured transcripts have them) for tests that need sessions at chosen times, in
+// chosen directories: weeks and months of history, 5-hour blocks, sessions inside a git repository made
+// at test time. Only tests import it.
+package agentlogtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// Call is one API call of a session.
+type Call struct {
+	At                                   time.Time
+	Input, Output, CacheRead, CacheWrite int64
+	Tools                                []string // tool_use blocks, by name
+	Model                                string   // "" the session's
+}
+
+// Session is one Claude Code session.
+type Session struct {
+	ID    string
+	Cwd   string
+	Model string
+	Calls []Call
+}
+
+// slug is the project folder Claude Code names after the working directory.
+var slug = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// WriteClaude writes s as <dir>/projects/<cwd as a slug>/<id>.jsonl and returns its path: a prompt line
+// a second before the first call, then one assistant line per call.
+func WriteClaude(dir string, s Session) (string, error) {
+	if len(s.Calls) == 0 {
+		return "", fmt.Errorf("session %s: no calls", s.ID)
+	}
+	proj := filepath.Join(dir, "projects", slug.ReplaceAllString(s.Cwd, "-"))
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		return "", err
+	}
+	var lines []byte
+	add := func(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		lines = append(append(lines, b...), '\n')
+		return nil
+	}
+	stamp := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+	if err := add(userLine{Type: "user", Message: message{Role: "user", Content: "go"}, UUID: s.ID + "-u0",
+		Timestamp: stamp(s.Calls[0].At.Add(-time.Second)), Cwd: s.Cwd, SessionID: s.ID}); err != nil {
+		return "", err
+	}
+	for i, c := range s.Calls {
+		model := c.Model
+		if model == "" {
+			model = s.Model
+		}
+		content := []block{{Type: "text", Text: "working"}}
+		for j, name := range c.Tools {
+			content = append(content, block{Type: "tool_use", ID: fmt.Sprintf("toolu_%s_%d_%d", s.ID, i, j), Name: name, Input: map[string]any{}})
+		}
+		u := &usage{Input: c.Input, CacheWrite: c.CacheWrite, CacheRead: c.CacheRead, Output: c.Output}
+		u.CacheCreation.FiveMinutes = c.CacheWrite
+		if err := add(assistantLine{
+			Message:   message{ID: fmt.Sprintf("msg_%s_%d", s.ID, i), Type: "message", Role: "assistant", Model: model, Content: content, Usage: u},
+			RequestID: fmt.Sprintf("req_%s_%d", s.ID, i), Type: "assistant", UUID: fmt.Sprintf("%s-a%d", s.ID, i),
+			Timestamp: stamp(c.At), Cwd: s.Cwd, SessionID: s.ID}); err != nil {
+			return "", err
+		}
+	}
+	path := filepath.Join(proj, s.ID+".jsonl")
+	return path, os.WriteFile(path, lines, 0o644)
+}
+
+// The lines' members are in the order Claude Code writes them (the role before the content, the
+// envelope's uuid before its timestamp): agentlog's quick pass relies on it, as on the real client's.
+type (
+	userLine struct {
+		Type      string  `json:"type"`
+		Message   message `json:"message"`
+		UUID      string  `json:"uuid"`
+		Timestamp string  `json:"timestamp"`
+		Cwd       string  `json:"cwd"`
+		SessionID string  `json:"sessionId"`
+	}
+	assistantLine struct {
+		Message   message `json:"message"`
+		RequestID string  `json:"requestId"`
+		Type      string  `json:"type"`
+		UUID      string  `json:"uuid"`
+		Timestamp string  `json:"timestamp"`
+		Cwd       string  `json:"cwd"`
+		SessionID string  `json:"sessionId"`
+	}
+	message struct {
+		ID      string `json:"id,omitempty"`
+		Type    string `json:"type,omitempty"`
+		Role    string `json:"role"`
+		Model   string `json:"model,omitempty"`
+		Content any    `json:"content"`
+		Usage   *usage `json:"usage,omitempty"`
+	}
+	block struct {
+		Type  string         `json:"type"`
+		Text  string         `json:"text,omitempty"`
+		ID    string         `json:"id,omitempty"`
+		Name  string         `json:"name,omitempty"`
+		Input map[string]any `json:"input,omitempty"`
+	}
+	usage struct {
+		Input         int64 `json:"input_tokens"`
+		CacheWrite    int64 `json:"cache_creation_input_tokens"`
+		CacheRead     int64 `json:"cache_read_input_tokens"`
+		Output        int64 `json:"output_tokens"`
+		CacheCreation struct {
+			OneHour     int64 `json:"ephemeral_1h_input_tokens"`
+			FiveMinutes int64 `json:"ephemeral_5m_input_tokens"`
+		} `json:"cache_creation"`
+	}
+)
+
+// Every returns n calls from start, step apart, each with the same usage and tools.
+func Every(start time.Time, step time.Duration, n int, c Call) []Call {
+	out := make([]Call, n)
+	for i := range out {
+		out[i] = c
+		out[i].At = start.Add(time.Duration(i) * step)
+	}
+	return out
+}
