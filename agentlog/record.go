@@ -38,6 +38,8 @@ type Record struct {
 	Judge *ForkSpend `json:"judge,omitempty"`
 	// Files are the logs the record was read from: the transcript or rollout first.
 	Files []string `json:"files,omitempty"`
+	// Saver is what saverd found and fixed in the session; only the daemon's own records have it.
+	Saver *Saver `json:"saver,omitempty"`
 
 	// Warnings are the problems met reading it (bad lines, unknown models, a disagreeing cost-state).
 	Warnings []string `json:"-"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -226,10 +227,14 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
 		var harness, transcript string
-		sess.event(func() { harness, transcript = sess.bridge.harness, sess.bridge.transcript })
+		var saver *agentlog.Saver
+		sess.event(func() {
+			harness, transcript = sess.bridge.harness, sess.bridge.transcript
+			saver = saverOf(sess.st)
+		})
 		s.background(func() {
 			sess.flush()
-			s.recordSession(harness, transcript)
+			s.recordSession(harness, transcript, saver)
 		})
 	}
 	return nil

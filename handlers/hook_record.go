@@ -70,9 +70,10 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 	return TextResult{Text: &text}, nil
 }
 
-// recordSession appends the session's record, read from its transcript, to the sessions log. A session
-// resumed and ended again is appended again: its last record covers all of it.
-func (s *Server) recordSession(harness, transcript string) {
+// recordSession appends the session's record, read from its transcript, to the sessions log, with what
+// saverd did in it (saverOf, taken when the session ended). A session resumed and ended again is appended
+// again: its last record covers all of it.
+func (s *Server) recordSession(harness, transcript string, saver *agentlog.Saver) {
 	if s.opt.SessionsLog == "" || transcript == "" {
 		return
 	}
@@ -85,6 +86,7 @@ func (s *Server) recordSession(harness, transcript string) {
 		rec, err = agentlog.ReadClaudeSession(transcript, opt)
 	}
 	if err == nil {
+		rec.Saver = saver
 		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)
 	}
 	if err != nil {

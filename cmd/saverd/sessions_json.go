@@ -75,6 +75,9 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 		j.raw(`,"files":`)
 		j.strs(r.Files)
 	}
+	if r.Saver != nil {
+		j.ok = false // only the daemon's records carry it, never one read from the logs: left to encoding/json
+	}
 	j.b = append(j.b, '}')
 	if !j.ok {
 		return j.b[:start], false

@@ -126,7 +126,7 @@ func FuzzRecordJSON(f *testing.F) {
 // field: appendRecordJSON is then to be changed with it.
 func TestRecordJSONKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type][]string{
-		reflect.TypeFor[agentlog.Record]():    {"session_id", "harness", "repo", "project", "cwd,omitempty", "start", "end", "calls", "tools", "cost", "tokens", "models", "judge,omitempty", "files,omitempty", "-"},
+		reflect.TypeFor[agentlog.Record]():    {"session_id", "harness", "repo", "project", "cwd,omitempty", "start", "end", "calls", "tools", "cost", "tokens", "models", "judge,omitempty", "files,omitempty", "saver,omitempty", "-"},
 		reflect.TypeFor[agentlog.Cost]():      {"total", "priced", "unpriced_models,omitempty", "unpriced_tokens", "harness,omitempty"},
 		reflect.TypeFor[agentlog.Tokens]():    {"input", "output", "cache_read", "cache_write"},
 		reflect.TypeFor[agentlog.ModelUse]():  {"calls", "tokens", "cost"},
