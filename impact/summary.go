@@ -1,6 +1,9 @@
 package impact
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Summary is L-cost over the linked records (link_p not null).
 type Summary struct {
@@ -102,3 +105,27 @@ func ratio(num, den float64) *float64 {
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// GroupBy sums the linked records (link_p not null) by key, as L-cost sums by_repo and by_harness: a
+// report that cuts the summary finer (a repository's weeks) gets the same figures from the same sums.
+func GroupBy(recs []Record, key func(*Record) string) map[string]*Group {
+	out := make(map[string]*Group)
+	for i := range recs {
+		r := &recs[i]
+		if r.LinkP != nil {
+			group(out, key(r)).add(r)
+		}
+	}
+	for _, g := range out {
+		g.finish()
+	}
+	return out
+}
+
+// SessionStart is the start of the record's session; zero for a record not made by Query.
+func (r *Record) SessionStart() time.Time {
+	if r.session == nil || r.session.session == nil {
+		return time.Time{}
+	}
+	return r.session.Start
+}

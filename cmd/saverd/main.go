@@ -14,6 +14,7 @@
 //	saverd impact ...          link commits to agent sessions and report what each kept commit cost
 //	saverd sessions ...        the agent sessions in Claude Code's and Codex's own logs, with tokens and cost
 //	saverd blocks ...          the 5-hour windows a subscription counts, with the open one's pace
+//	saverd report ...          one HTML page with charts: spend per day, top sessions, cost per kept commit, habits
 //	saverd audit ...           a past Claude Code session played through the reducer offline
 //	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
 //	saverd doctor              check the hooks, the daemon and the judge command
@@ -54,6 +55,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSessions(ctx, args, stdout, stderr)
 	case "blocks":
 		return runBlocks(ctx, args, stdout, stderr)
+	case "report":
+		return runReport(ctx, args, stdout, stderr)
 	case "audit":
 		return runAudit(ctx, args, stdout, stderr)
 	case "hook":
@@ -105,6 +108,9 @@ const usage = `Usage:
       One row per session read from Claude Code's transcripts and Codex's rollouts: calls, tokens, cost.
   saverd blocks [--since D] [--until D] [--tz ZONE] [--harness H] [--active] [--format table|json] [--now TIME]
       The 5-hour windows a subscription counts, per harness: spend, and the open window's pace to its end.
+  saverd report [--out FILE] [--open] [--since D] [--until D] [--tz ZONE] [--repo DIR]... [--days N] ...
+      One self-contained HTML page: cost per day by agent and model, the costliest sessions, cost per kept
+      commit per repository week by week, the habits found and fixed with what they saved.
   saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [--format text|json] [--width N] [--window N]
                [--claude-dir DIR] [--codex-dir DIR] [--judge]
       A past Claude Code or Codex session played through the reducer offline: header, repeated calls, largest

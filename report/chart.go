@@ -1,0 +1,172 @@
+package report
+
+import (
+	"math"
+	"strconv"
+)
+
+// chart is an SVG chart laid out here, so the page needs no script and no library: bars (rects), lines
+// (polylines with their points), axis labels, and a legend.
+type chart struct {
+	Width, Height int
+	Bars          []bar
+	Lines         []line
+	Labels        []label
+	Legend        []legendItem
+	Empty         bool
+}
+
+type bar struct {
+	X, Y, W, H float64
+	Fill       string
+	Title      string
+}
+
+type line struct {
+	Points string
+	Stroke string
+	Dots   []bar // each point, as a small square with its title
+}
+
+type label struct {
+	X, Y   float64
+	Text   string
+	Anchor string
+}
+
+type legendItem struct {
+	Fill, Name string
+}
+
+// palette is eight colours told apart in print and by most colour-blind readers (Okabe and Ito's).
+var palette = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"}
+
+const (
+	chartW, chartH         = 760, 260
+	padLeft, padBottom     = 56, 40
+	padTop, padRight       = 12, 12
+	plotW, plotH           = chartW - padLeft - padRight, chartH - padTop - padBottom
+	maxXLabels         int = 12
+)
+
+// dailyChart stacks each day's spend by harness and model.
+func dailyChart(days []day) chart {
+	return stacked(days, money, func(k string) string { return k[len("2006-"):] })
+}
+
+// stacked draws a bar per column (a day, a habit), its parts stacked.
+func stacked(days []day, format func(float64) string, xLabel func(string) string) chart {
+	c := chart{Width: chartW, Height: chartH}
+	colour := map[string]string{}
+	var top float64
+	for _, d := range days {
+		top = max(top, d.Priced)
+		for _, s := range d.Series {
+			if _, ok := colour[s.Name]; !ok {
+				colour[s.Name] = palette[len(colour)%len(palette)]
+				c.Legend = append(c.Legend, legendItem{Fill: colour[s.Name], Name: s.Name})
+			}
+		}
+	}
+	if len(days) == 0 || top <= 0 {
+		c.Empty = true
+		return c
+	}
+	top = niceCeil(top)
+	c.Labels = append(c.Labels, yAxis(top, format)...)
+	slot := float64(plotW) / float64(len(days))
+	every := max(1, (len(days)+maxXLabels-1)/maxXLabels)
+	for i, d := range days {
+		x := padLeft + float64(i)*slot + slot*0.15
+		y := float64(padTop + plotH)
+		for _, s := range d.Series {
+			h := s.Priced / top * plotH
+			y -= h
+			c.Bars = append(c.Bars, bar{X: x, Y: y, W: slot * 0.7, H: h, Fill: colour[s.Name],
+				Title: d.Key + " " + s.Name + ": " + format(s.Priced)})
+		}
+		if i%every == 0 {
+			c.Labels = append(c.Labels, label{X: x + slot*0.35, Y: padTop + plotH + 16, Text: xLabel(d.Key), Anchor: "middle"})
+		}
+	}
+	return c
+}
+
+// lineChart draws one line per series over the shared x keys; a point with no value breaks nothing, it
+// is left out of its line.
+func lineChart(keys []string, series []string, value func(s, k string) (float64, bool), format func(float64) string) chart {
+	c := chart{Width: chartW, Height: chartH}
+	var top float64
+	for _, s := range series {
+		for _, k := range keys {
+			if v, ok := value(s, k); ok {
+				top = max(top, v)
+			}
+		}
+	}
+	if len(keys) == 0 || top <= 0 {
+		c.Empty = true
+		return c
+	}
+	top = niceCeil(top)
+	c.Labels = append(c.Labels, yAxis(top, format)...)
+	slot := float64(plotW) / float64(len(keys))
+	every := max(1, (len(keys)+maxXLabels-1)/maxXLabels)
+	for i, k := range keys {
+		if i%every == 0 {
+			c.Labels = append(c.Labels, label{X: padLeft + slot*(float64(i)+0.5), Y: padTop + plotH + 16, Text: k, Anchor: "middle"})
+		}
+	}
+	for n, s := range series {
+		l := line{Stroke: palette[n%len(palette)]}
+		for i, k := range keys {
+			v, ok := value(s, k)
+			if !ok {
+				continue
+			}
+			x, y := padLeft+slot*(float64(i)+0.5), padTop+plotH-v/top*plotH
+			l.Points += strconv.FormatFloat(x, 'f', 1, 64) + "," + strconv.FormatFloat(y, 'f', 1, 64) + " "
+			l.Dots = append(l.Dots, bar{X: x - 3, Y: y - 3, W: 6, H: 6, Fill: l.Stroke, Title: s + " " + k + ": " + format(v)})
+		}
+		c.Lines = append(c.Lines, l)
+		c.Legend = append(c.Legend, legendItem{Fill: l.Stroke, Name: s})
+	}
+	return c
+}
+
+// yAxis labels 0, a half and the top of the scale.
+func yAxis(top float64, format func(float64) string) []label {
+	var out []label
+	for _, f := range []float64{0, 0.5, 1} {
+		out = append(out, label{X: padLeft - 6, Y: padTop + plotH - f*plotH + 4, Text: format(f * top), Anchor: "end"})
+	}
+	return out
+}
+
+// niceCeil is the smallest of 1, 2, 2.5 or 5 times a power of ten at or above v.
+func niceCeil(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func money(v float64) string {
+	if v != 0 && v < 1 {
+		return "$" + strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func tokenCount(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', 2, 64) + "M"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
