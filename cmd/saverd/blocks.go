@@ -105,14 +105,11 @@ func (c *blocksCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 }
 
 func (c *blocksCmd) check(stdout io.Writer) error {
-	c.now = time.Now()
-	if c.nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, c.nowFlag)
-		if err != nil {
-			return fmt.Errorf("--now: want RFC 3339, got %q", c.nowFlag)
-		}
-		c.now = t
+	now, err := parseNow(c.nowFlag)
+	if err != nil {
+		return err
 	}
+	c.now = now
 	if err := c.span.resolve(c.now); err != nil {
 		return err
 	}

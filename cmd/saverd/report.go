@@ -95,14 +95,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func (c *reportCmd) check() error {
-	c.now = time.Now()
-	if c.nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, c.nowFlag)
-		if err != nil {
-			return fmt.Errorf("--now: want RFC 3339, got %q", c.nowFlag)
-		}
-		c.now = t
+	now, err := parseNow(c.nowFlag)
+	if err != nil {
+		return err
 	}
+	c.now = now
 	if c.opt.Days < 1 {
 		return fmt.Errorf("--days: want ≥ 1, got %d", c.opt.Days)
 	}

@@ -100,3 +100,15 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	}
 	return t, nil
 }
+
+// parseNow reads --now: RFC 3339, for a reproducible run; "" is the clock's now.
+func parseNow(s string) (time.Time, error) {
+	if s == "" {
+		return time.Now(), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--now: want RFC 3339, got %q", s)
+	}
+	return t, nil
+}
