@@ -240,8 +240,8 @@ func groundedCap(s *state.State, evidence []string) float64 {
 var settingsRule = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*\([^\n\r\x{2028}\x{2029}]+\)$`)
 
 // proposalOf is the lasting rule a finding proposes, or nil when it is absent or malformed; a
-// settings-allow body must be a permission rule such as `Bash(bun test:*)`, and not a risky one
-// (state.RiskyPermission).
+// settings-allow body must be a permission rule such as `Bash(bun test:*)` of a shape the allow-list
+// holds (rules.PermissionRefused).
 func proposalOf(v any) *state.Proposal {
 	m, ok := record(v)
 	if !ok {
@@ -253,7 +253,7 @@ func proposalOf(v any) *state.Proposal {
 	if !state.IsArtifactKind(kind) || title == "" || body == "" {
 		return nil
 	}
-	if state.ArtifactKind(kind) == state.ArtifactSettingsAllow && (!settingsRule.MatchString(body) || rules.RiskyPermission(body) != "") {
+	if state.ArtifactKind(kind) == state.ArtifactSettingsAllow && (!settingsRule.MatchString(body) || rules.PermissionRefused(body) != "") {
 		return nil
 	}
 	return &state.Proposal{Kind: state.ArtifactKind(kind), Title: title, Body: body}

@@ -203,10 +203,10 @@ func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
 	if p.Decision == nil || *p.Decision == state.Ignore {
 		return state.Proposal{}, false
 	}
-	// A risky permission (one stored before saverd refused them, say) is never offered: the pattern's
-	// rule is the CLAUDE.md line instead.
+	// A permission off the allow-list (one stored before saverd refused it, say) is never offered: the
+	// pattern's rule is the CLAUDE.md line instead.
 	if p.Proposal != nil && (p.Lean == nil || p.Proposal.Kind != state.ArtifactSettingsAllow) &&
-		(p.Proposal.Kind != state.ArtifactSettingsAllow || RiskyPermission(p.Proposal.Body) == "") {
+		(p.Proposal.Kind != state.ArtifactSettingsAllow || PermissionRefused(p.Proposal.Body) == "") {
 		return *p.Proposal, true
 	}
 	return memoryLine(p), true
