@@ -19,12 +19,13 @@ import (
 // skill, an agent brief, a settings permission — rendered here; the daemon writes them.
 
 // BulletOf renders one single-line CLAUDE.md bullet; appending under an existing heading adds only this.
+// Its text is cleaned and capped (Clean, BulletMax).
 func BulletOf(body string) string {
-	b := jstext.CollapseWs(body)
+	b := jstext.CollapseWs(Clean(body))
 	if strings.HasPrefix(b, "- ") || strings.HasPrefix(b, "* ") {
 		b = b[2:]
 	}
-	return "- " + b + "\n"
+	return "- " + capped(b, BulletMax) + "\n"
 }
 
 // BulletOnly is the bullet alone from a claude-md artifact's content (all of it when it has none).
@@ -172,7 +173,7 @@ func Propose(s *state.State) []Artifact {
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
 		proposal, ok := lastingProposal(p)
-		if !ok || slices.Contains(s.Written, p.ID+":"+string(proposal.Kind)) {
+		if !ok || blank(proposal.Body) || slices.Contains(s.Written, p.ID+":"+string(proposal.Kind)) {
 			continue
 		}
 		path, content, mode := Render(proposal.Kind, proposal, s.Cwd, p.ID)
@@ -183,7 +184,7 @@ func Propose(s *state.State) []Artifact {
 		out = append(out, Artifact{
 			PatternID: p.ID,
 			Kind:      proposal.Kind,
-			Title:     proposal.Title,
+			Title:     CleanLine(proposal.Title, TitleMax),
 			Path:      path,
 			Content:   content,
 			SavingPct: state.PctOf(state.Baseline(s, p.Hits).Chars*3, s.Usage.Window),
@@ -205,12 +206,16 @@ func lastingProposal(p *state.Pattern) (state.Proposal, bool) {
 	}
 	// A permission off the allow-list (one stored before saverd refused it, say) is never offered: the
 	// pattern's rule is the CLAUDE.md line instead.
+	// A proposal with nothing left once cleaned (a bare `<!-- … -->`) is none either.
 	if p.Proposal != nil && (p.Lean == nil || p.Proposal.Kind != state.ArtifactSettingsAllow) &&
-		(p.Proposal.Kind != state.ArtifactSettingsAllow || PermissionRefused(p.Proposal.Body) == "") {
+		(p.Proposal.Kind != state.ArtifactSettingsAllow || PermissionRefused(p.Proposal.Body) == "") && !blank(p.Proposal.Body) {
 		return *p.Proposal, true
 	}
 	return memoryLine(p), true
 }
+
+// blank: a rule's text has nothing a reader would see (Clean).
+func blank(body string) bool { return strings.TrimSpace(Clean(body)) == "" }
 
 // memoryLine is a decided pattern's rule as one CLAUDE.md line: its lean way, the alternative its Fix
 // sent, the person's own instruction.
@@ -276,24 +281,27 @@ func ruleTitle(body string) string {
 }
 
 func skillDoc(p state.Proposal, name string) string {
-	return frontmatter([]string{frontField("name", name), frontField("description", p.Title)}) + proseBody(p.Body)
+	return frontmatter([]string{frontField("name", name), frontField("description", CleanLine(p.Title, TitleMax))}) + proseBody(p.Body)
 }
 
-// briefDoc: `model:` and `tools:` lines at the head of the body (before its first blank line) are
-// lifted into the frontmatter; tools default to BriefTools.
+// briefModels are the models a brief's frontmatter may name: the two the judge's prompt offers
+// (`model: haiku` or `model: sonnet` as the brief's first line), each cheaper than the session's.
+var briefModels = []string{"haiku", "sonnet"}
+
+// briefDoc: the frontmatter is saverd's own — the name, the description, the tools BriefTools allows,
+// and a model only when the body's head asks for one of briefModels by its bare name. The judge's own
+// `model:` and `tools:` lines at the head of the body (before its first blank line) are dropped, never
+// copied: a `tools: Bash` line would hand the brief a shell (the plugin lifted both into the
+// frontmatter: protocol.md, "Differences from the plugin").
 func briefDoc(p state.Proposal, name string) string {
-	lines := strings.Split(p.Body, "\n")
+	lines := strings.Split(strings.TrimSpace(Clean(p.Body)), "\n")
 	head := leadingLines(lines)
 	rest := lines[len(head):]
-	fields := []string{frontField("name", name), frontField("description", p.Title)}
-	if model, ok := headFieldValue(head, "model"); ok {
-		fields = append(fields, frontField("model", model))
+	fields := []string{frontField("name", name), frontField("description", CleanLine(p.Title, TitleMax))}
+	if model, ok := headFieldValue(head, "model"); ok && slices.Contains(briefModels, strings.ToLower(model)) {
+		fields = append(fields, frontField("model", strings.ToLower(model)))
 	}
-	tools, ok := headFieldValue(head, "tools")
-	if !ok {
-		tools = state.BriefTools
-	}
-	fields = append(fields, frontField("tools", tools))
+	fields = append(fields, frontField("tools", state.BriefTools))
 	body := append(withoutHeadField(withoutHeadField(head, "model"), "tools"), rest...)
 	return frontmatter(fields) + proseBody(strings.Join(body, "\n"))
 }
@@ -314,7 +322,8 @@ func frontField(key, value string) string {
 	return key + ": " + string(jstext.AppendJSONString(nil, jstext.CollapseWs(value)))
 }
 
-func proseBody(body string) string { return strings.TrimSpace(body) + "\n" }
+// proseBody is a skill's or a brief's body as written: cleaned, capped (CleanBody), one final newline.
+func proseBody(body string) string { return CleanBody(body) + "\n" }
 
 // isHeadField: the line opens with `key:`, in any ASCII case.
 func isHeadField(line, key string) bool {
