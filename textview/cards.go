@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/state"
-	"github.com/saverd/saverd/state/rules"
 	"github.com/saverd/saverd/state/view"
 )
 
@@ -120,50 +119,4 @@ func choiceOf(c state.Choice) string {
 		return "fixed with your note"
 	}
 	return clean(string(c))
-}
-
-// rulesToWrite is RULES TO WRITE, largest saving first as the model orders them: the title, its kind and
-// saving, then the file it lands in (cut from the left, since a path's end names it).
-// A rule a file already holds is listed after them under its own heading, saying where, and not counted
-// as one to write.
-func rulesToWrite(arts []rules.Artifact, w int) []string {
-	var fresh, already []rules.Artifact
-	for _, a := range arts {
-		if a.Already != "" {
-			already = append(already, a)
-		} else {
-			fresh = append(fresh, a)
-		}
-	}
-	var lines []string
-	if len(fresh) > 0 {
-		lines = append(lines, "RULES TO WRITE ("+strconv.Itoa(len(fresh))+")")
-	}
-	for i := range fresh {
-		a := &fresh[i]
-		lines = append(lines, wrap(a.Title, w, "- ", "  ")...)
-		saves := ""
-		if a.SavingPct > 0 {
-			saves = "saves ~" + num(a.SavingPct) + "% of context"
-			if basis := clean(a.Basis); basis != "" {
-				saves += " (" + basis + ")"
-			}
-		}
-		lines = append(lines, wrapParts([]string{clean(string(a.Kind)), clean(a.Mode), saves}, w, "  ", "  ")...)
-		if p := clean(a.Path); p != "" {
-			lines = append(lines, "  "+cutLeft(p, w-2))
-		}
-	}
-	if len(already) > 0 {
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, "RULES ALREADY WRITTEN ("+strconv.Itoa(len(already))+")")
-	}
-	for i := range already {
-		a := &already[i]
-		lines = append(lines, wrap(a.Title, w, "- ", "  ")...)
-		lines = append(lines, wrap("already in "+clean(a.Already), w, "  ", "  ")...)
-	}
-	return lines
 }

@@ -2,12 +2,14 @@ package textview
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	goldenfile "github.com/saverd/saverd/internal/golden"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 	"github.com/saverd/saverd/state/view"
 )
 
@@ -208,5 +210,46 @@ func BenchmarkBand(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = Band(m, 60)
+	}
+}
+
+// TestPaneShowsEachRuleInFull: every rule to write is numbered as `/saver write <n>` takes it, and its
+// exact text is drawn in full, every character in order, at any width.
+func TestPaneShowsEachRuleInFull(t *testing.T) {
+	m := fullPane()
+	for _, w := range []int{40, 63, 80, 120} {
+		out := Pane(m, w)
+		out = out[strings.Index(out, "RULES TO WRITE"):]
+		for n, a := range rules.Pending(m.Artifacts) {
+			text, where := rules.Shown(a)
+			at := strings.Index(out, "\n"+strconv.Itoa(n+1)+". ")
+			if at < 0 {
+				t.Fatalf("width %d: rule %d is not numbered:\n%s", w, n+1, out)
+			}
+			var shown []string
+			started := false
+			for _, line := range strings.Split(out[at+1:], "\n")[1:] {
+				body, isText := strings.CutPrefix(line, textBar)
+				if !isText {
+					body, isText = strings.CutPrefix(line, textCont)
+				}
+				if !isText && strings.TrimRight(line, " ") == strings.TrimRight(textBar, " ") {
+					body, isText = "", true
+				}
+				if !isText && started {
+					break
+				}
+				if isText {
+					started = true
+					shown = append(shown, body)
+				}
+			}
+			if got, want := strings.Join(strings.Fields(strings.Join(shown, " ")), ""), strings.Join(strings.Fields(text), ""); got != want {
+				t.Errorf("width %d, rule %d: the pane shows %q, the rule writes %q", w, n+1, got, want)
+			}
+			if !strings.Contains(out, ruleIndent+where+":") {
+				t.Errorf("width %d, rule %d: the pane does not say where it goes (%s)", w, n+1, where)
+			}
+		}
 	}
 }
