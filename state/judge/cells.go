@@ -46,12 +46,13 @@ func jsNum(f float64) string {
 // round is JavaScript's Math.round written as String(Math.round(x)) does.
 func round(x float64) string { return jsNum(jstext.Round(x)) }
 
-// cut is the value cut to max UTF-16 units on a whole character, with no mark: for cells whose
-// valid values never reach max, so the cut only bounds a malformed one.
-func cut(s string, max int) string { return jstext.Cut16(s, max) }
+// cut is the value, escaped, cut to max UTF-16 units on a whole character, with no mark: for cells
+// whose valid values never reach max, so the cut only bounds a malformed one.
+func cut(s string, max int) string { return jstext.Cut16(escaped(s), max) }
 
-// oneLine is free text as one cell: whitespace collapsed, then fitted to max with an ellipsis.
-func oneLine(s string, max int) string { return jstext.Fit(jstext.CollapseWs(s), max) }
+// oneLine is free text as one cell: whitespace collapsed, any other control character escaped, then
+// fitted to max with an ellipsis.
+func oneLine(s string, max int) string { return jstext.Fit(escaped(jstext.CollapseWs(s)), max) }
 
 // minutes is ms as minutes with one decimal: `1.7m` (the plugin's (ms / 60000).toFixed(1)).
 func minutes(ms int64) string { return toFixed1(float64(ms)/60_000) + "m" }
@@ -150,3 +151,54 @@ func asciiLower(s string) string {
 
 // jsLine reports whether s holds no JavaScript line terminator: what `.` in one of the plugin's regular expressions refuses.
 func jsLine(s string) bool { return !strings.ContainsAny(s, "\n\r\u2028\u2029") }
+
+// escaped is a payload's text as data: each control character (C0, DEL, C1) and the line and paragraph
+// separators written as an escape a reader reads back (`\n`, `\t`, `\u001b`), so no text a tool, a
+// path, an agent or a prompt carried starts a line of its own in the prompt or moves the terminal of
+// whoever reads it. A backslash stays as it is, so a text without one of these is returned unchanged
+// (the prompts of ordinary sessions are the plugin's, byte for byte) and a second pass changes nothing.
+func escaped(s string) string {
+	at := firstControl(s)
+	if at < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:at])
+	for _, r := range s[at:] {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			b.WriteString(`\u`)
+			b.WriteString(strconv.FormatInt(int64(r)|0x10000, 16)[1:])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// firstControl is the byte offset of s's first rune escaped escapes, or -1: one pass over the bytes, as
+// every cell of every prompt goes through it.
+func firstControl(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f:
+			return i
+		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0: // U+0080–U+009F
+			return i
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9): // U+2028, U+2029
+			return i
+		}
+	}
+	return -1
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029'
+}

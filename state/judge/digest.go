@@ -113,6 +113,13 @@ func Digest(s *state.State, aliases map[string]string) string {
 		{name: secArtifacts, header: artifactsHeader, lines: artifactLines(s)},
 		{name: secInterventions, header: interventionsHeader, lines: interventionLines(s)},
 	}
+	// The digest's lines print a payload's text (a path, a run's name, an ask) as it came: each is made one
+	// line before it is measured against the cap.
+	for i := range sections {
+		for j, l := range sections[i].lines {
+			sections[i].lines[j] = escaped(l)
+		}
+	}
 	out := render(sections)
 	for _, name := range cutOrder {
 		over := jstext.Len16(out) - state.DigestMaxChars

@@ -77,7 +77,7 @@ func writeLine(b *strings.Builder, lines *int, line string) {
 	if *lines > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString(line)
+	b.WriteString(escaped(line))
 	*lines++
 }
 

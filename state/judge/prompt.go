@@ -29,10 +29,15 @@ func BuildPrompt(s *state.State, aliases map[string]string) string {
 	})
 }
 
-// joinLines is a block's lines, or `(none)` when it has none.
+// joinLines is a block's lines, or `(none)` when it has none. Each line is one line whatever its cells
+// held: a cell is escaped where it is cut (cut, oneLine), and a line once more here, which changes
+// nothing unless a cell got past them.
 func joinLines(lines []string) string {
 	if len(lines) == 0 {
 		return none
+	}
+	for i, l := range lines {
+		lines[i] = escaped(l)
 	}
 	return strings.Join(lines, "\n")
 }

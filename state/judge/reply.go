@@ -58,6 +58,13 @@ func signatureOf(v any, present bool, visible []state.Row) (*state.Signature, bo
 			return &state.Signature{Tool: tool, Key: key}, true
 		}
 	}
+	// The prompt printed a tool or key holding a control character escaped (cells.go), and the judge
+	// copies what it read: that names the row whose own tool and key print so.
+	for i := range visible {
+		if r := &visible[i]; escaped(r.Tool) == tool && escaped(r.Key) == key && (r.Tool != tool || r.Key != key) {
+			return &state.Signature{Tool: r.Tool, Key: r.Key}, true
+		}
+	}
 	return nil, false
 }
 

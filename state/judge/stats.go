@@ -55,7 +55,7 @@ func statsBlock(s *state.State, aliases map[string]string) string {
 	lines = append(lines, waitsLine(s))
 	lines = append(lines, classLines(s)...)
 	lines = append(lines, agentLines(s, aliases)...)
-	return strings.Join(lines, "\n")
+	return joinLines(lines)
 }
 
 // callKey is a tool+key pair, as a map key that costs no concatenation.

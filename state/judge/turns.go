@@ -34,7 +34,7 @@ func turnsBlock(s *state.State) string {
 		lines = append(lines, none)
 	}
 	lines = append(lines, factsLine(s))
-	return strings.Join(lines, "\n")
+	return joinLines(lines)
 }
 
 func turnLine(t *state.TurnStat) string {
