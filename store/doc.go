@@ -12,4 +12,7 @@
 // nothing; Get takes a shared lock. A corrupt file — or one past MaxFileSize, or not a regular file —
 // is moved aside to <file>.corrupt-<unixnano> and logged: the session starts empty, the daemon never
 // stops over it.
+//
+// The package also keeps the journal of the rules saverd writes into a project (Journal, `/saver undo`)
+// and holds the one durable writer (WriteFile) of the files saverd writes for a person.
 package store

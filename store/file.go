@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,21 +14,41 @@ import (
 // tempMark separates a key's file name from a temp file's random suffix.
 const tempMark = ".tmp-"
 
-// writeAtomic replaces path with data so that a reader sees either the old file or the new one:
-// temp file in the same directory, write, fsync, rename over, fsync the directory.
+// writeAtomic replaces a registry file with data (WriteFile, mode 0600), its temp files named so the
+// store finds a crashed writer's (removeStrayTemps).
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+tempMark+"*")
-	if err != nil {
+	if err := replace(path, data, 0o600, filepath.Base(path)+tempMark+"*"); err != nil {
 		return fmt.Errorf("write store %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteFile replaces path with data, mode perm, so that a reader sees either the old file or the new
+// one, and once it returns a crash or a power cut keeps the new one: a temp file in the same directory,
+// write, fsync, rename over, fsync the directory. It is the one durable writer of the files saverd
+// writes for a person (a rule's CLAUDE.md, skill or settings.json) and of its own (the registry, the
+// journal of those writes); the temp file is hidden (.<name>.tmp-…) and removed on failure.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if err := replace(path, data, perm, "."+filepath.Base(path)+tempMark+"*"); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// replace is WriteFile with the temp file's name pattern given.
+func replace(path string, data []byte, perm fs.FileMode, pattern string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return err
 	}
 	tmp := f.Name()
 	fail := func(err error) error {
 		_ = f.Close()
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write store %s: %w", path, err)
+		return err
 	}
-	if err := f.Chmod(0o600); err != nil {
+	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
@@ -38,11 +59,11 @@ func writeAtomic(path string, data []byte) error {
 	}
 	if err := f.Close(); err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write store %s: %w", path, err)
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write store %s: %w", path, err)
+		return err
 	}
 	return syncDir(dir)
 }

@@ -11,14 +11,14 @@ import (
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("sync store dir %s: %w", dir, err)
+		return fmt.Errorf("sync dir %s: %w", dir, err)
 	}
 	err = d.Sync()
 	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("sync store dir %s: %w", dir, err)
+		return fmt.Errorf("sync dir %s: %w", dir, err)
 	}
 	return nil
 }

@@ -1,0 +1,155 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestWriteFile: a person's file is replaced whole with the mode asked for, and a failed write leaves no
+// hidden temp file behind and names the file.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "CLAUDE.md")
+	for _, c := range []struct {
+		data string
+		perm os.FileMode
+	}{{"first\n", 0o644}, {"second, shorter\n", 0o600}, {"", 0o640}} {
+		if err := WriteFile(path, []byte(c.data), c.perm); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		info, serr := os.Stat(path)
+		if err != nil || serr != nil || string(b) != c.data || info.Mode().Perm() != c.perm {
+			t.Fatalf("after WriteFile(%q, %v): %q %v (%v %v)", c.data, c.perm, b, info.Mode(), err, serr)
+		}
+	}
+	target := filepath.Join(dir, "settings.json")
+	if err := os.MkdirAll(filepath.Join(target, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(target, []byte("{}"), 0o644); err == nil || !strings.Contains(err.Error(), "write "+target) {
+		t.Fatalf("rename over a directory: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*"+tempMark+"*")); len(left) != 0 {
+		t.Fatalf("temp files left: %v", left)
+	}
+	if err := WriteFile(filepath.Join(dir, "gone", "f"), nil, 0o644); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "gone", "f")) {
+		t.Fatalf("write into a missing dir: %v", err)
+	}
+}
+
+func write(path, after string) Write {
+	return Write{Path: path, Shown: path, After: after, Kind: "claude-md"}
+}
+
+// TestJournalLastFirst: writes come back newest first, one project's never another's, at most
+// JournalDepth of them; a take that is not done keeps its write.
+func TestJournalLastFirst(t *testing.T) {
+	j, err := OpenJournal(filepath.Join(t.TempDir(), "writes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range JournalDepth + 3 {
+		if err := j.Record("/p", write(fmt.Sprint("/p/f", i), fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Record("/q", write("/q/f", "q")); err != nil {
+		t.Fatal(err)
+	}
+	// Not done: the write stays, and its error comes back.
+	boom := errors.New("busy")
+	ok, err := j.Undo("/p", func(w Write) (bool, error) { return false, boom })
+	if !ok || !errors.Is(err, boom) {
+		t.Fatalf("Undo not done = %v, %v", ok, err)
+	}
+	var got []string
+	for {
+		ok, err := j.Undo("/p", func(w Write) (bool, error) { got = append(got, w.After); return true, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+	}
+	want := []string{"12", "11", "10", "9", "8", "7", "6", "5", "4", "3"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("undone %v, want %v", got, want)
+	}
+	ok, err = j.Undo("/q", func(w Write) (bool, error) { got = append(got, w.After); return true, nil })
+	if !ok || err != nil || got[len(got)-1] != "q" {
+		t.Fatalf("the other project's write: %v %v %v", ok, err, got)
+	}
+	info, err := os.Stat(j.path("/p"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("journal file: %v %v", info, err)
+	}
+}
+
+// TestJournalKeepsWhatItCannotRead: a journal that does not parse, or is another project's, is an error
+// and is never written over: its writes stay there to be undone once it is mended.
+func TestJournalKeepsWhatItCannotRead(t *testing.T) {
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"{not json", `{"project":"/elsewhere","writes":[]}`} {
+		if err := os.WriteFile(j.path("/p"), []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Record("/p", write("/p/f", "x")); err == nil || !strings.Contains(err.Error(), "read journal") {
+			t.Fatalf("Record over %q: %v", bad, err)
+		}
+		if _, err := j.Undo("/p", func(Write) (bool, error) { return true, nil }); err == nil {
+			t.Fatalf("Undo over %q: no error", bad)
+		}
+		if b, _ := os.ReadFile(j.path("/p")); string(b) != bad {
+			t.Fatalf("the journal was written over: %q", b)
+		}
+	}
+}
+
+// TestJournalTwoDaemons: two daemons sharing a state directory record concurrently and lose nothing.
+func TestJournalTwoDaemons(t *testing.T) {
+	dir := t.TempDir()
+	a, err := OpenJournal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenJournal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range JournalDepth {
+		j := a
+		if i%2 == 1 {
+			j = b
+		}
+		wg.Go(func() {
+			if err := j.Record("/p", write("/p/f", fmt.Sprint(i))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for {
+		ok, err := a.Undo("/p", func(w Write) (bool, error) { seen[w.After] = true; return true, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+	}
+	if len(seen) != JournalDepth {
+		t.Fatalf("%d writes kept of %d: %v", len(seen), JournalDepth, seen)
+	}
+}
