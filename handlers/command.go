@@ -19,7 +19,7 @@ import (
 // The replies /saver gives, word for word as protocol.md's `command.run` table shows them.
 const (
 	fixUsage    = "Usage: /saver fix [n] [instruction] (a leading number is the card the pane draws; without one: the card whose Fix… field is open, else card 1)"
-	saverUsage  = "Usage: /saver [check | fix [n] [text] | ignore <n> | debug | reset]"
+	saverUsage  = "Usage: /saver [check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset]"
 	nothingText = "ContextSaver: nothing to decide on"
 	resetText   = "ContextSaver: session state reset"
 	demoText    = "ContextSaver: demo wasters loaded"
@@ -82,6 +82,10 @@ func (sess *Session) saver(args string, now int64) string {
 		return sess.fix(strings.TrimSpace(args[len(sub):]))
 	case sub == "ignore":
 		return sess.decideByNumber(state.Ignore, strings.TrimSpace(args[len(sub):]))
+	case sub == "write":
+		return sess.writeByNumber(strings.TrimSpace(args[len(sub):]))
+	case sub == "undo" && strings.TrimSpace(args[len(sub):]) == "":
+		return sess.undoLast()
 	case sub == "demo" && sess.debug:
 		sess.demo()
 		return demoText
@@ -111,11 +115,15 @@ func numberOf(token string) (float64, bool) {
 
 // noCardText: a number no card wears is a numbering mistake, whichever verb typed it — refused, never obeyed.
 func (sess *Session) noCardText(n float64) string {
-	num := jstext.JSNumber(n)
+	return "ContextSaver: no card " + numberText(n) + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
+}
+
+// numberText is a typed number as a reply quotes it back, as JavaScript prints it.
+func numberText(n float64) string {
 	if math.IsInf(n, 1) {
-		num = "Infinity" // as JavaScript prints it
+		return "Infinity"
 	}
-	return "ContextSaver: no card " + num + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
+	return jstext.JSNumber(n)
 }
 
 // card is the card seated at n (1-based), if any.

@@ -118,13 +118,9 @@ func (sess *Session) freeName(a rules.Artifact) rules.Artifact {
 func (sess *Session) writeUnder(root string, a rules.Artifact) string {
 	shown := a.Path
 	a.Path = filepath.Join(root, a.Path)
-	if err := landArtifact(a); err != nil {
-		text := strings.ReplaceAll(err.Error(), root, "")
-		sess.toast(text)
-		return text
+	if _, err := landArtifact(a); err != nil {
+		return strings.ReplaceAll(err.Error(), root, "")
 	}
 	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
-	text := "Wrote " + shown
-	sess.toast(text)
-	return text
+	return "Wrote " + shown
 }

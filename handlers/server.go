@@ -13,6 +13,7 @@ import (
 
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/store"
 )
 
 // ProtocolVersion is the version of the method set protocol.md documents.
@@ -63,6 +64,9 @@ type Options struct {
 	OffLoop func() (done func())
 	// Prices prices judge runs and savings (money.go); nil is the embedded table (prices.Default).
 	Prices PriceTable
+	// Journal keeps each rule write's bytes before and after, per project, so `/saver undo` can take
+	// the last one back (rulewrite.go, undo.go); nil keeps none, and a write cannot be undone.
+	Journal *store.Journal
 }
 
 // Server answers every method of the protocol. It is safe for the rpc read loop and the background

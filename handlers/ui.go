@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -163,97 +162,6 @@ func readRuleFile(path string) *rules.RuleFile {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// writeArtifact lands a rule in its file: an append, a whole-file write or a settings merge. The reply
-// (and the toast) says where it went, or why it did not.
-func (sess *Session) writeArtifact(a rules.Artifact) string {
-	cwd := sess.st.Cwd
-	if !filepath.IsAbs(a.Path) || !within(cwd, a.Path) {
-		text := fmt.Sprintf("ContextSaver: refused to write %s: it is outside the session's directory %s", a.Path, cwd)
-		sess.toast(text)
-		return text
-	}
-	if a.Already != "" && a.Mode != rules.ModeMergeSettings {
-		// The file holds the rule already (this session, an earlier one, or by hand): nothing is appended.
-		// A settings merge is idempotent on its own, so it goes ahead and only lays the file out again.
-		sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
-		text := "ContextSaver: already in " + a.Already + " — not written again"
-		sess.toast(text)
-		return text
-	}
-	if root := sess.srv.opt.WriteRoot; root != "" {
-		return sess.writeUnder(root, a)
-	}
-	a = sess.freeName(a)
-	resolved, err := confine(cwd, a.Path)
-	if err != nil {
-		text := "ContextSaver: refused to write " + a.Path + ": " + err.Error()
-		sess.toast(text)
-		return text
-	}
-	shown := shownPath(cwd, a.Path, resolved)
-	a.Path = resolved
-	if err := landArtifact(a); err != nil {
-		sess.toast(err.Error())
-		return err.Error()
-	}
-	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
-	text := "Wrote " + shown
-	sess.toast(text)
-	return text
-}
-
-func landArtifact(a rules.Artifact) error {
-	var existing *string
-	if a.Mode != rules.ModeWrite {
-		if b, err := os.ReadFile(a.Path); err == nil {
-			existing = new(string(b))
-		} else if !os.IsNotExist(err) {
-			return fmt.Errorf("read %s: %w", a.Path, err)
-		}
-	}
-	content := a.Content
-	switch a.Mode {
-	case rules.ModeAppend:
-		content = rules.AppendedTo(existing, a.Content)
-	case rules.ModeMergeSettings:
-		merged, err := rules.MergeSettings(existing, a.Content)
-		if err != nil {
-			return err
-		}
-		content = merged
-	}
-	if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(a.Path), err)
-	}
-	if err := writeAtomic(a.Path, content); err != nil {
-		return fmt.Errorf("write %s: %w", a.Path, err)
-	}
-	return nil
-}
-
-// writeAtomic replaces path's content in one rename, so an editor never reads half a rule.
-func writeAtomic(path, content string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.WriteString(content); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if info, err := os.Stat(path); err == nil {
-		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
-	} else {
-		_ = os.Chmod(tmp.Name(), 0o644)
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // tryArtifact makes a rule a standing instruction for this session only.

@@ -101,11 +101,11 @@ type Command struct {
 	ArgumentHint string `json:"argumentHint"`
 }
 
-// SaverCommand is `/saver`, with the plugin's description and hint.
+// SaverCommand is `/saver`, with the plugin's description and hint and saverd's write and undo in them.
 var SaverCommand = Command{
 	Name:         "saver",
-	Description:  "ContextSaver: toggle the pane · check | fix [n] [text] | ignore <n> | debug | reset",
-	ArgumentHint: "[check | fix [n] [text] | ignore <n> | debug | reset]",
+	Description:  "ContextSaver: toggle the pane · check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset",
+	ArgumentHint: "[check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset]",
 }
 
 // FileTools are the tools whose ledger key is the path they touched. MultiEdit is one of them: the plugin

@@ -31,6 +31,9 @@ func rulesToWrite(arts []rules.Artifact, w int) []string {
 	for i := range fresh {
 		lines = append(lines, ruleLines(&fresh[i], i+1, w)...)
 	}
+	if len(fresh) > 0 {
+		lines = append(lines, wrapParts([]string{"/saver write " + writeHint(len(fresh)) + " writes it", "/saver undo takes the last write back"}, w, "", "")...)
+	}
 	var already []rules.Artifact
 	for _, a := range arts {
 		if a.Already != "" {
@@ -49,6 +52,14 @@ func rulesToWrite(arts []rules.Artifact, w int) []string {
 		lines = append(lines, wrap("already in "+clean(a.Already), w, "  ", "  ")...)
 	}
 	return lines
+}
+
+// writeHint is the number to type: 1 for a lone rule, else which numbers there are.
+func writeHint(n int) string {
+	if n == 1 {
+		return "1"
+	}
+	return "<n> (1–" + strconv.Itoa(n) + ")"
 }
 
 // ruleLines is one rule to write: its number and title, its figures, its file, and its text.

@@ -251,5 +251,12 @@ func TestPaneShowsEachRuleInFull(t *testing.T) {
 				t.Errorf("width %d, rule %d: the pane does not say where it goes (%s)", w, n+1, where)
 			}
 		}
+		if !strings.Contains(out, "/saver write <n> (1–3) writes it") || !strings.Contains(out, "/saver undo takes the last write back") {
+			t.Errorf("width %d: the pane does not say how to write or undo a rule:\n%s", w, out)
+		}
+	}
+	one := Pane(view.PaneModel{Artifacts: m.Artifacts[:1]}, 80)
+	if !strings.Contains(one, "/saver write 1 writes it") {
+		t.Errorf("a lone rule's hint:\n%s", one)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"time"
@@ -108,6 +109,25 @@ func openRegistry(dir string, log zerolog.Logger) handlers.Registry {
 	return st
 }
 
+// openJournal opens the journal of rule writes `/saver undo` reads, in writes/ beside the registry; one
+// that cannot be opened costs the person their undo, which a write then says, not the daemon its life.
+func openJournal(storeDir string, log zerolog.Logger) *store.Journal {
+	if storeDir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			log.Error().Err(err).Msg("no state directory; rule writes cannot be undone")
+			return nil
+		}
+		storeDir = d
+	}
+	j, err := store.OpenJournal(filepath.Join(storeDir, "writes"))
+	if err != nil {
+		log.Error().Err(err).Msg("journal of rule writes unavailable; they cannot be undone")
+		return nil
+	}
+	return j
+}
+
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, err := parseServe(args, stderr)
 	if err != nil {
@@ -158,6 +178,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		TestHooks:  f.testHooks,
 		ForkAlways: f.listen != "",
 		IdleEvict:  idleEvictOption(f.idleEvict),
+		Journal:    openJournal(f.storeDir, log),
 	}
 	if f.listen != "" {
 		opt.SessionsLog = sessionsLog(log)

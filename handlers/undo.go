@@ -1,0 +1,117 @@
+package handlers
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/saverd/saverd/internal/safefile"
+	"github.com/saverd/saverd/state/rules"
+	"github.com/saverd/saverd/store"
+)
+
+// `/saver write <n>` and `/saver undo`: the pane's rules written, and taken back, from the prompt box.
+
+const (
+	writeUsage    = "Usage: /saver write <n> (the number RULES TO WRITE draws beside the rule)"
+	noRuleText    = "ContextSaver: no rule to write"
+	undoHint      = " · /saver undo takes it back"
+	nothingToUndo = "ContextSaver: nothing to undo"
+)
+
+// writeByNumber is `/saver write <n>`: the rule the pane numbers n, written exactly as ui.action write
+// writes it (writeArtifact: confined to the project, never twice).
+func (sess *Session) writeByNumber(token string) string {
+	pending := rules.Pending(sess.proposals())
+	if len(pending) == 0 {
+		return noRuleText
+	}
+	n, ok := numberOf(token)
+	if !ok {
+		return writeUsage
+	}
+	if n < 1 || n > float64(len(pending)) {
+		return "ContextSaver: no rule " + numberText(n) + " (1–" + strconv.Itoa(len(pending)) + ")"
+	}
+	text, undoable := sess.writeRule(pending[int(n)-1])
+	if undoable {
+		text += undoHint
+	}
+	return text
+}
+
+// undoLast is `/saver undo`: the project's last rule write taken back byte for byte from the journal —
+// unless the file changed since it was written (the person edited it, or removed it), which is then left
+// alone and named. Either way the write leaves the journal, so the next undo goes one write further back.
+func (sess *Session) undoLast() string {
+	j := sess.srv.opt.Journal
+	if j == nil {
+		return nothingToUndo + " (this daemon keeps no journal of its writes)"
+	}
+	var reply string
+	ok, err := j.Undo(sess.st.Cwd, func(w store.Write) (bool, error) {
+		var done bool
+		reply, done = sess.takeBack(w)
+		return done, nil
+	})
+	switch {
+	case err != nil && reply == "":
+		reply = "ContextSaver: could not undo: " + err.Error()
+	case err != nil:
+		reply += " (the journal could not be updated: " + err.Error() + ")"
+	case !ok:
+		reply = nothingToUndo
+	}
+	return reply
+}
+
+// takeBack restores the file w wrote to its bytes before, or says why not; done is false only when the
+// file could not be restored for now (an I/O error), so the write stays in the journal to try again.
+func (sess *Session) takeBack(w store.Write) (reply string, done bool) {
+	if resolved, err := confine(sess.st.Cwd, w.Path); err != nil || resolved != w.Path {
+		why := "it no longer resolves to where it was written"
+		if err != nil {
+			why = err.Error()
+		}
+		return "ContextSaver: left " + w.Shown + " alone: " + why, true
+	}
+	current, err := safefile.Read(w.Path, writeFileMax)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "ContextSaver: left " + w.Shown + " alone: it was removed since saverd wrote it; nothing taken back", true
+	case err != nil && !errors.Is(err, safefile.ErrTooLarge):
+		return "ContextSaver: could not read " + w.Shown + " to take the rule back: " + err.Error(), false
+	case err != nil || string(current) != w.After:
+		return "ContextSaver: left " + w.Shown + " alone: it changed since saverd wrote it; nothing taken back", true
+	}
+	if w.Before == nil {
+		if err := os.Remove(w.Path); err != nil {
+			return "ContextSaver: could not remove " + w.Shown + ": " + err.Error(), false
+		}
+		for _, dir := range w.Created {
+			if os.Remove(dir) != nil { // not empty: something else was put in it since
+				break
+			}
+		}
+		return "ContextSaver: took back " + w.Shown + " — removed, as before it was written" + sess.notAgain(w), true
+	}
+	perm := fs.FileMode(0o644)
+	if info, err := os.Stat(w.Path); err == nil {
+		perm = info.Mode().Perm()
+	}
+	if err := store.WriteFile(w.Path, []byte(*w.Before), perm); err != nil {
+		return "ContextSaver: could not take back " + w.Shown + ": " + err.Error(), false
+	}
+	return "ContextSaver: took back the rule written to " + w.Shown + " — the file is as it was before" + sess.notAgain(w), true
+}
+
+// notAgain says so when the rule taken back was written in this session, which then does not offer it
+// again (state.ArtifactDone): the pane would otherwise seem to have lost it.
+func (sess *Session) notAgain(w store.Write) string {
+	if slices.Contains(sess.st.Written, w.PatternID+":"+w.Kind) {
+		return " (this session does not offer it again)"
+	}
+	return ""
+}
