@@ -552,10 +552,10 @@ func TestStatuslineHasNoPaneToClose(t *testing.T) {
 	}
 }
 
-// TestCodexRulesGoToAgentsMD: a Codex session's pane offers its lasting rules as AGENTS.md bullets, the
-// file Codex reads; the same session under Claude Code offers CLAUDE.md.
-func TestCodexRulesGoToAgentsMD(t *testing.T) {
-	h := newHookHarness(t)
+// firstCardFixed is a session the hooks fed the twelve calls, checked (three cards) and fixed card 1 of, so
+// its pane offers the suite's rule.
+func (h *hookHarness) firstCardFixed() *Session {
+	h.t.Helper()
 	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "fix the math"})
 	h.twelve()
@@ -563,8 +563,15 @@ func TestCodexRulesGoToAgentsMD(t *testing.T) {
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
 	h.srv.mu.Lock()
-	sess := h.srv.sessions["cc-1"]
-	h.srv.mu.Unlock()
+	defer h.srv.mu.Unlock()
+	return h.srv.sessions["cc-1"]
+}
+
+// TestCodexRulesGoToAgentsMD: a Codex session's pane offers its lasting rules as AGENTS.md bullets, the
+// file Codex reads; the same session under Claude Code offers CLAUDE.md.
+func TestCodexRulesGoToAgentsMD(t *testing.T) {
+	h := newHookHarness(t)
+	sess := h.firstCardFixed()
 	paths := func() []string {
 		var out []string
 		sess.event(func() {

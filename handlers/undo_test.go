@@ -319,15 +319,7 @@ func TestCodexSaverWriteThenUndo(t *testing.T) {
 	}
 	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}, Journal: j})
 	h.srv.SetHost(h.host)
-	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
-	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "fix the math"})
-	h.twelve()
-	h.host.queue(threeFindings())
-	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
-	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
-	h.srv.mu.Lock()
-	sess := h.srv.sessions["cc-1"]
-	h.srv.mu.Unlock()
+	sess := h.firstCardFixed()
 	sess.event(func() { sess.bridge.harness = bridge.Codex })
 	agents := filepath.Join(h.cwd, "AGENTS.md")
 	say := func(prompt string) string {

@@ -91,15 +91,20 @@ func newLogger(f serveFlags, stderr io.Writer) (zerolog.Logger, io.Closer, error
 	return zerolog.New(out).Level(level).With().Timestamp().Str("app", "saverd").Logger(), closer, nil
 }
 
+// storeDirOf is --store, else the default state directory.
+func storeDirOf(flagged string) (string, error) {
+	if flagged != "" {
+		return flagged, nil
+	}
+	return store.DefaultDir()
+}
+
 // openRegistry opens the store; a store that cannot be opened costs the daemon its memory, not its life.
-func openRegistry(dir string, log zerolog.Logger) handlers.Registry {
-	if dir == "" {
-		d, err := store.DefaultDir()
-		if err != nil {
-			log.Error().Err(err).Msg("no registry directory; patterns will not be remembered")
-			return nil
-		}
-		dir = d
+func openRegistry(flagged string, log zerolog.Logger) handlers.Registry {
+	dir, err := storeDirOf(flagged)
+	if err != nil {
+		log.Error().Err(err).Msg("no registry directory; patterns will not be remembered")
+		return nil
 	}
 	st, err := store.Open(dir, log)
 	if err != nil {
@@ -111,16 +116,13 @@ func openRegistry(dir string, log zerolog.Logger) handlers.Registry {
 
 // openJournal opens the journal of rule writes `/saver undo` reads, in writes/ beside the registry; one
 // that cannot be opened costs the person their undo, which a write then says, not the daemon its life.
-func openJournal(storeDir string, log zerolog.Logger) *store.Journal {
-	if storeDir == "" {
-		d, err := store.DefaultDir()
-		if err != nil {
-			log.Error().Err(err).Msg("no state directory; rule writes cannot be undone")
-			return nil
-		}
-		storeDir = d
+func openJournal(flagged string, log zerolog.Logger) *store.Journal {
+	dir, err := storeDirOf(flagged)
+	if err != nil {
+		log.Error().Err(err).Msg("no state directory; rule writes cannot be undone")
+		return nil
 	}
-	j, err := store.OpenJournal(filepath.Join(storeDir, "writes"))
+	j, err := store.OpenJournal(filepath.Join(dir, "writes"))
 	if err != nil {
 		log.Error().Err(err).Msg("journal of rule writes unavailable; they cannot be undone")
 		return nil
