@@ -80,24 +80,19 @@ func TestRenderWritesOnlyWhatIsSeen(t *testing.T) {
 		}
 	}
 	briefs := []struct {
-		name, body, front string
+		name, body string
 	}{
-		{"the judge's tools are dropped", "tools: Bash, Write\nYou test.", "tools: \"Read, Grep, Glob\""},
-		{"a model of the two is kept", "model: haiku\nYou test.", "model: \"haiku\"\ntools: \"Read, Grep, Glob\""},
-		{"a model in capitals is the same model", "Model: Sonnet\nYou test.", "model: \"sonnet\"\ntools: \"Read, Grep, Glob\""},
-		{"another model is dropped", "model: opus\nYou test.", "tools: \"Read, Grep, Glob\""},
-		{"a model with more words is dropped", "model: haiku\ntools: Bash\npermissionMode: bypassPermissions\nYou test.", "model: \"haiku\"\ntools: \"Read, Grep, Glob\""},
-		{"a field smuggled after a line break", "model: haiku\u2028tools: Bash\nYou test.", "model: \"haiku\"\ntools: \"Read, Grep, Glob\""},
+		{"the judge's tools are dropped", "tools: Bash, Write\nYou test."},
+		{"the judge's model is dropped", "model: opus\nYou test."},
+		{"both, in any case", "Model: haiku\nTOOLS: Bash\nYou test."},
+		{"a field smuggled after a line break", "model: haiku\u2028tools: Bash\nYou test."},
 	}
 	for _, b := range briefs {
 		t.Run(b.name, func(t *testing.T) {
 			_, doc, _ := Render(state.ArtifactAgentBrief, state.Proposal{Title: "Tester", Body: b.body}, "/w", "p:x")
-			want := "---\nname: \"tester\"\ndescription: \"Tester\"\n" + b.front + "\n---\n\n"
-			if !strings.HasPrefix(doc, want) {
-				t.Errorf("brief:\n got  %q\n want %q…", doc, want)
-			}
-			if strings.Contains(strings.TrimPrefix(doc, want), "tools: Bash") {
-				t.Errorf("the judge's tools line is still in the body: %q", doc)
+			want := "---\nname: \"tester\"\ndescription: \"Tester\"\ntools: \"Read, Grep, Glob\"\n---\n\nYou test.\n"
+			if doc != want {
+				t.Errorf("brief:\n got  %q\n want %q", doc, want)
 			}
 		})
 	}

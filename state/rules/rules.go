@@ -284,24 +284,15 @@ func skillDoc(p state.Proposal, name string) string {
 	return frontmatter([]string{frontField("name", name), frontField("description", CleanLine(p.Title, TitleMax))}) + proseBody(p.Body)
 }
 
-// briefModels are the models a brief's frontmatter may name: the two the judge's prompt offers
-// (`model: haiku` or `model: sonnet` as the brief's first line), each cheaper than the session's.
-var briefModels = []string{"haiku", "sonnet"}
-
-// briefDoc: the frontmatter is saverd's own — the name, the description, the tools BriefTools allows,
-// and a model only when the body's head asks for one of briefModels by its bare name. The judge's own
-// `model:` and `tools:` lines at the head of the body (before its first blank line) are dropped, never
-// copied: a `tools: Bash` line would hand the brief a shell (the plugin lifted both into the
-// frontmatter: protocol.md, "Differences from the plugin").
+// briefDoc: the frontmatter is saverd's own — the name, the description and the tools BriefTools allows.
+// The judge's own `model:` and `tools:` lines at the head of the body (before its first blank line) are
+// dropped, never copied: a `tools: Bash` line would hand the brief a shell, a `model:` line pick what it
+// costs (the plugin lifted both into the frontmatter: protocol.md, "Differences from the plugin").
 func briefDoc(p state.Proposal, name string) string {
 	lines := strings.Split(strings.TrimSpace(Clean(p.Body)), "\n")
 	head := leadingLines(lines)
 	rest := lines[len(head):]
-	fields := []string{frontField("name", name), frontField("description", CleanLine(p.Title, TitleMax))}
-	if model, ok := headFieldValue(head, "model"); ok && slices.Contains(briefModels, strings.ToLower(model)) {
-		fields = append(fields, frontField("model", strings.ToLower(model)))
-	}
-	fields = append(fields, frontField("tools", state.BriefTools))
+	fields := []string{frontField("name", name), frontField("description", CleanLine(p.Title, TitleMax)), frontField("tools", state.BriefTools)}
 	body := append(withoutHeadField(withoutHeadField(head, "model"), "tools"), rest...)
 	return frontmatter(fields) + proseBody(strings.Join(body, "\n"))
 }
@@ -348,16 +339,6 @@ func asciiEqualFold(a, b string) bool {
 		}
 	}
 	return true
-}
-
-func headFieldValue(lines []string, key string) (string, bool) {
-	for _, l := range lines {
-		if isHeadField(l, key) {
-			v := jstext.CollapseWs(strings.TrimSpace(l)[len(key)+1:])
-			return v, v != ""
-		}
-	}
-	return "", false
 }
 
 func withoutHeadField(lines []string, key string) []string {

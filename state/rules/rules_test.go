@@ -111,10 +111,10 @@ func TestRulesRender(t *testing.T) {
 		content != "---\nname: \"run-the-tests\"\ndescription: \"Run the Tests!\"\n---\n\nDo x.\n" {
 		t.Errorf("skill: %q %q %q", path, content, mode)
 	}
-	// The frontmatter is saverd's own: the judge's tools: line is dropped, its model: kept only as haiku or
-	// sonnet; values as JSON strings, no HTML escaping.
+	// The frontmatter is saverd's own: the judge's model: and tools: lines are dropped; values as JSON
+	// strings, no HTML escaping.
 	_, content, _ = Render(state.ArtifactAgentBrief, state.Proposal{Title: `Tester <"a"> & b`, Body: "model: haiku\nTOOLS:  Read,  Bash \nYou test.\n\nmodel: stays"}, "/w", "p:x")
-	want := "---\nname: \"tester-a-b\"\ndescription: \"Tester <\\\"a\\\"> & b\"\nmodel: \"haiku\"\ntools: \"Read, Grep, Glob\"\n---\n\nYou test.\n\nmodel: stays\n"
+	want := "---\nname: \"tester-a-b\"\ndescription: \"Tester <\\\"a\\\"> & b\"\ntools: \"Read, Grep, Glob\"\n---\n\nYou test.\n\nmodel: stays\n"
 	if content != want {
 		t.Errorf("brief:\n got  %q\n want %q", content, want)
 	}
