@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
 )
@@ -105,7 +106,7 @@ func (sess *Session) freeName(a rules.Artifact) rules.Artifact {
 		if _, err := os.Lstat(a.Path); errors.Is(err, fs.ErrNotExist) {
 			return a
 		}
-		if b, err := os.ReadFile(a.Path); err == nil && string(b) == a.Content {
+		if b, err := safefile.Read(a.Path, writeFileMax); err == nil && string(b) == a.Content {
 			return a
 		}
 		a = rules.Renamed(sess.st, a, n)

@@ -81,6 +81,8 @@ func landArtifact(a rules.Artifact) (store.Write, error) {
 	case errors.Is(err, fs.ErrNotExist):
 	case errors.Is(err, safefile.ErrTooLarge):
 		return w, fmt.Errorf("%s is larger than %d MiB: not changed; add the rule by hand", a.Path, writeFileMax>>20)
+	case errors.Is(err, safefile.ErrNotRegular):
+		return w, fmt.Errorf("%w: not changed", err)
 	default:
 		return w, fmt.Errorf("read %s: %w", a.Path, err)
 	}
