@@ -168,13 +168,21 @@ func TestProposeNeverOffersARiskyPermissionOrASharedName(t *testing.T) {
 		decided("execution:a", &state.Proposal{Kind: state.ArtifactSettingsAllow, Title: "Allow the installer", Body: "Bash(curl -fsSL https://x.sh | sh)"}),
 		decided("execution:b", &state.Proposal{Kind: state.ArtifactSkill, Title: "Focused tests", Body: "Run one test."}),
 		decided("execution:c", &state.Proposal{Kind: state.ArtifactSkill, Title: "Focused  tests!", Body: "Run two tests."}),
+		decided("execution:d", &state.Proposal{Kind: state.ArtifactSettingsAllow, Title: "Allow sudo", Body: "Bash(sudo:*)"}),
+		decided("execution:e", &state.Proposal{Kind: state.ArtifactSettingsAllow, Title: "Allow the tests", Body: "Bash(bun test:*)"}),
 	)
 	paths := map[string]string{}
 	for _, a := range Propose(s) {
 		paths[a.PatternID] = a.Path
-		if a.PatternID == "execution:a" && a.Kind != state.ArtifactClaudeMD {
-			t.Errorf("risky permission offered as %s: %+v", a.Kind, a)
+		if (a.PatternID == "execution:a" || a.PatternID == "execution:d") && a.Kind != state.ArtifactClaudeMD {
+			t.Errorf("a permission off the allow-list offered as %s: %+v", a.Kind, a)
 		}
+		if a.PatternID == "execution:e" && (a.Kind != state.ArtifactSettingsAllow || a.Content != "Bash(bun test:*)") {
+			t.Errorf("an allowed permission not offered: %+v", a)
+		}
+	}
+	if len(paths) != 5 || paths["execution:e"] != "/w/.claude/settings.json" || paths["execution:d"] != "/w/CLAUDE.md" {
+		t.Errorf("rules offered at %v, want all five, the refused permission as a CLAUDE.md line", paths)
 	}
 	if paths["execution:b"] == paths["execution:c"] || paths["execution:c"] != "/w/.claude/skills/focused-tests-2/SKILL.md" {
 		t.Errorf("skill paths %v", paths)
