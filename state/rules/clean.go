@@ -31,7 +31,11 @@ func Clean(text string) string {
 }
 
 // visible drops escape sequences and control and format characters, and turns line breaks into \n.
+// Printable ASCII, newlines and tabs, the common case, come back as they are.
 func visible(text string) string {
+	if plainASCII(text) {
+		return text
+	}
 	var b strings.Builder
 	b.Grow(len(text))
 	for i := 0; i < len(text); {
@@ -60,6 +64,16 @@ func visible(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// plainASCII: text is printable ASCII, newlines and tabs only.
+func plainASCII(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // skipEscape is where the escape sequence whose ESC ends at i ends: a CSI (`ESC [` … final byte), a
