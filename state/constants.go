@@ -101,7 +101,7 @@ type Command struct {
 	ArgumentHint string `json:"argumentHint"`
 }
 
-// SaverCommand is `/saver`, with the plugin's description and hint and saverd's write and undo in them.
+// SaverCommand is `/saver`, with the seed's description and hint and saverd's write and undo in them.
 var SaverCommand = Command{
 	Name:         "saver",
 	Description:  "ContextSaver: toggle the pane · check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset",

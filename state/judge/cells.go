@@ -156,7 +156,7 @@ func jsLine(s string) bool { return !strings.ContainsAny(s, "\n\r\u2028\u2029") 
 // separators written as an escape a reader reads back (`\n`, `\t`, `\u001b`), so no text a tool, a
 // path, an agent or a prompt carried starts a line of its own in the prompt or moves the terminal of
 // whoever reads it. A backslash stays as it is, so a text without one of these is returned unchanged
-// (the prompts of ordinary sessions are the plugin's, byte for byte) and a second pass changes nothing.
+// (the prompts of ordinary sessions are the seed's, byte for byte) and a second pass changes nothing.
 func escaped(s string) string {
 	at := firstControl(s)
 	if at < 0 {
