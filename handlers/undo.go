@@ -22,7 +22,7 @@ const (
 )
 
 // writeByNumber is `/saver write <n>`: the rule the pane numbers n, written exactly as ui.action write
-// writes it (writeArtifact: confined to the project, never twice).
+// writes it (writeRule: confined to the project, never twice), its reply the answer and no toast.
 func (sess *Session) writeByNumber(token string) string {
 	pending := rules.Pending(sess.proposals())
 	if len(pending) == 0 {
