@@ -23,7 +23,7 @@ var forbidden = []string{
 }
 
 // pureDirs are the pure packages, relative to state/.
-var pureDirs = []string{".", "judge", "intake", "view", "rules", "demo", "../prices", "../internal/jsondepth", "../internal/jsonobj", "../internal/jstext", "../internal/jsonscan"}
+var pureDirs = []string{".", "judge", "intake", "view", "rules", "demo", "detect", "../prices", "../internal/jsondepth", "../internal/jsonobj", "../internal/jstext", "../internal/jsonscan"}
 
 // ioAllowed are the files of pure packages that may do I/O: prices reads its override file in one
 // function kept apart from the arithmetic.
@@ -84,15 +84,16 @@ const module = "github.com/saverd/saverd/"
 // wire-to-row code (intake); intake and rules are built on the core alone; and no production file
 // imports the test helpers.
 var layers = map[string][]string{
-	".":      {"state/intake", "state/view", "state/rules", "state/demo", "state/judge", "state/internal/statetest"},
-	"intake": {"state/view", "state/rules", "state/demo", "state/judge", "state/internal/statetest"},
+	".":      {"state/intake", "state/view", "state/rules", "state/demo", "state/judge", "state/detect", "state/internal/statetest"},
+	"intake": {"state/view", "state/rules", "state/demo", "state/judge", "state/detect", "state/internal/statetest"},
 	"view":   {"state/intake", "state/demo", "state/judge", "state/internal/statetest"},
 	"rules":  {"state/intake", "state/view", "state/demo", "state/judge", "state/internal/statetest"},
 	"demo":   {"state/intake", "state/view", "state/rules", "state/judge", "state/internal/statetest"},
+	"detect": {"state/view", "state/rules", "state/demo", "state/judge", "state/internal/statetest"},
 }
 
 // builtOnCore are the packages that exist to read the core, so they import it.
-var builtOnCore = []string{"intake", "view", "rules", "demo"}
+var builtOnCore = []string{"intake", "view", "rules", "demo", "detect"}
 
 // TestLayering: the layers above hold, and each package built on the core imports it.
 func TestLayering(t *testing.T) {

@@ -217,3 +217,8 @@ func JSONKind(raw []byte) string {
 	}
 	return "number"
 }
+
+// InputKey is a call's whole input as canonical JSON (keys sorted, the event's own fields left out),
+// never cut: what tells two calls apart when their ledger keys agree (a key is cut at KeyMax, and a
+// Grep's holds only its pattern and path).
+func InputKey(input map[string]any) string { return stableJSON(input, eventReservedKeys) }
