@@ -135,6 +135,8 @@ func reduce(s *State, a Action, e *Effects) {
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:
 		resetState(s)
+	case Detected:
+		detected(s, a, e)
 	}
 }
 

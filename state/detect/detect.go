@@ -51,11 +51,12 @@ type Cost struct {
 	Chars int64 `json:"chars"`
 }
 
-// Finding is one detector's finding: a judge's finding in shape, which detector made it, and what
-// its waste took.
+// Finding is one detector's finding: a judge's finding in shape, which detector made it, the cited rows
+// that were the waste (a repeated call's repeats, not its first run), and what they took.
 type Finding struct {
 	state.Finding
 	Detector Detector `json:"detector"`
+	Waste    []string `json:"waste"`
 	Cost     Cost     `json:"cost"`
 }
 
@@ -195,4 +196,30 @@ func (t *timeline) costOf(idx []int) Cost {
 		c.Chars += t.rows[k].Chars
 	}
 	return c
+}
+
+// Unkept is the findings as the registry's merge takes them (judge.Merge), less those the person kept
+// (Ignore) in this session by id or by signature: a keep silences a behaviour, as it does the judge's.
+func Unkept(s *state.State, fs []Finding) []state.Finding {
+	out := make([]state.Finding, 0, len(fs))
+	for i := range fs {
+		f := &fs[i].Finding
+		if !kept(s, f) {
+			out = append(out, *f)
+		}
+	}
+	return out
+}
+
+func kept(s *state.State, f *state.Finding) bool {
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		if !p.Decided(state.Ignore) {
+			continue
+		}
+		if p.ID == f.ID || (p.Signature != nil && f.Signature != nil && *p.Signature == *f.Signature) {
+			return true
+		}
+	}
+	return false
 }

@@ -152,7 +152,7 @@ func output(t *timeline) []Finding {
 			"Claude keeps dumping the whole "+f.cut.what+" of "+code(cmd, 60)+" into the context",
 			why,
 			"When you run "+code(headOf(cmd), 30)+", "+f.cut.fix+"; read more only if you need it.",
-			confidence, &state.Signature{Tool: r.Tool, Key: r.Key}, f.rows, nil)
+			confidence, &state.Signature{Tool: r.Tool, Key: r.Key}, f.rows, f.rows)
 		fnd.Cost = cost
 		out = append(out, fnd)
 	}

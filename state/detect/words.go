@@ -121,6 +121,7 @@ func (t *timeline) finding(d Detector, id string, category state.Category, kind,
 			Signature: sig, Why: why, Alternative: jstext.Fit(alternative, state.AlternativeMax), Confidence: confidence,
 		},
 		Detector: d,
+		Waste:    t.ids(waste),
 		Cost:     t.costOf(waste),
 	}
 }
