@@ -15,6 +15,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
 	"github.com/saverd/saverd/state/view"
 )
@@ -241,6 +242,7 @@ type audit struct {
 	Calls      int                  `json:"calls"`
 	Rows       int                  `json:"rows"`
 	Header     view.Header          `json:"header"`
+	Findings   []auditFinding       `json:"findings"`
 	Repeated   []repeatedKey        `json:"repeated"`
 	Largest    []state.Row          `json:"largest"`
 	Forecast   forecast             `json:"forecast"`
@@ -251,13 +253,19 @@ type audit struct {
 	st *state.State
 }
 
-// repeatedKey is one call made more than once with the same key, and what all of them took together.
+// repeatedKey is one call made more than once (the same command, read or Glob key; any other tool's
+// same whole input; never an edit), what all of them took together, and how many of the repeats came
+// after a change to what they depend on (a read: an edit of its file).
 type repeatedKey struct {
-	Tool  string `json:"tool"`
-	Key   string `json:"key"`
-	Count int    `json:"count"`
-	Ms    int64  `json:"ms"`
-	Chars int64  `json:"chars"`
+	Tool      string   `json:"tool"`
+	Key       string   `json:"key"`
+	Count     int      `json:"count"`
+	Ms        int64    `json:"ms"`
+	Chars     int64    `json:"chars"`
+	AfterEdit int      `json:"afterEdit"`
+	Rows      []string `json:"rows"`
+
+	read bool
 }
 
 // forecast is when the window compacts: tokens left and turns left at the recent pace (null: unknown).
@@ -287,24 +295,30 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 		window = bridge.ModelWindow(tr.Model)
 	}
 	st := replay(tr, window)
+	sess := detectSession(tr, st)
 	a := audit{
 		Harness: tr.Harness, SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
-		Turns: len(tr.Turns), Rows: len(st.Rows), Header: view.HeaderOf(st), Warnings: tr.Warnings,
-		Repeated: repeated(st.Rows), Largest: largest(st.Rows), TurnUsage: tr.Turns, st: st,
+		Turns: len(tr.Turns), Rows: len(st.Rows), Warnings: tr.Warnings,
+		Findings: findingsOf(st, detect.Run(sess)), Repeated: repeatsOf(st, detect.Repeats(sess)),
+		Largest: largest(st.Rows), TurnUsage: tr.Turns, st: st,
 		Forecast: forecast{Tokens: st.Usage.Tokens, TokensToCompaction: state.TokensToCompaction(st), TurnsToCompaction: state.TurnsToCompaction(st)},
 	}
 	for _, t := range tr.Turns {
 		a.Calls += t.Calls
 	}
 	if c.judge {
+		// The judge weighs the session as it was, not the detectors' findings: what it confirms, it
+		// found on its own.
 		j, err := runJudgeFork(ctx, c.wait, tr, st)
 		if err != nil {
 			a.Warnings = append(a.Warnings, err.Error()) // the audit stands without the judge's cards
 		} else {
 			a.Judge = j
-			a.Header = view.HeaderOf(st)
+			a.Findings = confirm(st, a.Findings, j.found)
 		}
 	}
+	showDetected(st, a.Findings)
+	a.Header = view.HeaderOf(st)
 	if a.Warnings == nil {
 		a.Warnings = []string{}
 	}
@@ -346,40 +360,6 @@ func replay(tr agentlog.Transcript, window int64) *state.State {
 		state.Reduce(st, state.TurnComplete{Stat: stat})
 	}
 	return st
-}
-
-// repeated is every tool+key made more than once, costliest (context, then time) first.
-func repeated(rows []state.Row) []repeatedKey {
-	at := map[string]*repeatedKey{}
-	var order []string
-	for _, r := range rows {
-		if r.Key == "" {
-			continue
-		}
-		k := state.FoldKey(r.Tool, r.Key)
-		g := at[k]
-		if g == nil {
-			g = &repeatedKey{Tool: r.Tool, Key: r.Key}
-			at[k] = g
-			order = append(order, k)
-		}
-		g.Count++
-		g.Ms += r.Ms
-		g.Chars += r.Chars
-	}
-	out := []repeatedKey{}
-	for _, k := range order {
-		if g := at[k]; g.Count > 1 {
-			out = append(out, *g)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Chars != out[j].Chars {
-			return out[i].Chars > out[j].Chars
-		}
-		return out[i].Ms > out[j].Ms
-	})
-	return out
 }
 
 // largest is the rows that put the most into the context.

@@ -20,6 +20,8 @@ type auditJudge struct {
 	Usage    judge.ForkUsage `json:"usage"`
 	CostUSD  *float64        `json:"costUsd"` // the client's own figure, when it reports one
 	Cards    []view.Card     `json:"cards"`
+
+	found []state.Finding // the findings it kept, for the audit to set beside the detectors'
 }
 
 // runJudgeFork runs the habit judge over the replayed session through the fork command (claude -p
@@ -54,5 +56,5 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 		Focus: reply.Focus, Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: &usage})
 	return &auditJudge{Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: res.Usage, CostUSD: res.CostUSD,
-		Cards: view.BuildPane(st, nil).Wasters}, nil
+		Cards: view.BuildPane(st, nil).Wasters, found: reply.Findings}, nil
 }

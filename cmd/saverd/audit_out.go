@@ -40,14 +40,15 @@ func auditText(a *audit, width int) string {
 	fmt.Fprintf(&b, "session %s · %s · %s · %s\n", a.SessionID, orDash(a.Harness), orDash(a.Model), orDash(a.Cwd))
 	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", plural(a.Turns, "turn"), plural(a.Calls, "API call"), plural(a.Rows, "tool call"), a.Transcript)
 	b.WriteString(textview.Pane(view.BuildPane(a.st, nil), width))
+	findingsText(&b, a, width)
 
-	b.WriteString("\nREPEATED CALLS\n")
+	b.WriteString("\nREPEATED CALLS  the same call again; edits are the work, never repeats\n")
 	if len(a.Repeated) == 0 {
-		b.WriteString("  none: no call was made twice with the same key\n")
+		b.WriteString("  none: no call was made twice with the same input\n")
 	}
 	for _, r := range a.Repeated {
-		fmt.Fprintf(&b, "  %d× %s %s · %s · %s chars (≈%s tokens)\n", r.Count, r.Tool, cutText(r.Key, width-40),
-			jstext.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4))
+		fmt.Fprintf(&b, "  %d× %s %s · %s · %s chars (≈%s tokens)%s\n", r.Count, r.Tool, cutText(r.Key, width-40),
+			jstext.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4), afterEdit(r))
 	}
 
 	b.WriteString("\nLARGEST CONTEXT CONSUMERS\n")
@@ -104,4 +105,18 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// afterEdit says how many of a repeat's runs came after a change to what they depend on: a re-read after
+// an edit of its file, a check after a change, is the work, not a repeat of it.
+func afterEdit(r repeatedKey) string {
+	switch {
+	case r.AfterEdit == 0:
+		return ""
+	case r.read && r.AfterEdit == 1:
+		return " · 1 re-read after an edit to it"
+	case r.read:
+		return fmt.Sprintf(" · %d re-reads after an edit to it", r.AfterEdit)
+	}
+	return fmt.Sprintf(" · %d after a change", r.AfterEdit)
 }
