@@ -40,6 +40,7 @@ type codexExecItem struct {
 type codexTranscript struct {
 	r        *transcriptReader
 	prompted bool  // the current turn's typed prompt has been seen
+	tasks    bool  // the rollout writes task_started (Codex 0.6x and later); older ones open a turn at the prompt
 	records  bool  // the rollout has token_usage_record lines (one per model response)
 	total    int64 // older rollouts: the last token_count total, to tell a new response
 	fallback []turnCall
@@ -49,7 +50,8 @@ type codexTranscript struct {
 }
 
 // ReadCodexTranscript reads a Codex rollout (.jsonl or .jsonl.zst) for an offline audit: each turn from its
-// task_started to its task_complete, the person's prompt, every tool call with its output and real
+// task_started to its task_complete (a rollout with no task_started, as Codex 0.58 and older wrote: from
+// the person's message to the turn's last call), the person's prompt, every tool call with its output and real
 // duration, and each turn's calls and tokens. A resumed session appends to the same file, so one file is
 // one session. Bad lines are warnings; only a file that cannot be opened is an error.
 func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
@@ -110,6 +112,8 @@ func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {
 			c.records = true
 			c.r.usage = append(c.r.usage, turnCall{turn: len(t.Turns) - 1, at: at, usage: p.Usage.usage()})
 		}
+	case "compacted":
+		c.r.compacted()
 	case "event_msg":
 		c.event(p, at)
 	case "response_item":
@@ -125,6 +129,12 @@ func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
 	t := &c.r.t
 	switch p.Type {
 	case "task_started":
+		if !c.tasks && len(t.Turns) > 0 {
+			// A rollout an older Codex began and a newer one resumed: the older part's turns were opened
+			// at their prompts, and from here task_started opens them.
+			c.prompted = false
+		}
+		c.tasks = true
 		t.Turns = append(t.Turns, TurnUsage{Start: at, End: at})
 		c.prompted = false
 	case "task_complete", "turn_aborted":
@@ -154,7 +164,16 @@ func (c *codexTranscript) item(p *codexTurnPayload, at time.Time) {
 		for _, b := range p.Content {
 			text += b.Text
 		}
-		if c.prompted || injected(text) {
+		if injected(text) {
+			return
+		}
+		if !c.tasks {
+			// Codex 0.58 and older write no task_started (nor task_complete): the person's message opens
+			// the turn, which ends with its last call.
+			c.r.t.Turns = append(c.r.t.Turns, TurnUsage{Start: at, End: at})
+			c.prompted = false
+		}
+		if c.prompted {
 			return
 		}
 		c.prompt(text)

@@ -251,7 +251,11 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		} else {
 			*rec, errs[*i] = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
 		}
-		if errs[*i] == nil && rec.Start.IsZero() {
+		switch {
+		case errs[*i] != nil || !rec.Start.IsZero():
+		case f.Harness == HarnessClaude && IsOrphanSummary(f.Path):
+			errs[*i] = fmt.Errorf("%s: %w, skipped", f.Path, ErrOrphanSummary)
+		default:
 			// An empty file, or one cut before its first dated line: no session to show (it read as one
 			// dated year 1).
 			errs[*i] = fmt.Errorf("%s: no dated line: not a session (yet), skipped", f.Path)

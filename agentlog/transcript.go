@@ -1,10 +1,13 @@
 package agentlog
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state/intake"
 )
@@ -21,7 +24,10 @@ type Transcript struct {
 	// Durations is tool_use_id → milliseconds from the tool_use line to its tool_result line.
 	Durations map[string]int64
 	Turns     []TurnUsage
-	Warnings  []string
+	// Compactions is the turns (1-based) in which the context was compacted: what a compaction dropped
+	// is read again after it, which is no waste.
+	Compactions []int
+	Warnings    []string
 }
 
 // TurnUsage is one turn: from a typed prompt to the next.
@@ -36,14 +42,21 @@ type TurnUsage struct {
 
 // transcriptLine is what the audit reads of a line: more than the record reader, since it rebuilds rows.
 type transcriptLine struct {
-	Type       string          `json:"type"`
-	Timestamp  string          `json:"timestamp"`
-	Cwd        string          `json:"cwd"`
-	SessionID  string          `json:"sessionId"`
-	RequestID  string          `json:"requestId"`
-	IsMeta     bool            `json:"isMeta"`
-	Message    *claudeMessage  `json:"message"`
-	ToolResult json.RawMessage `json:"toolUseResult"`
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	Cwd       string `json:"cwd"`
+	SessionID string `json:"sessionId"`
+	RequestID string `json:"requestId"`
+	IsMeta    bool   `json:"isMeta"`
+	// Subtype compact_boundary marks where Claude Code compacted the context; IsCompactSummary the
+	// summary it then sends as a user message, which no person typed.
+	Subtype          string `json:"subtype"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	// IsSidechain marks a subagent's line: Claude Code 1.0 wrote a Task agent's lines into the main
+	// transcript, where 2.x writes them to subagents/agent-<id>.jsonl.
+	IsSidechain bool            `json:"isSidechain"`
+	Message     *claudeMessage  `json:"message"`
+	ToolResult  json.RawMessage `json:"toolUseResult"`
 }
 
 type contentBlock struct {
@@ -66,13 +79,16 @@ type toolOutcome struct {
 }
 
 type transcriptReader struct {
-	t        Transcript
-	uses     map[string]time.Time // tool_use_id → time of its tool_use line
-	outcomes map[string]toolOutcome
-	lastMsg  string // message.id of the assistant message being assembled
-	wire     []wireMessage
-	calls    map[string]int // call key → index into usage
-	usage    []turnCall
+	t Transcript
+	// summaries and others count the summary lines (Claude Code 1.0's titles of a conversation, by the
+	// uuid of its last message) and every other line: a file of summaries alone is no session.
+	summaries, others int
+	uses              map[string]time.Time // tool_use_id → time of its tool_use line
+	outcomes          map[string]toolOutcome
+	lastMsg           string // message.id of the assistant message being assembled
+	wire              []wireMessage
+	calls             map[string]int // call key → index into usage
+	usage             []turnCall
 }
 
 // wireMessage is a state.SessionMessage in its wire form, assembled before the results are known.
@@ -124,11 +140,19 @@ func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
 		}
 	})
 	r.t.Warnings = append(r.t.Warnings, lr.warnings()...)
+	if r.summaries > 0 && r.others == 0 {
+		return Transcript{}, fmt.Errorf("%s: %w", path, ErrOrphanSummary)
+	}
 	if err := r.finish(); err != nil {
 		return Transcript{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return r.t, nil
 }
+
+// ErrOrphanSummary is a Claude Code file that holds summary lines alone: Claude Code 1.0 wrote the
+// titles of conversations into files of their own, each naming the last message (leafUuid) of a
+// conversation another session's transcript holds. There is no session in it.
+var ErrOrphanSummary = errors.New("an orphan summary file: only summary lines, titles of conversations another session's transcript holds, no session of its own")
 
 func (r *transcriptReader) line(l *transcriptLine) error {
 	if r.t.Cwd == "" {
@@ -137,12 +161,26 @@ func (r *transcriptReader) line(l *transcriptLine) error {
 	if r.t.SessionID == "" {
 		r.t.SessionID = l.SessionID
 	}
+	if l.Type == "summary" {
+		r.summaries++
+		return nil
+	}
+	r.others++
 	at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
-	if l.Message == nil {
+	// A subagent's lines are its own loop's, as its own transcript's are (they are billed to the session,
+	// which `saverd sessions` counts): its prompt opens no turn, its calls are not the main loop's rows,
+	// and its context is not the main loop's window.
+	if l.Message == nil || l.IsSidechain {
+		if l.Type == "system" && l.Subtype == "compact_boundary" && !l.IsSidechain {
+			r.compacted()
+		}
 		return nil
 	}
 	switch l.Type {
 	case "user":
+		if l.IsCompactSummary {
+			return nil
+		}
 		return r.user(l, at)
 	case "assistant":
 		return r.assistant(l, at)
@@ -235,6 +273,14 @@ func (r *transcriptReader) assistant(l *transcriptLine, at time.Time) error {
 	return nil
 }
 
+// compacted notes a compaction in the turn under way (the first, before any prompt).
+func (r *transcriptReader) compacted() {
+	turn := max(len(r.t.Turns), 1)
+	if n := len(r.t.Compactions); n == 0 || r.t.Compactions[n-1] != turn {
+		r.t.Compactions = append(r.t.Compactions, turn)
+	}
+}
+
 // resultText is a tool_result's content as text: the string, or its text blocks joined.
 func resultText(c json.RawMessage) *string {
 	if len(c) == 0 {
@@ -298,4 +344,31 @@ func (r *transcriptReader) finish() error {
 		}
 	}
 	return nil
+}
+
+// orphanSummaryMax is the most of a file read to tell an orphan summary file: a few titles are a few
+// hundred bytes.
+const orphanSummaryMax = 1 << 20
+
+// IsOrphanSummary reports whether a Claude Code file holds summary lines and nothing else (see
+// ErrOrphanSummary). A file larger than orphanSummaryMax, or with any other line, is not one.
+func IsOrphanSummary(path string) bool {
+	head, err := safefile.Head(path, orphanSummaryMax+1)
+	if err != nil || len(head) > orphanSummaryMax {
+		return false
+	}
+	n := 0
+	for line := range bytes.Lines(head) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var l struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(line, &l) != nil || l.Type != "summary" {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

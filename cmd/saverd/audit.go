@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -345,6 +346,9 @@ func replay(tr agentlog.Transcript, window int64) *state.State {
 			u = tr.Turns[t-1]
 		}
 		state.Reduce(st, state.TurnStart{Now: u.Start.UnixMilli()})
+		if slices.Contains(tr.Compactions, t) {
+			state.Reduce(st, state.Compact{})
+		}
 		if rs := byTurn[t]; len(rs) > 0 {
 			state.Reduce(st, state.Adopt{Rows: rs})
 		}
