@@ -116,7 +116,7 @@ func (s *labelled) write(t *testing.T, dir, name string) string {
 // clock hands out the session's timestamps: each call runs for its ms, half a second passes between.
 type clock struct{ at time.Time }
 
-func (c *clock) now() string { return c.at.UTC().Format("2006-01-02T15:04:05.000Z") }
+func (c *clock) now() string   { return c.at.UTC().Format("2006-01-02T15:04:05.000Z") }
 func (c *clock) pass(ms int64) { c.at = c.at.Add(time.Duration(ms) * time.Millisecond) }
 
 func startClock() *clock { return &clock{at: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)} }
