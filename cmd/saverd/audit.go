@@ -244,7 +244,7 @@ type audit struct {
 	Rows       int                  `json:"rows"`
 	Header     view.Header          `json:"header"`
 	Findings   []auditFinding       `json:"findings"`
-	Repeated   []repeatedKey        `json:"repeated"`
+	Repeated   []detect.Repeat      `json:"repeated"`
 	Largest    []state.Row          `json:"largest"`
 	Forecast   forecast             `json:"forecast"`
 	Warnings   []string             `json:"warnings"`
@@ -252,21 +252,6 @@ type audit struct {
 	Judge      *auditJudge          `json:"judge,omitempty"`
 
 	st *state.State
-}
-
-// repeatedKey is one call made more than once (the same command, read or Glob key; any other tool's
-// same whole input; never an edit), what all of them took together, and how many of the repeats came
-// after a change to what they depend on (a read: an edit of its file).
-type repeatedKey struct {
-	Tool      string   `json:"tool"`
-	Key       string   `json:"key"`
-	Count     int      `json:"count"`
-	Ms        int64    `json:"ms"`
-	Chars     int64    `json:"chars"`
-	AfterEdit int      `json:"afterEdit"`
-	Rows      []string `json:"rows"`
-
-	read bool
 }
 
 // forecast is when the window compacts: tokens left and turns left at the recent pace (null: unknown).

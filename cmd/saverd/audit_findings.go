@@ -175,11 +175,9 @@ func wrapTo(b *strings.Builder, text string, width int, indent string) {
 
 // repeatsOf is the audit's REPEATED CALLS from the detectors' grouping, each repeat's rows as the ledger
 // numbers them.
-func repeatsOf(st *state.State, rs []detect.Repeat) []repeatedKey {
-	out := make([]repeatedKey, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, repeatedKey{Tool: r.Tool, Key: r.Key, Count: r.Count, Ms: r.Ms, Chars: r.Chars,
-			AfterEdit: r.AfterEdit, Rows: rowHandles(st, r.Rows), read: r.IsRead})
+func repeatsOf(st *state.State, rs []detect.Repeat) []detect.Repeat {
+	for i := range rs {
+		rs[i].Rows = rowHandles(st, rs[i].Rows)
 	}
-	return out
+	return rs
 }

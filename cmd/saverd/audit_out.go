@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
 )
@@ -109,13 +110,13 @@ func plural(n int, noun string) string {
 
 // afterEdit says how many of a repeat's runs came after a change to what they depend on: a re-read after
 // an edit of its file, a check after a change, is the work, not a repeat of it.
-func afterEdit(r repeatedKey) string {
+func afterEdit(r detect.Repeat) string {
 	switch {
 	case r.AfterEdit == 0:
 		return ""
-	case r.read && r.AfterEdit == 1:
+	case r.IsRead && r.AfterEdit == 1:
 		return " · 1 re-read after an edit to it"
-	case r.read:
+	case r.IsRead:
 		return fmt.Sprintf(" · %d re-reads after an edit to it", r.AfterEdit)
 	}
 	return fmt.Sprintf(" · %d after a change", r.AfterEdit)

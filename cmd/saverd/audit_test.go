@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/state/detect"
 )
 
 const (
@@ -42,7 +44,7 @@ func TestAuditJSON(t *testing.T) {
 			Turns    int `json:"turns"`
 			Calls    int `json:"calls"`
 			Rows     int `json:"rows"`
-			Repeated []repeatedKey
+			Repeated []detect.Repeat
 			Largest  []struct {
 				Ms    int64  `json:"ms"`
 				Tool  string `json:"tool"`

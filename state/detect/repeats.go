@@ -18,7 +18,8 @@ type Repeat struct {
 	Chars     int64    `json:"chars"`
 	AfterEdit int      `json:"afterEdit"`
 	Rows      []string `json:"rows"`
-	IsRead    bool     `json:"-"`
+	// IsRead: the call reads a file, and its repeats after a change are re-reads after an edit of it.
+	IsRead bool `json:"-"`
 }
 
 // Repeats is every call the session made more than once, costliest (context, then time) first. Two
