@@ -146,7 +146,10 @@ func stageQuiet(s stage) bool {
 		return false
 	}
 	switch intake.ClassOf(s.text) {
-	case state.ClassTest, state.ClassTypecheck, state.ClassBuild:
+	case state.ClassTest:
+		// A run that updates snapshots or golden files writes them.
+		return !hasFlag(w, "-u", "--updateSnapshot", "--update-snapshots", "-update", "--update", "--snapshot-update")
+	case state.ClassTypecheck, state.ClassBuild:
 		return true
 	case state.ClassRead, state.ClassSearch:
 		if baseName(w[0]) == "sed" && (hasFlag(w, "--in-place") || shortFlag(w[1:], 'i')) {

@@ -175,7 +175,7 @@ func TestShellQuiet(t *testing.T) {
 		"npx prettier --check .", "gofmt -l .", "eslint src", "pwd", "cd web && npm test", "wc -l a.ts", "find . -name x"}
 	loud := []string{"sed -i s/a/b/ x", "find . -name x -delete", "npm install", "git checkout main", "git stash",
 		"npx prettier --write .", "eslint --fix src", "echo x > a.txt", "cat a | tee b", "./gen.sh", "make", "rm -rf dist",
-		"mv a b", "python script.py", ""}
+		"mv a b", "python script.py", "npx jest -u", "go test ./... -update", ""}
 	for _, c := range quiet {
 		if !shellQuiet(c) {
 			t.Errorf("shellQuiet(%q) = false, want true", c)
