@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/saverd/saverd/internal/codexexec"
 	"github.com/saverd/saverd/internal/hookcmd"
@@ -92,14 +93,64 @@ func Load() (Config, error) {
 }
 
 // ClaudeArgs is the built-in fork of a Claude Code session: one turn, plan mode (no tool may change
-// anything), hooks off, JSON out.
+// anything), hooks off, JSON out. The session id and the model ride in their options' own words
+// (--resume=<id>, --model=<model>), so neither can ever be read as an option of its own, whatever a
+// hook payload put in them; command also refuses them unless they pass CheckSessionID and CheckModel.
 func ClaudeArgs(req Request) []string {
-	args := []string{"-p", "--resume", req.SessionID, "--fork-session", "--output-format", "json",
+	args := []string{"-p", "--resume=" + req.SessionID, "--fork-session", "--output-format", "json",
 		"--max-turns", "1", "--permission-mode", "plan", "--settings", `{"disableAllHooks":true}`}
 	if req.Model != "" {
-		args = append(args, "--model", req.Model)
+		args = append(args, "--model="+req.Model)
 	}
 	return args
+}
+
+// maxIDLen bounds a session id or a model name given to a client's command line: the harnesses' own
+// are UUIDs and short model ids.
+const maxIDLen = 128
+
+// CheckSessionID says why id cannot be handed to a client as the session to fork, or nil. A session id
+// comes from a hook payload, which is data: only letters, digits, '-', '_' and '.' are taken, starting
+// with a letter or a digit (Claude Code's and Codex's ids are UUIDs), so no id can name an option, a
+// path or a second argument.
+func CheckSessionID(id string) error {
+	if id == "" {
+		return errors.New("no session id to fork")
+	}
+	if len(id) > maxIDLen || !isAlnum(id[0]) || strings.IndexFunc(id, notIDRune) >= 0 {
+		return fmt.Errorf("the session id %q is not one a client names a session by (letters, digits, '-', '_', '.'): not forked", cut(id))
+	}
+	return nil
+}
+
+// CheckModel says why model cannot be handed to a client as the model to run, or nil ("" is none).
+// Model ids carry more than an id's characters (claude-opus-4-6[1m]), so only what could never be one
+// is refused: a leading '-', whitespace or a control character, or an overlong name.
+func CheckModel(model string) error {
+	if model == "" {
+		return nil
+	}
+	if len(model) > maxIDLen || model[0] == '-' || strings.IndexFunc(model, func(r rune) bool { return r <= ' ' || r == 0x7f || unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return fmt.Errorf("the session's model %q is not a model name: not forked", cut(model))
+	}
+	return nil
+}
+
+// notIDRune: a character no session id holds.
+func notIDRune(r rune) bool {
+	return r > 0x7f || !isAlnum(byte(r)) && r != '-' && r != '_' && r != '.'
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// cut is s shortened for a message: a hostile id may be long.
+func cut(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
 }
 
 // Run forks the model for req and waits for its answer, ctx bounding the wait (the process group is
@@ -129,11 +180,11 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Args[0]), runErr, why)
 	}
 	if req.Harness == HarnessCodex {
-		text, usage, err := codexexec.Parse(bytes.NewReader(stdout.Bytes()))
+		run, err := codexexec.Parse(bytes.NewReader(stdout.Bytes()))
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Text: text, Usage: usage}, nil
+		return Result{Text: run.Text, Usage: run.Usage, ForkID: run.ThreadID}, nil
 	}
 	return ParseClaude(stdout.Bytes())
 }
@@ -155,14 +206,20 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 	case line != "":
 		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	case req.Harness == HarnessCodex:
+		if err := CheckModel(req.Model); err != nil {
+			return nil, err
+		}
 		bin, err := exec.LookPath("codex")
 		if err != nil {
 			return nil, fmt.Errorf("no codex on PATH to run the judge (install Codex, or set SAVERD_JUDGE_CMD or %s)", configPath())
 		}
 		cmd = exec.CommandContext(ctx, bin, codexexec.Args(req.Model)...)
 	default:
-		if req.SessionID == "" {
-			return nil, errors.New("no session id to fork")
+		if err := CheckSessionID(req.SessionID); err != nil {
+			return nil, err
+		}
+		if err := CheckModel(req.Model); err != nil {
+			return nil, err
 		}
 		bin, err := exec.LookPath("claude")
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,9 +43,75 @@ func TestParseClaude(t *testing.T) {
 
 func TestClaudeArgs(t *testing.T) {
 	got := strings.Join(ClaudeArgs(Request{SessionID: "s1", Model: "claude-opus-5-5"}), " ")
-	want := `-p --resume s1 --fork-session --output-format json --max-turns 1 --permission-mode plan --settings {"disableAllHooks":true} --model claude-opus-5-5`
+	want := `-p --resume=s1 --fork-session --output-format json --max-turns 1 --permission-mode plan --settings {"disableAllHooks":true} --model=claude-opus-5-5`
 	if got != want {
 		t.Fatalf("args %q\nwant %q", got, want)
+	}
+}
+
+// TestHostileIDs: a session id or a model a hook payload carries is data. None of these may reach a
+// client's command line as an option or a second argument: each is refused with a reason, before any
+// process starts, and the accepted ones ride inside their option's own argument.
+func TestHostileIDs(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("SAVERD_JUDGE_CMD", "")
+	// A claude and a codex that would record being run: none of the refused requests may start them.
+	bin := t.TempDir()
+	ran := filepath.Join(bin, "ran")
+	for _, name := range []string{"claude", "codex"} {
+		body := "#!/bin/sh\necho \"$0 $*\" >> " + ran + "\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	cases := []struct {
+		name, harness, id, model, err string
+	}{
+		{"an option for an id", HarnessClaude, "--dangerously-skip-permissions", "", "is not one a client names a session by"},
+		{"a short option", HarnessClaude, "-p", "", "is not one a client names a session by"},
+		{"an option with a value", HarnessClaude, "--settings={}", "", "is not one a client names a session by"},
+		{"a second argument", HarnessClaude, "s1 --dangerously-skip-permissions", "", "is not one a client names a session by"},
+		{"a newline", HarnessClaude, "s1\n--verbose", "", "is not one a client names a session by"},
+		{"a path", HarnessClaude, "../../etc/passwd", "", "is not one a client names a session by"},
+		{"a leading dot", HarnessClaude, ".hidden", "", "is not one a client names a session by"},
+		{"a NUL", HarnessClaude, "s1\x00x", "", "is not one a client names a session by"},
+		{"not ASCII", HarnessClaude, "s\u0131d", "", "is not one a client names a session by"},
+		{"too long", HarnessClaude, strings.Repeat("a", 129), "", "is not one a client names a session by"},
+		{"empty", HarnessClaude, "", "", "no session id to fork"},
+		{"an option for a model", HarnessClaude, "s1", "--dangerously-skip-permissions", "is not a model name"},
+		{"a model with a space", HarnessClaude, "s1", "opus --verbose", "is not a model name"},
+		{"a model with a newline", HarnessCodex, "", "gpt-5.5\n-c", "is not a model name"},
+		{"a Codex option for a model", HarnessCodex, "", "--dangerously-bypass-approvals-and-sandbox", "is not a model name"},
+		{"a model with a tab", HarnessCodex, "", "gpt\t5", "is not a model name"},
+	}
+	cfg, _ := Load()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := Request{Harness: c.harness, SessionID: c.id, Model: c.model, Purpose: "judge", Prompt: "p"}
+			if err := Available(cfg, req); err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("Available = %v, want %q", err, c.err)
+			}
+			if _, err := Run(context.Background(), cfg, req); err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("Run = %v, want %q", err, c.err)
+			}
+		})
+	}
+	if b, err := os.ReadFile(ran); err == nil {
+		t.Fatalf("a refused request ran the client:\n%s", b)
+	}
+	// What is accepted is handed over as one argument per option.
+	for _, ok := range []struct{ id, model string }{
+		{"0b4e7c1a-57f2-4a8e-9c1d-2f6a0b9e3d11", "claude-opus-4-6[1m]"},
+		{"s1", "claude-sonnet-4-5-20250929"},
+	} {
+		if err := Available(cfg, Request{SessionID: ok.id, Model: ok.model}); err != nil {
+			t.Fatalf("Available(%q, %q) = %v", ok.id, ok.model, err)
+		}
+		args := ClaudeArgs(Request{SessionID: ok.id, Model: ok.model})
+		if !slices.Contains(args, "--resume="+ok.id) || !slices.Contains(args, "--model="+ok.model) {
+			t.Fatalf("args %q", args)
+		}
 	}
 }
 

@@ -25,6 +25,7 @@ type Usage = judge.ForkUsage
 //   - --disable hooks keeps the user's hooks (saverd's among them) from firing for the judge;
 //   - shell_tool and unified_exec off remove exec_command, and the read-only sandbox keeps what tools
 //     remain (apply_patch, request_user_input, tool_search) from changing the tree;
+//   - the model rides in --model=<model>, one argument, so no model name can be read as an option;
 //   - --skip-git-repo-check lets it run outside a repository.
 func Args(model string) []string {
 	args := []string{"exec", "--json", "--ephemeral", "--skip-git-repo-check",
@@ -33,15 +34,16 @@ func Args(model string) []string {
 		"--disable", "skill_search", "--disable", "apps", "-c", `web_search="disabled"`,
 		"-s", "read-only"}
 	if model != "" {
-		args = append(args, "-m", model)
+		args = append(args, "--model="+model) // one argument: a model is never read as an option
 	}
 	return append(args, "-")
 }
 
 // event is one line of `codex exec --json`.
 type event struct {
-	Type string `json:"type"`
-	Item *struct {
+	Type     string `json:"type"`
+	ThreadID string `json:"thread_id"`
+	Item     *struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"item"`
@@ -57,11 +59,21 @@ type event struct {
 	} `json:"error"`
 }
 
-// Parse reads a `codex exec --json` stream: the text of the last agent message and the usage of the
-// completed turn. Codex's input_tokens include the cached ones; Usage's InputTokens do not. A failed
-// turn, a stream that ends before the turn completes, or a turn with no agent message is an error
-// carrying Codex's own words.
-func Parse(r io.Reader) (text string, usage Usage, err error) {
+// Run is what one `codex exec --json` run said: the last agent message, the turn's tokens, and the
+// thread it ran as. An --ephemeral run writes no rollout, so its thread id (the `thread.started` event's)
+// is the only name the fork has: the forks log keeps it with the tokens, which nothing could read back.
+type Run struct {
+	Text     string
+	Usage    Usage
+	ThreadID string
+}
+
+// Parse reads a `codex exec --json` stream: the text of the last agent message, the usage of the
+// completed turn and the thread id. Codex's input_tokens include the cached ones; Usage's InputTokens
+// do not. A failed turn, a stream that ends before the turn completes, or a turn with no agent message is
+// an error carrying Codex's own words; the usage read so far comes back with it, as what the run spent.
+func Parse(r io.Reader) (Run, error) {
+	var run Run
 	br := bufio.NewReader(r)
 	completed, lastErr := false, ""
 	for n := 1; ; n++ {
@@ -69,24 +81,26 @@ func Parse(r io.Reader) (text string, usage Usage, err error) {
 		if len(line) > 0 && !blank(line) {
 			var ev event
 			if err := json.Unmarshal(line, &ev); err != nil {
-				return "", Usage{}, fmt.Errorf("codex exec --json: line %d is not JSON: %w", n, err)
+				return Run{ThreadID: run.ThreadID}, fmt.Errorf("codex exec --json: line %d is not JSON: %w", n, err)
 			}
 			switch {
+			case ev.Type == "thread.started":
+				run.ThreadID = ev.ThreadID
 			case ev.Type == "item.completed" && ev.Item != nil && ev.Item.Type == "agent_message":
-				text = ev.Item.Text
+				run.Text = ev.Item.Text
 			case ev.Type == "turn.completed" && ev.Usage != nil:
 				completed = true
 				u := ev.Usage
-				usage.InputTokens += max(u.InputTokens-u.CachedInputTokens, 0)
-				usage.CacheReadInputTokens += u.CachedInputTokens
-				usage.CacheCreationInputTokens += u.CacheWriteTokens
-				usage.OutputTokens += u.OutputTokens
+				run.Usage.InputTokens += max(u.InputTokens-u.CachedInputTokens, 0)
+				run.Usage.CacheReadInputTokens += u.CachedInputTokens
+				run.Usage.CacheCreationInputTokens += u.CacheWriteTokens
+				run.Usage.OutputTokens += u.OutputTokens
 			case ev.Type == "turn.failed":
 				msg := lastErr
 				if ev.Error != nil && ev.Error.Message != "" {
 					msg = ev.Error.Message
 				}
-				return "", usage, fmt.Errorf("codex exec: the turn failed: %s", msg)
+				return failed(run), fmt.Errorf("codex exec: the turn failed: %s", msg)
 			case ev.Type == "error":
 				lastErr = ev.Message
 			}
@@ -95,19 +109,22 @@ func Parse(r io.Reader) (text string, usage Usage, err error) {
 			break
 		}
 		if rerr != nil {
-			return "", usage, fmt.Errorf("read codex exec output: %w", rerr)
+			return failed(run), fmt.Errorf("read codex exec output: %w", rerr)
 		}
 	}
 	switch {
 	case !completed && lastErr != "":
-		return "", usage, fmt.Errorf("codex exec: ended before the turn completed: %s", lastErr)
+		return failed(run), fmt.Errorf("codex exec: ended before the turn completed: %s", lastErr)
 	case !completed:
-		return "", usage, errors.New("codex exec: ended before the turn completed")
-	case text == "":
-		return "", usage, errors.New("codex exec: the turn completed with no agent message")
+		return failed(run), errors.New("codex exec: ended before the turn completed")
+	case run.Text == "":
+		return failed(run), errors.New("codex exec: the turn completed with no agent message")
 	}
-	return text, usage, nil
+	return run, nil
 }
+
+// failed is what a run that failed still says: its thread and the tokens it spent, no text.
+func failed(run Run) Run { return Run{Usage: run.Usage, ThreadID: run.ThreadID} }
 
 func blank(b []byte) bool {
 	for _, c := range b {

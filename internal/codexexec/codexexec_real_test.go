@@ -56,16 +56,22 @@ func TestRealCodexExec(t *testing.T) {
 			t.Fatalf("codex %s: %v\n%s", strings.Join(Args("gpt-5.5"), " "), res.Err, res.Stderr)
 		}
 		golden.Check(t, "exec-reply.jsonl", sanitize(res.Stdout))
-		text, usage, err := Parse(strings.NewReader(res.Stdout))
-		if err != nil || text != "JUDGE REPLY\n1. the tests after every edit" {
-			t.Errorf("Parse = %q, %v", text, err)
+		run, err := Parse(strings.NewReader(res.Stdout))
+		if err != nil || run.Text != "JUDGE REPLY\n1. the tests after every edit" {
+			t.Errorf("Parse = %q, %v", run.Text, err)
 		}
-		if want := (Usage{InputTokens: 600, CacheReadInputTokens: 5500, OutputTokens: 100}); usage != want {
-			t.Errorf("usage %+v, want %+v", usage, want)
+		if want := (Usage{InputTokens: 600, CacheReadInputTokens: 5500, OutputTokens: 100}); run.Usage != want {
+			t.Errorf("usage %+v, want %+v", run.Usage, want)
+		}
+		if !uuidLike.MatchString(run.ThreadID) {
+			t.Errorf("thread id %q: the fork has no name to be recorded by", run.ThreadID)
 		}
 		reqs := srv.Responses()
 		if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "JUDGE PROMPT: name the habits") {
-			t.Errorf("%d requests; want the stdin prompt in the first", len(reqs))
+			t.Fatalf("%d requests; want the stdin prompt in the first", len(reqs))
+		}
+		if !strings.Contains(string(reqs[0].Body), `"model":"gpt-5.5"`) {
+			t.Errorf("--model=gpt-5.5 did not reach the request: %.300s", reqs[0].Body)
 		}
 		if strings.Contains(string(reqs[0].Body), `"name":"exec_command"`) || strings.Contains(string(reqs[0].Body), `"name":"shell"`) {
 			t.Error("the judge was offered a shell tool")
@@ -94,7 +100,7 @@ func TestRealCodexExec(t *testing.T) {
 			t.Error("codex exec exited 0 after a failed request")
 		}
 		golden.Check(t, "exec-failed.jsonl", sanitize(res.Stdout))
-		if _, _, err := Parse(strings.NewReader(res.Stdout)); err == nil || !strings.Contains(err.Error(), "the turn failed") {
+		if _, err := Parse(strings.NewReader(res.Stdout)); err == nil || !strings.Contains(err.Error(), "the turn failed") {
 			t.Errorf("Parse err = %v; want the failed turn", err)
 		}
 	})
@@ -105,3 +111,6 @@ var threadID = regexp.MustCompile(`"thread_id":"[^"]+"`)
 func sanitize(s string) string {
 	return threadID.ReplaceAllString(s, `"thread_id":"00000000-0000-7000-8000-000000000001"`)
 }
+
+// uuidLike is a thread id as Codex makes them.
+var uuidLike = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
