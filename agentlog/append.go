@@ -18,22 +18,37 @@ func AppendRecord(path string, rec Record) error {
 	if err != nil {
 		return fmt.Errorf("append session %s: %w", rec.SessionID, err)
 	}
+	return appendLine(path, "session "+rec.SessionID, line)
+}
+
+// AppendFork appends one fork saverd ran to the forks log at path (paths.ForksLog()), as AppendRecord
+// appends a session: one locked write of one line.
+func AppendFork(path string, rec ForkRecord) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("append fork %s: %w", rec.SessionID, err)
+	}
+	return appendLine(path, "fork "+rec.SessionID, line)
+}
+
+// appendLine appends line and a newline to the log at path; what names the record in an error.
+func appendLine(path, what string, line []byte) error {
 	line = append(line, '\n')
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("append session %s: %w", rec.SessionID, err)
+		return fmt.Errorf("append %s: %w", what, err)
 	}
 	// O_NONBLOCK: a FIFO where the log should be would hold the open (and a thread) until a reader came.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
-		return fmt.Errorf("append session %s: %w", rec.SessionID, err)
+		return fmt.Errorf("append %s: %w", what, err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("append session %s: %s is not a regular file", rec.SessionID, path)
+		return fmt.Errorf("append %s: %s is not a regular file", what, path)
 	}
 	// The lock also covers writers that are not O_APPEND-atomic (an NFS home): one line at a time.
 	if err := filelock.Lock(f, true); err != nil {
-		return fmt.Errorf("append session %s: lock %s: %w", rec.SessionID, path, err)
+		return fmt.Errorf("append %s: lock %s: %w", what, path, err)
 	}
 	defer filelock.Unlock(f) //nolint:errcheck // closing unlocks too
 	if torn(f) {
@@ -46,7 +61,7 @@ func AppendRecord(path string, rec Record) error {
 		err = fmt.Errorf("short write: %d of %d bytes", n, len(line))
 	}
 	if err != nil {
-		return fmt.Errorf("append session %s to %s: %w", rec.SessionID, path, err)
+		return fmt.Errorf("append %s to %s: %w", what, path, err)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	json "github.com/segmentio/encoding/json"
 
@@ -53,7 +55,7 @@ func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error
 	if l.Files != nil {
 		l.Files(files)
 	}
-	var forks map[string]string
+	var forks map[string]ForkRecord
 	if l.ForksLog != "" {
 		f, w := ReadForks(l.ForksLog)
 		forks, warn = f, append(warn, w...)
@@ -81,20 +83,30 @@ func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error
 	return found, warn, nil
 }
 
-// ForkRecord is one line of the forks log: a session the daemon started itself, so the session readers
-// count its spend as the judged session's judge spend, never as a session of its own.
+// ForkRecord is one line of the forks log: a fork saverd ran itself (a judge or process run through a
+// client, `saverd audit --judge`), so the session readers count its spend as the judged session's judge
+// spend, never as a session of its own, and impact never links a commit to it.
 type ForkRecord struct {
-	SessionID string   `json:"session_id"`
-	Parent    string   `json:"parent"`
-	Harness   string   `json:"harness"`
-	Purpose   string   `json:"purpose"`
-	At        string   `json:"at"`
-	CostUSD   *float64 `json:"cost_usd"`
+	SessionID string `json:"session_id"` // the fork's own id: claude -p's session_id, codex exec's thread_id
+	Parent    string `json:"parent"`
+	Harness   string `json:"harness"`
+	Purpose   string `json:"purpose"`
+	At        string `json:"at"` // RFC 3339: when the fork answered; its tokens are priced at this time
+	// Model is the model the fork ran on, "" when the client did not say.
+	Model string `json:"model,omitempty"`
+	// Tokens is what the fork's own requests used, as its client reported them (claude -p's usage,
+	// codex exec's turn.completed): never a figure cumulative over a resumed transcript. A fork whose
+	// own log is read (a --fork-session transcript) is counted from that log instead; an --ephemeral
+	// Codex fork leaves none, and is counted from these. Nil on lines written before they were kept.
+	Tokens *Tokens `json:"tokens,omitempty"`
+	// CostUSD is kept for the lines of older daemons, which wrote the client's own cumulative figure
+	// there; it is read by nothing: a fork is priced from its tokens.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
-// ReadForks reads the forks log: fork session id → the session it judged. No log is no forks; a bad
-// line is a warning.
-func ReadForks(path string) (map[string]string, []string) {
+// ReadForks reads the forks log: fork session id → its record (the last line of an id wins). No log
+// is no forks; a bad line is a warning.
+func ReadForks(path string) (map[string]ForkRecord, []string) {
 	data, err := safefile.Read(path, 64<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -102,20 +114,59 @@ func ReadForks(path string) (map[string]string, []string) {
 	if err != nil {
 		return nil, []string{fmt.Sprintf("forks log %s: %v", path, err)}
 	}
-	forks := map[string]string{}
+	forks := map[string]ForkRecord{}
 	var warn []string
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var f ForkRecord
-		if err := json.Unmarshal(line, &f); err != nil || f.SessionID == "" || f.Parent == "" {
+		if err := json.Unmarshal(line, &f); err != nil || f.SessionID == "" || f.Parent == "" || f.SessionID == f.Parent {
 			warn = append(warn, fmt.Sprintf("%s:%d: not a fork record, skipped", path, i+1))
 			continue
 		}
-		forks[f.SessionID] = f.Parent
+		forks[f.SessionID] = f
 	}
 	return forks, warn
+}
+
+// ReadSession reads one session's record from its transcript or rollout, with the spend of the forks
+// saverd ran for it as its judge spend, counted as Scan counts them: a --fork-session fork from its own
+// transcript beside the session's (its copied calls counted once, in the session), any other from the
+// tokens its forks-log line records. The daemon appends what this reads to its sessions log.
+func ReadSession(harness, path string, forks map[string]ForkRecord, opt Options) (Record, []string, error) {
+	files := []File{{Path: path, Harness: harness}}
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if rid, ok := RolloutSessionID(path); ok && harness == HarnessCodex {
+		id = rid
+	}
+	mine := ForksOf(forks, id)
+	for fid, f := range mine {
+		if f.Harness == HarnessClaude || f.Harness == "" {
+			fork := filepath.Join(filepath.Dir(path), fid+".jsonl")
+			if fi, err := os.Stat(fork); err == nil && fi.Mode().IsRegular() {
+				files = append(files, File{Path: fork, Harness: HarnessClaude, Size: fi.Size()})
+			}
+		}
+	}
+	recs, warn := Scan(context.Background(), files, ScanOptions{Options: opt, Forks: mine, Workers: 1})
+	for _, r := range recs {
+		if r.SessionID == id {
+			return r, warn, nil
+		}
+	}
+	return Record{}, warn, fmt.Errorf("%s: no session read from it: %s", path, strings.Join(warn, "; "))
+}
+
+// ForksOf is the forks of one session among forks.
+func ForksOf(forks map[string]ForkRecord, parent string) map[string]ForkRecord {
+	out := map[string]ForkRecord{}
+	for id, f := range forks {
+		if f.Parent == parent {
+			out[id] = f
+		}
+	}
+	return out
 }
 
 // DaemonRecords reads the daemon's sessions log: one record each time a session ended, so a session

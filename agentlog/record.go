@@ -85,23 +85,44 @@ func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.Cach
 
 // ForkSpend sums the forks of one session.
 type ForkSpend struct {
-	Forks  int      `json:"forks"`
+	Forks int `json:"forks"`
+	// Calls are the API calls read from the forks' own logs; a fork no log holds (an --ephemeral Codex
+	// run) adds its tokens and cost, and no calls.
 	Calls  int      `json:"calls"`
 	Tokens Tokens   `json:"tokens"`
 	Cost   *float64 `json:"cost"` // null when some fork's model has no price
 }
 
+// add counts a fork read from its own log: its calls, as its record priced them.
 func (f *ForkSpend) add(r *Record) {
+	f.Calls += r.Calls
+	f.count(r.Tokens, r.Cost.Total)
+}
+
+// addLogged counts a fork from the tokens its forks-log line records, at its model's price when it ran.
+func (f *ForkSpend) addLogged(fr ForkRecord, tab *prices.Table) {
+	var cost *float64
+	if at, err := time.Parse(time.RFC3339Nano, fr.At); err == nil && fr.Model != "" {
+		id, _ := tab.Canonical(fr.Model)
+		t := fr.Tokens
+		if usd, ok := tab.Cost(id, at, prices.Usage{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite5m: t.CacheWrite}); ok {
+			cost = &usd
+		}
+	}
+	f.count(*fr.Tokens, cost)
+}
+
+// count adds one fork's tokens and cost (nil: it has no price, and neither has the sum).
+func (f *ForkSpend) count(t Tokens, cost *float64) {
 	if f.Forks == 0 {
 		f.Cost = new(float64)
 	}
 	f.Forks++
-	f.Calls += r.Calls
-	f.Tokens.Add(r.Tokens)
-	if r.Cost.Total == nil {
+	f.Tokens.Add(t)
+	if cost == nil {
 		f.Cost = nil
 	} else if f.Cost != nil {
-		*f.Cost = round9(*f.Cost + *r.Cost.Total)
+		*f.Cost = round9(*f.Cost + *cost)
 	}
 }
 

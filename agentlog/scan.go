@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/sourcegraph/conc/iter"
+
+	"github.com/saverd/saverd/prices"
 )
 
 // Sources says where the agents keep their logs.
@@ -215,10 +217,10 @@ type ScanOptions struct {
 	Workers int
 	// Done, when set, is called (from the reading goroutines) after each file with its size.
 	Done func(size int64)
-	// Forks names the sessions saverd itself forked (a judge run through claude -p --fork-session):
-	// fork session id → the session it judged. A fork is no session of its own; its spend is its parent's
-	// judge spend.
-	Forks map[string]string
+	// Forks names the sessions saverd itself forked (a judge run through claude -p --fork-session or
+	// codex exec), from the forks log: fork session id → its record. A fork is no session of its own;
+	// its spend is its parent's judge spend.
+	Forks map[string]ForkRecord
 }
 
 // Scan reads every file, in parallel, into one record per session, oldest first. A file that cannot be
@@ -282,8 +284,10 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	recs = recs[:n]
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
-	warn = append(warn, sharedCalls(recs, opt.table())...)
-	recs, w = foldForks(recs, opt.Forks)
+	// A fork of saverd's own repeats its parent's history by design: that is no news to the person.
+	known := func(copier, owner string) bool { return opt.Forks[copier].Parent == owner }
+	warn = append(warn, sharedCalls(recs, opt.table(), known)...)
+	recs, w = foldForks(recs, opt.Forks, opt.table())
 	warn = append(warn, w...)
 	sort.Slice(recs, func(i, j int) bool {
 		if !recs[i].Start.Equal(recs[j].Start) {
@@ -335,9 +339,12 @@ func sameSession(recs []Record) ([]Record, []string) {
 	return out, warn
 }
 
-// foldForks takes the forks out of the session list and adds each one's spend to its parent's judge spend.
-// A fork whose parent was not read is left out, with a warning.
-func foldForks(recs []Record, forks map[string]string) ([]Record, []string) {
+// foldForks takes the forks out of the session list and adds each one's spend to its parent's judge
+// spend: a fork whose own log was read (a --fork-session transcript, its copied calls already counted
+// once, in the parent) from its calls, else from the tokens its forks-log line records at the price of
+// its model when it ran (an --ephemeral Codex fork leaves no log). A fork whose parent was not read is
+// left out, with a warning.
+func foldForks(recs []Record, forks map[string]ForkRecord, tab *prices.Table) ([]Record, []string) {
 	if len(forks) == 0 {
 		return recs, nil
 	}
@@ -349,20 +356,36 @@ func foldForks(recs []Record, forks map[string]string) ([]Record, []string) {
 	keep := make([]bool, len(recs))
 	for i := range recs {
 		keep[i] = true
-		parent, isFork := forks[recs[i].SessionID]
+		f, isFork := forks[recs[i].SessionID]
 		if !isFork {
 			continue
 		}
 		keep[i] = false
-		p, ok := at[parent]
+		p, ok := at[f.Parent]
 		if !ok || p == i {
-			warn = append(warn, fmt.Sprintf("fork %s of session %s: the session is not among the logs read, so the fork's spend is left out", recs[i].SessionID, parent))
+			warn = append(warn, orphanFork(f))
 			continue
 		}
-		if recs[p].Judge == nil {
-			recs[p].Judge = &ForkSpend{}
+		judgeOf(&recs[p]).add(&recs[i])
+	}
+	// The forks no log of their own holds, in a fixed order: their sums are the same on every run.
+	ids := make([]string, 0, len(forks))
+	for id, f := range forks {
+		if _, read := at[id]; !read && f.Tokens != nil {
+			ids = append(ids, id)
 		}
-		recs[p].Judge.add(&recs[i])
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		f := forks[id]
+		p, ok := at[f.Parent]
+		if !ok {
+			if _, fork := forks[f.Parent]; !fork {
+				warn = append(warn, orphanFork(f))
+			}
+			continue
+		}
+		judgeOf(&recs[p]).addLogged(f, tab)
 	}
 	out := recs[:0]
 	for i := range recs {
@@ -371,4 +394,16 @@ func foldForks(recs []Record, forks map[string]string) ([]Record, []string) {
 		}
 	}
 	return out, warn
+}
+
+func orphanFork(f ForkRecord) string {
+	return fmt.Sprintf("fork %s of session %s: the session is not among the logs read, so the fork's spend is left out", f.SessionID, f.Parent)
+}
+
+// judgeOf is r's judge spend, made when it has none yet.
+func judgeOf(r *Record) *ForkSpend {
+	if r.Judge == nil {
+		r.Judge = &ForkSpend{}
+	}
+	return r.Judge
 }

@@ -73,17 +73,68 @@ func TestScanForkCountedOnce(t *testing.T) {
 	}
 
 	// A fork saverd started itself (its forks log names it) is no session: its own call is the parent's
-	// judge spend.
-	recs, _ = Scan(context.Background(), files, ScanOptions{Forks: map[string]string{fork: parent}})
+	// judge spend, and its copy of the parent's history is no news (no warning). Its transcript is what
+	// counts, not the tokens its line records.
+	logged := &Tokens{Input: 999}
+	recs, warn = Scan(context.Background(), files, ScanOptions{Forks: map[string]ForkRecord{fork: {SessionID: fork, Parent: parent, Tokens: logged}}})
 	if len(recs) != 1 || recs[0].SessionID != parent || recs[0].Calls != 13 {
 		t.Fatalf("records %+v, want the parent alone", recs)
 	}
-	if j := recs[0].Judge; j == nil || j.Forks != 1 || j.Calls != 1 || j.Tokens.Input != 10 || j.Cost == nil {
+	// 10 input and 1 output at claude-opus-5-5's $4 and $20 a million.
+	if j := recs[0].Judge; j == nil || j.Forks != 1 || j.Calls != 1 || j.Tokens.Input != 10 || j.Cost == nil || *j.Cost != 0.00006 {
 		t.Errorf("judge spend %+v, want the fork's one call", j)
 	}
-	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]string{parent: "gone"}})
+	if hasWarning(warn, "repeats") {
+		t.Errorf("warnings %q: a fork saverd ran is said to repeat its parent", warn)
+	}
+	_, warn = Scan(context.Background(), files[:1], ScanOptions{Forks: map[string]ForkRecord{parent: {SessionID: parent, Parent: "gone"}}})
 	if !hasWarning(warn, "fork "+parent+" of session gone: the session is not among the logs read") {
 		t.Errorf("warnings %q, want the orphan fork named", warn)
+	}
+}
+
+// TestScanLoggedForks: a fork no log of its own holds (codex exec --ephemeral) is its parent's judge
+// spend from the tokens its forks-log line records, priced at its model's price when it ran; one of a
+// model with no price makes the sum null; one of a parent not read is a warning.
+func TestScanLoggedForks(t *testing.T) {
+	dir, parent, _ := writeFork(t)
+	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
+	files = files[:1] // the parent alone
+	if !strings.Contains(files[0].Path, parent) {
+		t.Fatalf("files %v", files)
+	}
+	judge := func(forks ...ForkRecord) (*ForkSpend, []string) {
+		m := map[string]ForkRecord{}
+		for _, f := range forks {
+			m[f.SessionID] = f
+		}
+		recs, warn := Scan(context.Background(), files, ScanOptions{Forks: m})
+		if len(recs) != 1 {
+			t.Fatalf("records %+v", recs)
+		}
+		return recs[0].Judge, warn
+	}
+	// gpt-5.5: $5 input, $0.50 cached, $30 output a million.
+	a := ForkRecord{SessionID: "t1", Parent: parent, Harness: "codex", Purpose: "judge", At: "2026-12-01T20:00:00Z", Model: "gpt-5.5",
+		Tokens: &Tokens{Input: 600, CacheRead: 5500, Output: 100}}
+	b := ForkRecord{SessionID: "t2", Parent: parent, Harness: "codex", Purpose: "process", At: "2026-12-01T20:05:00Z", Model: "gpt-5.5",
+		Tokens: &Tokens{Input: 1000, Output: 10}}
+	j, _ := judge(a, b)
+	// 600×5 + 5500×0.5 + 100×30 = 8750; 1000×5 + 10×30 = 5300: $0.01405.
+	if j == nil || j.Forks != 2 || j.Calls != 0 || j.Tokens != (Tokens{Input: 1600, CacheRead: 5500, Output: 110}) || j.Cost == nil || *j.Cost != 0.01405 {
+		t.Fatalf("judge spend %+v", j)
+	}
+	b.Model = "local-llm"
+	if j, _ := judge(a, b); j == nil || j.Cost != nil || j.Forks != 2 {
+		t.Fatalf("a fork with no price: judge spend %+v, want cost null", j)
+	}
+	old := ForkRecord{SessionID: "t3", Parent: parent, At: "2026-12-01T20:00:00Z", Model: "gpt-5.5"}
+	if j, _ := judge(old); j != nil {
+		t.Fatalf("a line with no tokens and no log: judge spend %+v, want none", j)
+	}
+	orphan := ForkRecord{SessionID: "t4", Parent: "gone", At: "2026-12-01T20:00:00Z", Model: "gpt-5.5", Tokens: &Tokens{Input: 1}}
+	if _, warn := judge(orphan); !hasWarning(warn, "fork t4 of session gone: the session is not among the logs read") {
+		t.Fatalf("warnings %q", warn)
 	}
 }
 
@@ -136,7 +187,7 @@ func TestSharedCallsHashCollisions(t *testing.T) {
 				recs[i].hashes[j] = hash(&recs[i].calls[j])
 			}
 		}
-		return recs, sharedCalls(recs, defaultPrices())
+		return recs, sharedCalls(recs, defaultPrices(), nil)
 	}
 	wantRecs, wantWarn := read(func(c *call) uint64 { return maphash.Comparable(callSeed, sharedKey(c)) })
 	if len(wantWarn) != 1 {

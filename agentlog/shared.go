@@ -35,8 +35,10 @@ type copiedCall struct {
 
 // sharedCalls counts once every call that several records hold, leaving it in its owner: the session
 // the copied line names when that is one of the holders (a fork keeps its parent's lines), else the holder
-// that started first (then the smaller session id). The other holders are summed again without it.
-func sharedCalls(recs []Record, tab *prices.Table) []string {
+// that started first (then the smaller session id). The other holders are summed again without it. Each
+// session that repeated another's calls is a warning, unless known says the copy is one saverd made (a
+// judge's fork of that session).
+func sharedCalls(recs []Record, tab *prices.Table, known func(copier, owner string) bool) []string {
 	n := 0
 	for i := range recs {
 		if len(recs[i].hashes) != len(recs[i].calls) {
@@ -94,6 +96,9 @@ func sharedCalls(recs []Record, tab *prices.Table) []string {
 		r.finish(tab)
 	}
 	for pair, n := range lost {
+		if known != nil && known(recs[pair[0]].SessionID, recs[pair[1]].SessionID) {
+			continue
+		}
 		warn = append(warn, fmt.Sprintf("session %s repeats %d calls of session %s (a forked transcript copies its parent's history): counted once, in %s",
 			recs[pair[0]].SessionID, n, recs[pair[1]].SessionID, recs[pair[1]].SessionID))
 	}

@@ -44,15 +44,22 @@ type Request struct {
 	Prompt    string
 }
 
-// Result is what the fork answered and what it was billed.
+// Result is what the fork answered and what its own requests used. No cost comes with it: a client's
+// figure is not the fork's alone (claude -p --resume … --fork-session reports a total_cost_usd that
+// includes the resumed transcript's earlier spend), so the fork is priced from Usage by its caller.
 type Result struct {
-	Text    string
-	Usage   judge.ForkUsage
-	CostUSD *float64 // the client's own figure, when it reports one
-	// ForkID is the session id the fork ran as (claude -p writes it a transcript of its own), so the
+	Text  string
+	Usage judge.ForkUsage
+	// Model is the model the fork ran on: the one it was asked for, else the one its client names when
+	// it names one; "" when unknown.
+	Model string
+	// ForkID is the session id the fork ran as (claude -p's session_id, codex exec's thread_id), so the
 	// session readers can tell a fork from a session the person ran.
 	ForkID string
 }
+
+// Spent says whether a result carries anything a run spent: tokens, or a fork id to record it by.
+func (r Result) Spent() bool { return r.ForkID != "" || r.Usage != (judge.ForkUsage{}) }
 
 // Config says which command forks a session of each harness. Empty fields mean the built-in command.
 type Config struct {
@@ -154,7 +161,9 @@ func cut(s string) string {
 }
 
 // Run forks the model for req and waits for its answer, ctx bounding the wait (the process group is
-// killed when ctx ends).
+// killed when ctx ends). A run that failed after its client reported what it spent (a result that says
+// it failed, a Codex turn that failed) comes back with that Result beside the error: it was billed all
+// the same.
 func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 	cmd, err := command(ctx, cfg, req)
 	if err != nil {
@@ -169,24 +178,38 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("the fork did not answer within %s", time.Since(start).Round(time.Second))
 	}
+	res, parseErr := parse(req, stdout.Bytes())
 	if runErr != nil {
+		if parseErr != nil && res.Spent() {
+			return res, parseErr // the client's own words for why it failed, and what it spent
+		}
 		why := lastLine(stderr.String())
 		if why == "" {
 			why = lastLine(stdout.String())
 		}
 		if why == "" {
-			return Result{}, fmt.Errorf("%s: %w", cmd.Args[0], runErr)
+			return res, fmt.Errorf("%s: %w", cmd.Args[0], runErr)
 		}
-		return Result{}, fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Args[0]), runErr, why)
+		return res, fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Args[0]), runErr, why)
 	}
+	return res, parseErr
+}
+
+// parse reads the client's output for req's harness; the model is the one asked for when there was one.
+func parse(req Request, out []byte) (Result, error) {
+	var res Result
+	var err error
 	if req.Harness == HarnessCodex {
-		run, err := codexexec.Parse(bytes.NewReader(stdout.Bytes()))
-		if err != nil {
-			return Result{}, err
-		}
-		return Result{Text: run.Text, Usage: run.Usage, ForkID: run.ThreadID}, nil
+		var run codexexec.Run
+		run, err = codexexec.Parse(bytes.NewReader(out))
+		res = Result{Text: run.Text, Usage: run.Usage, ForkID: run.ThreadID}
+	} else {
+		res, err = ParseClaude(out)
 	}
-	return ParseClaude(stdout.Bytes())
+	if req.Model != "" {
+		res.Model = req.Model
+	}
+	return res, err
 }
 
 // Available says why req cannot be forked with cfg (no client binary on PATH, no session id), or nil.
@@ -240,19 +263,22 @@ func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// claudeResult is `claude -p --output-format json`'s result object.
+// claudeResult is `claude -p --output-format json`'s result object. Its total_cost_usd and modelUsage
+// are cumulative over the session, the resumed transcript's earlier runs included, so only modelUsage's
+// keys are read (which models ran); usage is this run's own.
 type claudeResult struct {
-	Type      string           `json:"type"`
-	Subtype   string           `json:"subtype"`
-	IsError   bool             `json:"is_error"`
-	Result    *string          `json:"result"`
-	SessionID string           `json:"session_id"`
-	Usage     *judge.ForkUsage `json:"usage"`
-	CostUSD   *float64         `json:"total_cost_usd"`
+	Type       string                     `json:"type"`
+	Subtype    string                     `json:"subtype"`
+	IsError    bool                       `json:"is_error"`
+	Result     *string                    `json:"result"`
+	SessionID  string                     `json:"session_id"`
+	Usage      *judge.ForkUsage           `json:"usage"`
+	ModelUsage map[string]json.RawMessage `json:"modelUsage"`
 }
 
-// ParseClaude reads a `claude -p --output-format json` result: its text, usage and cost. A result
-// that says it failed, or is not that object, is an error saying what came back.
+// ParseClaude reads a `claude -p --output-format json` result: its text, this run's usage, the fork's
+// session id, and the model when the result names one only. A result that says it failed is an error
+// saying why, with what it spent beside it; one that is not that object is an error saying what came back.
 func ParseClaude(out []byte) (Result, error) {
 	out = bytes.TrimSpace(out)
 	// Some versions print a JSON array of events: the result object is the last element.
@@ -267,17 +293,27 @@ func ParseClaude(out []byte) (Result, error) {
 	if err := json.Unmarshal(out, &r); err != nil {
 		return Result{}, fmt.Errorf("the fork printed something that is not its JSON result: %q", head(out))
 	}
+	spent := Result{ForkID: r.SessionID}
+	if r.Usage != nil {
+		spent.Usage = *r.Usage
+	}
+	if len(r.ModelUsage) == 1 {
+		for m := range r.ModelUsage {
+			spent.Model = m
+		}
+	}
 	if r.IsError {
 		why := r.Subtype
 		if r.Result != nil && *r.Result != "" {
 			why += ": " + *r.Result
 		}
-		return Result{}, fmt.Errorf("the fork failed (%s)", strings.TrimSpace(why))
+		return spent, fmt.Errorf("the fork failed (%s)", strings.TrimSpace(why))
 	}
 	if r.Result == nil || r.Usage == nil {
-		return Result{}, fmt.Errorf("the fork's result has no result text or usage: %q", head(out))
+		return spent, fmt.Errorf("the fork's result has no result text or usage: %q", head(out))
 	}
-	return Result{Text: *r.Result, Usage: *r.Usage, CostUSD: r.CostUSD, ForkID: r.SessionID}, nil
+	spent.Text = *r.Result
+	return spent, nil
 }
 
 func head(b []byte) string {

@@ -35,9 +35,23 @@ func TestParseClaude(t *testing.T) {
 			}
 		})
 	}
+	// total_cost_usd is cumulative over the resumed session: never the fork's figure. usage is its own.
 	res, _ := ParseClaude([]byte(cases[0].out))
-	if res.ForkID != "f1" || res.CostUSD == nil || *res.CostUSD != 0.02 || res.Usage.CacheReadInputTokens != 9000 {
+	if res.ForkID != "f1" || res.Usage.CacheReadInputTokens != 9000 || res.Model != "" {
 		t.Fatalf("result %+v", res)
+	}
+	// modelUsage names the model when it names one only; a failed result still says what it spent.
+	failed := `{"type":"result","subtype":"error_max_turns","is_error":true,"result":"","session_id":"f2","total_cost_usd":0.5,` +
+		`"usage":{"input_tokens":69,"output_tokens":15,"cache_read_input_tokens":321,"cache_creation_input_tokens":20},` +
+		`"modelUsage":{"claude-opus-5-5":{"costUSD":0.5}}}`
+	res, err := ParseClaude([]byte(failed))
+	if err == nil || !strings.Contains(err.Error(), "error_max_turns") || res.ForkID != "f2" || res.Model != "claude-opus-5-5" ||
+		res.Usage.InputTokens != 69 || !res.Spent() || res.Text != "" {
+		t.Fatalf("failed result %+v, %v", res, err)
+	}
+	two := `{"is_error":false,"result":"x","usage":{"input_tokens":1},"modelUsage":{"a":{},"b":{}}}`
+	if res, _ := ParseClaude([]byte(two)); res.Model != "" {
+		t.Fatalf("two models named: Model %q, want none", res.Model)
 	}
 }
 
@@ -132,9 +146,16 @@ printf '{"is_error":false,"result":"%s|%s|%s|%s","usage":{"input_tokens":1,"outp
 	if err != nil || cfg.Source != "SAVERD_JUDGE_CMD" {
 		t.Fatalf("Load = %+v, %v", cfg, err)
 	}
-	res, err := Run(context.Background(), cfg, Request{SessionID: "s9", Purpose: "judge", Prompt: "judge me\n", Cwd: dir})
-	if err != nil || res.Text != "judge me|s9|judge|1" {
+	res, err := Run(context.Background(), cfg, Request{SessionID: "s9", Purpose: "judge", Prompt: "judge me\n", Cwd: dir, Model: "m1"})
+	if err != nil || res.Text != "judge me|s9|judge|1" || res.Model != "m1" {
 		t.Fatalf("Run = %+v, %v", res, err)
+	}
+	// A client that exits 1 with a result saying it failed: its words, and what it spent.
+	t.Setenv("SAVERD_JUDGE_CMD", `echo '{"is_error":true,"subtype":"error_max_turns","session_id":"f7","usage":{"input_tokens":5,"output_tokens":1}}'; exit 1`)
+	cfg, _ = Load()
+	res, err = Run(context.Background(), cfg, Request{SessionID: "s9"})
+	if err == nil || !strings.Contains(err.Error(), "the fork failed (error_max_turns)") || res.ForkID != "f7" || res.Usage.InputTokens != 5 {
+		t.Fatalf("a failed fork: %+v, %v", res, err)
 	}
 
 	t.Setenv("SAVERD_JUDGE_CMD", "echo 'rate limited' >&2; exit 3")

@@ -71,20 +71,25 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 }
 
 // recordSession appends the session's record, read from its transcript, to the sessions log, with what
-// saverd did in it (saverOf, taken when the session ended). A session resumed and ended again is appended
-// again: its last record covers all of it.
+// the forks saverd ran for it spent as its judge spend (the forks log names them) and what saverd did in it
+// (saverOf, taken when the session ended). A session resumed and ended again is appended again: its last
+// record covers all of it.
 func (s *Server) recordSession(harness, transcript string, saver *agentlog.Saver) {
 	if s.opt.SessionsLog == "" || transcript == "" {
 		return
 	}
-	var rec agentlog.Record
-	opt := agentlog.Options{Prices: priceTable(s)}
-	var err error
-	if harness == bridge.Codex {
-		rec, err = agentlog.ReadCodexRollout(transcript, opt)
-	} else {
-		rec, err = agentlog.ReadClaudeSession(transcript, opt)
+	var forks map[string]agentlog.ForkRecord
+	if s.opt.HistoryLogs.ForksLog != "" {
+		var warn []string
+		forks, warn = agentlog.ReadForks(s.opt.HistoryLogs.ForksLog)
+		for _, w := range warn {
+			s.log.Warn().Str("forks", s.opt.HistoryLogs.ForksLog).Msg(w)
+		}
 	}
+	if harness != bridge.Codex {
+		harness = agentlog.HarnessClaude
+	}
+	rec, _, err := agentlog.ReadSession(harness, transcript, forks, agentlog.Options{Prices: priceTable(s)})
 	if err == nil {
 		rec.Saver = saver
 		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)

@@ -41,14 +41,28 @@ type ForkRequest struct {
 	Model   string `json:"-"`
 }
 
-// ForkResult is model.fork's result when the host ran the fork: the reply and what it was billed, in
-// the API's own names. CostUSD is what the fork itself reported it cost (`costUsd`, from a client's
-// `total_cost_usd`), nil when it did not say: then the price table prices Usage.
+// ForkResult is model.fork's result when the host ran the fork: the reply and what its own requests
+// used, in the API's own names. CostUSD is what the host says the fork alone was billed (`costUsd`),
+// nil when it did not say: then the price table prices Usage. A client's cumulative figure (claude -p's
+// total_cost_usd after --resume, which includes the resumed transcript's spend) is never one.
 type ForkResult struct {
 	Text    string          `json:"text"`
 	Usage   judge.ForkUsage `json:"usage"`
 	CostUSD *float64        `json:"costUsd,omitempty"`
+	// Model is the model the fork ran on when the fork command knows it; "" prices Usage at the
+	// session's model. Never on the wire.
+	Model string `json:"-"`
 }
+
+// SpentError is a fork that failed after it spent (a client's result that says it failed, a Codex turn
+// that failed): the run fails with Err's words, and Spent is billed all the same.
+type SpentError struct {
+	Err   error
+	Spent ForkResult // Text is empty
+}
+
+func (e *SpentError) Error() string { return e.Err.Error() }
+func (e *SpentError) Unwrap() error { return e.Err }
 
 // DecodeForkResult reads model.fork's result as a host sent it: null is a cold snapshot (nil, nil);
 // anything else must be an object whose `text` is a string and whose `usage`, when present, is the

@@ -6,7 +6,6 @@ import (
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
-	"github.com/saverd/saverd/state/view"
 )
 
 // What set one judge run going, as the debug log names it.
@@ -94,13 +93,16 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 		if forkErr != nil {
 			failure = forkErr.Error()
 		}
-		sess.dispatch(sess.judgedNothing(state.HabitJudge, failure))
+		done := sess.failedRun(state.HabitJudge, forkErr, failure)
+		sess.dispatch(done)
+		sess.logRun(done, failure, reason)
 		sess.failedToast(reason, failure)
 		return
 	}
 	done, failure := sess.answer(habitSpec, res, aliases)
 	e := sess.dispatch(done)
 	if failure != "" {
+		sess.logRun(done, failure, reason)
 		sess.failedToast(reason, failure)
 		return
 	}
@@ -112,8 +114,8 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 			}
 			sess.log(line)
 		}
-		sess.log(view.UsageLine(*done.Usage, "judge"))
 	}
+	sess.logRun(done, "", reason)
 	sess.persist()
 	if !(requested(reason) || sess.st.Judge.Asked) {
 		sess.autoOpen(e.Queued)

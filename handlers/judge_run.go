@@ -54,17 +54,8 @@ func parseProcess(text string, st *state.State, aliases map[string]string) judge
 // process judge's failed run keeps the lines that made its reply unreadable, the habit judge's keeps
 // none. res is not nil. Called under the lock.
 func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]string) (state.JudgeDone, string) {
-	billed := func(failure string, dropped []string) (state.JudgeDone, string) {
-		usage := judge.UsageOf(res.Usage)
-		done := sess.judgedNothing(k.kind, failure)
-		if dropped != nil {
-			done.Dropped = dropped
-		}
-		done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, view.ClockOf(sess.st))
-		return done, failure
-	}
 	if strings.TrimSpace(res.Text) == "" {
-		return billed(emptyFailure, nil)
+		return sess.billed(k.kind, res, emptyFailure, nil), emptyFailure
 	}
 	var reply judge.Reply
 	var merged judge.MergeResult
@@ -79,7 +70,7 @@ func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]str
 		if k.kind == state.ProcessJudge {
 			dropped = reply.Dropped
 		}
-		return billed(failure, dropped)
+		return sess.billed(k.kind, res, failure, dropped), failure
 	}
 	usage := judge.UsageOf(res.Usage)
 	return state.JudgeDone{
@@ -89,6 +80,60 @@ func (sess *Session) answer(k judgeSpec, res *ForkResult, aliases map[string]str
 		Dropped: append(append([]string(nil), reply.Dropped...), evictedReasons(merged.Evicted)...),
 		CostUSD: sess.costOf(res, view.ClockOf(sess.st)),
 	}, ""
+}
+
+// billed is a run of kind that failed after its fork spent res.Usage: nothing merged, what it was billed
+// counted. dropped, when not nil, is the lines that made its reply unreadable. Called under the lock.
+func (sess *Session) billed(kind state.JudgeKind, res *ForkResult, failure string, dropped []string) state.JudgeDone {
+	usage := judge.UsageOf(res.Usage)
+	done := sess.judgedNothing(kind, failure)
+	if dropped != nil {
+		done.Dropped = dropped
+	}
+	done.Spent, done.Usage, done.CostUSD = judge.SpentOf(usage), &usage, sess.costOf(res, view.ClockOf(sess.st))
+	return done
+}
+
+// failedRun is the JudgeDone of a run whose fork answered nothing to weigh: what it spent when its
+// error says (a SpentError), else nothing. Called under the lock.
+func (sess *Session) failedRun(kind state.JudgeKind, forkErr error, failure string) state.JudgeDone {
+	var spent *SpentError
+	if errors.As(forkErr, &spent) {
+		return sess.billed(kind, &spent.Spent, failure, nil)
+	}
+	return sess.judgedNothing(kind, failure)
+}
+
+// logRun says what one run did and what its fork cost, answered or failed, in the daemon's log, and in a
+// debug session's ui.log the usage line `/saver debug` prints: a failed run costs as a kept one does, and
+// only the four counts say why. Called under the lock.
+func (sess *Session) logRun(done state.JudgeDone, failure, from string) {
+	label := "judge"
+	if done.Kind == state.ProcessJudge {
+		label = "process"
+	}
+	ev := sess.srv.log.Info().Str("session", sess.id).Str("run", label).Str("from", from)
+	if done.Usage != nil {
+		u := *done.Usage
+		ev = ev.Int64("in", u.Input).Int64("out", u.Output).Int64("cacheRead", u.CacheRead).Int64("cacheCreate", u.CacheCreate)
+	}
+	if done.CostUSD != nil {
+		ev = ev.Float64("usd", *done.CostUSD)
+	}
+	if failure != "" {
+		ev.Str("failure", failure).Msg("judge run failed")
+	} else {
+		ev.Int("returned", done.Returned).Int("kept", done.Kept).Msg("judge run answered")
+	}
+	if !sess.debug {
+		return
+	}
+	if failure != "" {
+		sess.log(fmt.Sprintf("ContextSaver %s: failed — %s · from %s", label, failure, from))
+	}
+	if done.Usage != nil {
+		sess.log(view.UsageLine(*done.Usage, label))
+	}
 }
 
 // judgedNothing is a run of kind that reported nothing: a cold snapshot, a refusal, or a failure of ours.

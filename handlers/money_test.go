@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,13 @@ func (fakePrices) CacheRead(model string, _ time.Time) (float64, bool) {
 		return 0, false
 	}
 	return 0.30, true
+}
+
+func (fakePrices) CacheWrite(model string, _ time.Time) (float64, bool) {
+	if model != "claude-test" {
+		return 0, false
+	}
+	return 3.75, true
 }
 
 // TestJudgeRunsPriced: a judge run is priced at the session model's price by kind — the cache read it
@@ -68,6 +77,34 @@ func TestJudgeRunsPriced(t *testing.T) {
 				t.Fatalf("pane has no %q:\n%s", c.net, text.Text)
 			}
 		})
+	}
+}
+
+// TestFailedForkBilled: a fork that failed after it spent (a SpentError: claude -p's error_max_turns,
+// a Codex turn that failed) fails the check in its own words and is billed all the same, at the price of
+// the model it ran on; a debug session's log says why and what it used, as for a run that answered.
+func TestFailedForkBilled(t *testing.T) {
+	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, map[string]any{"debug": true})
+	h.twelve()
+	h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": "claude-test", "input_tokens": 40_000}})
+	h.turnStart(16_000)
+	h.host.queue(&SpentError{Err: errors.New("the fork failed (error_max_turns)"),
+		Spent: ForkResult{Usage: judge.ForkUsage{InputTokens: 1000, OutputTokens: 100, CacheReadInputTokens: 10_000}}})
+	h.saver("check")
+	h.srv.Quiesce()
+	if toasts := h.host.texts(NotifyToast); !slices.Contains(toasts, "ContextSaver: check failed — the fork failed (error_max_turns)") {
+		t.Fatalf("toasts %q", toasts)
+	}
+	var pane view.PaneModel
+	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
+	// 1000×3 + 100×15 + 10k×0.30 = $0.0075.
+	if m := pane.Header.Money; m == nil || !m.Priced || m.JudgeUSD != 0.0075 {
+		t.Fatalf("money = %+v, want the failed fork's $0.0075", m)
+	}
+	logs := h.host.texts(NotifyLog)
+	if !slices.Contains(logs, "ContextSaver judge: failed — the fork failed (error_max_turns) · from /saver check") ||
+		!slices.Contains(logs, "judge usage: in 1000 · out 100 · cache read 10000 · cache create 0") {
+		t.Fatalf("logs %q, want why and the usage", logs)
 	}
 }
 

@@ -21,3 +21,10 @@ func (p TablePrices) CacheRead(model string, at time.Time) (float64, bool) {
 	r, ok := p.Table.RateAt(model, at)
 	return r.CacheRead, ok
 }
+
+// CacheWrite is the model's price of a million 5-minute cache-write tokens at at: what context a request
+// adds costs the first time (a model billed no separate write prices it as input).
+func (p TablePrices) CacheWrite(model string, at time.Time) (float64, bool) {
+	r, ok := p.Table.RateAt(model, at)
+	return r.CacheWrite5m, ok
+}

@@ -58,16 +58,21 @@ func (sess *Session) processed(trigger state.ProcessTrigger, res *ForkResult, fo
 			sess.dispatch(state.JudgeCold{Kind: state.ProcessJudge, Was: was})
 			return
 		}
-		sess.processFailed(forkErr.Error())
+		done := sess.failedRun(state.ProcessJudge, forkErr, forkErr.Error())
+		sess.dispatch(done)
+		sess.logRun(done, forkErr.Error(), string(trigger))
+		sess.toast(processFailedText + forkErr.Error())
 		return
 	}
 	done, failure := sess.answer(processSpec, res, aliases)
 	e := sess.dispatch(done)
 	if failure != "" {
+		sess.logRun(done, failure, string(trigger))
 		sess.toast(processFailedText + failure)
 		return
 	}
 	sess.log(fmt.Sprintf("ContextSaver process: %d returned · %d kept · %d dropped · from %s", done.Returned, done.Kept, len(done.Dropped), trigger))
+	sess.logRun(done, "", string(trigger))
 	sess.persist()
 	sess.autoOpen(e.Queued)
 }

@@ -177,12 +177,13 @@ type SetPane struct {
 // SetColumns: the band's width was seen.
 type SetColumns struct{ Columns int }
 
-// SetPrice: the session's model and what a million of its cache-read tokens cost (Known false: the model
-// has no price, and the savings are told in tokens).
+// SetPrice: the session's model and what a million of its cache-read and (5-minute) cache-write tokens
+// cost (Known false: the model has no price, and the figures are told in tokens).
 type SetPrice struct {
-	Model     string
-	CacheRead float64
-	Known     bool
+	Model      string
+	CacheRead  float64
+	CacheWrite float64
+	Known      bool
 }
 
 // SetBudget: the judges' cap, a share of the session's own tokens in 0..1, as the host or the project set it.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
@@ -280,7 +282,11 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	if window == 0 {
 		window = bridge.ModelWindow(tr.Model)
 	}
-	st := replay(tr, window)
+	tab, err := c.logs.table()
+	if err != nil {
+		return audit{}, err
+	}
+	st := replay(tr, window, tab)
 	sess := detectSession(tr, st)
 	a := audit{
 		Harness: tr.Harness, SessionID: tr.SessionID, Transcript: path, Cwd: tr.Cwd, Model: tr.Model, Window: window,
@@ -295,7 +301,7 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 	if c.judge {
 		// The judge weighs the session as it was, not the detectors' findings: what it confirms, it
 		// found on its own.
-		j, err := runJudgeFork(ctx, c.wait, tr, st)
+		j, err := runJudgeFork(ctx, c.wait, tr, st, tab, func(w string) { a.Warnings = append(a.Warnings, w) })
 		if err != nil {
 			a.Warnings = append(a.Warnings, err.Error()) // the audit stands without the judge's cards
 		} else {
@@ -313,9 +319,13 @@ func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
 
 // replay plays the transcript through the reducer the way session.start adopts one, turn by turn: the
 // turn starts, its rows (rebuilt by state.AdoptRows, with the durations the transcript's timestamps give)
-// are adopted, the turn completes with its usage and the window is sampled.
-func replay(tr agentlog.Transcript, window int64) *state.State {
+// are adopted, the turn completes with its usage and the window is sampled. The session's model is
+// priced from tab, as the daemon prices a live one, so what a judge run costs reads in dollars.
+func replay(tr agentlog.Transcript, window int64, tab *prices.Table) *state.State {
 	st := state.New(tr.Cwd, window)
+	if tr.Model != "" {
+		state.Reduce(st, handlers.PriceOf(handlers.TablePrices{Table: tab}, tr.Model, lastTurnEnd(tr)))
+	}
 	rows := intake.AdoptRows(tr.Messages)
 	for i := range rows {
 		rows[i].Ms = tr.Durations[rows[i].ID]
@@ -349,6 +359,15 @@ func replay(tr agentlog.Transcript, window int64) *state.State {
 		state.Reduce(st, state.TurnComplete{Stat: stat})
 	}
 	return st
+}
+
+// lastTurnEnd is when the transcript's last turn ended, the time its prices are read at; now when it
+// has none.
+func lastTurnEnd(tr agentlog.Transcript) time.Time {
+	if n := len(tr.Turns); n > 0 && !tr.Turns[n-1].End.IsZero() {
+		return tr.Turns[n-1].End
+	}
+	return time.Now()
 }
 
 // largest is the rows that put the most into the context.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/state/detect"
 )
 
@@ -120,10 +121,13 @@ func TestAuditErrors(t *testing.T) {
 }
 
 // TestAuditJudge: --judge runs the habit judge through the fork command and prints its cards; the fork here is
-// a configured command answering as `claude -p --output-format json` would.
+// a configured command answering as `claude -p --output-format json` would. The fork is priced from its own
+// usage at the price of the model the title names (never the client's total_cost_usd, which after --resume
+// includes the resumed transcript's spend), and recorded in the forks log as the session's judge fork.
 func TestAuditJudge(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	reply := habitAnswer{focus: "fixing the math", time: "the test runs", context: "test output",
 		id: "execution:full-suite", kind: "Claude keeps rerunning the whole suite after each edit", key: "test:npm test",
 		why: "npm test ran three times for one-line edits", alternative: "run the one test file that covers the edit",
@@ -140,10 +144,22 @@ func TestAuditJudge(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"1 findings returned, 1 kept", "$0.0123", "Claude keeps rerunning the whole suite after each edit"} {
+	// claude-opus-5-5: 1200 × $4 + 300 × $20 + 5000 × $0.20 a million = $0.0118.
+	for _, want := range []string{"session c30d052a-2836-49f8-a652-5038e728a894 · claude-code · claude-opus-5-5",
+		"1 findings returned, 1 kept", "$0.0118", "Net      saved $0 · judge $0.01 · net −$0.01",
+		"Claude keeps rerunning the whole suite after each edit"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+	if strings.Contains(text, "0.0123") || strings.Contains(text, "model is not known") {
+		t.Errorf("the client's cumulative figure, or no model, in:\n%s", text)
+	}
+	forks, warn := agentlog.ReadForks(filepath.Join(dir, "state", "saverd", "forks.jsonl"))
+	f := forks["fork-1"]
+	if len(warn) != 0 || f.Parent != "c30d052a-2836-49f8-a652-5038e728a894" || f.Purpose != "judge" || f.Model != "claude-opus-5-5" ||
+		f.Tokens == nil || *f.Tokens != (agentlog.Tokens{Input: 1200, Output: 300, CacheRead: 5000}) {
+		t.Errorf("forks log %+v %q: want fork-1 as the session's judge fork with its tokens", forks, warn)
 	}
 
 	t.Setenv("SAVERD_JUDGE_CMD", "echo not json; exit 3")
@@ -205,6 +221,7 @@ func TestAuditCodex(t *testing.T) {
 func TestAuditCodexJudge(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	reply := habitAnswer{focus: "listing the project", time: "the shell", context: "file listings",
 		id: "execution:ls-again", kind: "Claude keeps listing the same directory", key: "read:ls",
 		why: "two listings one after the other", alternative: "list once", confidence: 0.8, evidence: []string{"r1", "r2"}}.text()
@@ -231,6 +248,12 @@ func TestAuditCodexJudge(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+	// The --ephemeral fork leaves no rollout: its thread id and tokens in the forks log are all there is.
+	forks, _ := agentlog.ReadForks(filepath.Join(dir, "state", "saverd", "forks.jsonl"))
+	if f := forks["t-1"]; f.Parent != "01a23322-d88d-73b3-9fa7-823c5494f927" || f.Harness != "codex" || f.Tokens == nil ||
+		*f.Tokens != (agentlog.Tokens{Input: 600, Output: 100, CacheRead: 5500}) {
+		t.Errorf("forks log %+v: want t-1 as the session's judge fork with its tokens", forks)
 	}
 }
 

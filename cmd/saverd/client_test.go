@@ -26,6 +26,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "saverd")
+	// No test of this package reads or writes the machine's own state directory (the sessions and forks
+	// logs an audit --judge or a daemon appends to): a test that needs one sets its own.
+	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-race", "-o", binPath, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		// -race needs cgo; fall back to a plain build rather than skipping the end-to-end tests.

@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,34 +148,39 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 	}
 	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd,
 		Model: req.Model, Purpose: req.Purpose, Prompt: req.Prompt})
+	if res.Spent() {
+		if err := recordFork(req.SessionID, req.Harness, req.Purpose, res); err != nil {
+			h.log.Warn().Err(err).Str("session", req.SessionID).Msg("fork not in the forks log")
+		}
+	}
+	out := handlers.ForkResult{Text: res.Text, Usage: res.Usage, Model: res.Model}
 	if err != nil {
 		h.log.Warn().Err(err).Str("session", req.SessionID).Str("purpose", req.Purpose).Msg("fork failed")
+		if res.Spent() {
+			return nil, &handlers.SpentError{Err: err, Spent: out}
+		}
 		return nil, err
 	}
-	h.recordFork(req, res)
-	return &handlers.ForkResult{Text: res.Text, Usage: res.Usage, CostUSD: res.CostUSD}, nil
+	return &out, nil
 }
 
-// recordFork appends a fork the client reported a session id for to the forks log, so the session
-// readers count its spend as the judged session's judge spend, never as a session of its own.
-func (h *hub) recordFork(req handlers.ForkRequest, res forkcmd.Result) {
+// recordFork appends a fork saverd ran (a judge or process run of the daemon's, `saverd audit --judge`)
+// to the forks log with what its own requests used, so the session readers count its spend as the judged
+// session's judge spend, never as a session of its own, and impact never links a commit to it. A fork
+// that reported no id cannot be told apart from a session later: that is the error.
+func recordFork(parent, harness, purpose string, res forkcmd.Result) error {
 	if res.ForkID == "" {
-		return
+		return fmt.Errorf("the %s fork of %s reported no session id: its spend is not in the forks log", purpose, parent)
 	}
 	path, err := paths.ForksLog()
 	if err != nil {
-		return
+		return err
 	}
-	line, _ := json.Marshal(agentlog.ForkRecord{SessionID: res.ForkID, Parent: req.SessionID, Harness: req.Harness,
-		Purpose: req.Purpose, At: time.Now().UTC().Format(time.RFC3339), CostUSD: res.CostUSD})
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return
+	if harness == "" {
+		harness = forkcmd.HarnessClaude
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		h.log.Warn().Err(err).Msg("forks log")
-		return
-	}
-	defer f.Close()
-	_, _ = f.Write(append(line, '\n'))
+	u := res.Usage
+	return agentlog.AppendFork(path, agentlog.ForkRecord{SessionID: res.ForkID, Parent: parent, Harness: harness, Purpose: purpose,
+		At: time.Now().UTC().Format(time.RFC3339Nano), Model: res.Model,
+		Tokens: &agentlog.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}})
 }

@@ -61,7 +61,7 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 	}
 	files, warn := agentlog.Discover(l.sources())
 	warn = append(warn, l.dirWarnings()...)
-	var forks map[string]string
+	var forks map[string]agentlog.ForkRecord
 	if path, err := paths.ForksLog(); err == nil {
 		f, w := agentlog.ReadForks(path)
 		forks, warn = f, append(warn, w...)

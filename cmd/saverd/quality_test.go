@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state/detect"
 )
 
@@ -117,7 +118,7 @@ func auditLabelled(t *testing.T, s *labelled, name string) []detect.Finding {
 	if len(tr.Warnings) > 0 {
 		t.Errorf("%s: %v", name, tr.Warnings)
 	}
-	st := replay(tr, bridge.ModelWindow(tr.Model))
+	st := replay(tr, bridge.ModelWindow(tr.Model), prices.Default())
 	if len(st.Rows) != len(s.calls) {
 		t.Fatalf("%s: %d rows rebuilt from %d calls", name, len(st.Rows), len(s.calls))
 	}

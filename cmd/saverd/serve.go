@@ -16,6 +16,7 @@ import (
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
 )
@@ -188,6 +189,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		opt.OffLoop = stdioProcs().hook()
 	}
 	opt.HistoryLogs = historyLogs()
+	opt.Prices = daemonPrices(log)
 	srv := handlers.New(opt)
 	if f.listen != "" {
 		return serveSocket(ctx, f, srv, log)
@@ -240,6 +242,19 @@ func writeHeapProfile(path string, stderr io.Writer) {
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd serve: --memprofile:", err)
 	}
+}
+
+// daemonPrices is the table the daemon prices its judges, savings and instructions by: the embedded one
+// with the person's overrides (<config dir>/prices.json), as `saverd sessions` and the sessions log price
+// the same calls, so the pane and those agree. A file that does not parse is logged and left out.
+func daemonPrices(log zerolog.Logger) handlers.PriceTable {
+	var l logFlags
+	tab, err := l.table()
+	if err != nil {
+		log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
+		tab = prices.Default()
+	}
+	return handlers.TablePrices{Table: tab}
 }
 
 // historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
