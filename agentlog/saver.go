@@ -5,14 +5,17 @@ package agentlog
 // Only the daemon's sessions log carries it (the agents' own logs know nothing of saverd).
 type Saver struct {
 	Habits []Habit `json:"habits"`
-	// Priced: the figures below are dollars at the session model's price (the savings valued as the
-	// cache reads they spare until compaction, as the pane's Net row says); else only the tokens are.
-	Priced      bool     `json:"priced"`
-	SavedUSD    *float64 `json:"saved_usd"`
-	JudgeUSD    *float64 `json:"judge_usd"`
-	NetUSD      *float64 `json:"net_usd"`
-	SavedTokens int64    `json:"saved_tokens"`
-	JudgeTokens int64    `json:"judge_tokens"`
+	// Priced: the figures below are dollars at the session model's price (the savings measured as the
+	// cache reads the fixes spared on the main-loop turns that happened, the spend as the judge's forks
+	// and the instructions saverd sent, as the pane's Net row says); else only the tokens are.
+	Priced             bool     `json:"priced"`
+	SavedUSD           *float64 `json:"saved_usd"`
+	JudgeUSD           *float64 `json:"judge_usd"`
+	InstructionsUSD    *float64 `json:"instructions_usd"`
+	NetUSD             *float64 `json:"net_usd"`
+	SavedTokens        int64    `json:"saved_tokens"`
+	JudgeTokens        int64    `json:"judge_tokens"`
+	InstructionsTokens int64    `json:"instructions_tokens"`
 }
 
 // Habit is one habit (a pattern the judge named) of a session.
@@ -24,7 +27,8 @@ type Habit struct {
 	Decision string `json:"decision"`
 	Hits     int    `json:"hits"`
 	// What the habit's fix has been credited and still holds (a relapse takes it back): wall time,
-	// characters of context, the cache-read tokens those spare, and their price (null unpriced).
+	// characters of context, the cache-read tokens those spared on the turns since, and their price
+	// (null unpriced).
 	SavedMs     float64  `json:"saved_ms"`
 	SavedChars  float64  `json:"saved_chars"`
 	SavedTokens float64  `json:"saved_tokens"`

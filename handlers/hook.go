@@ -136,6 +136,13 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 	st := state.New(pl.Cwd, windowOf(b))
 	st.Budget = s.budgetFor(pl.Cwd, nil) // the project's .saverd.json, else the default
 	stored := s.loadPatterns(st)
+	// The fixes this session sent before the daemon that held it went away, and those its context still
+	// holds (a resume into a context that holds them sends no second copy).
+	var fixes, held []string
+	if len(history) > 0 {
+		fixes = restoredFixes(stored, pl.TranscriptPath)
+		held = bridge.HeldTexts(pl.TranscriptPath, fixes)
+	}
 	sess := newSession(s, pl.SessionID, st, p.Debug)
 	sess.stored = stored
 	sess.bridge = b
@@ -147,8 +154,11 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), max(1, *pl.ContextTokens)), Now: now})
 		}
 		sess.adopt(history, now)
-		if len(history) > 0 {
-			sess.restoreFixes(stored, pl.TranscriptPath)
+		for _, text := range fixes {
+			sess.dispatch(state.StandingAdd{Text: text})
+		}
+		if len(held) > 0 {
+			sess.dispatch(state.ContextHolds{Texts: held})
 		}
 		if pl.Event == bridge.SessionStart && pl.Source == "compact" {
 			sess.compacted()
@@ -199,9 +209,10 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	sess.compactionOver(pl)
 	switch pl.Event {
 	case bridge.SessionStart:
-		// What the session carries from the start: the standing instructions (a resume, a rejoin).
+		// What the session's context is owed from its start: the notes and standing instructions it does
+		// not hold yet (a new context after a clear or a compaction, a resume into one rebuilt without them).
 		var texts []string
-		sess.event(func() { texts = sess.standingTexts() })
+		sess.event(func() { texts = sess.owedMain() })
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {

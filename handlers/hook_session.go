@@ -137,11 +137,6 @@ func (sess *Session) takeMail() []string {
 	return m
 }
 
-// standingTexts is what the session carries in every prompt from now on. Called under the lock.
-func (sess *Session) standingTexts() []string {
-	return append([]string(nil), sess.st.Standing...)
-}
-
 // runningAgents are the subagents running now, in a fixed order. Called under the lock.
 func (b *bridged) runningAgents() []string {
 	if len(b.agents) == 0 {
@@ -198,26 +193,27 @@ func contextOf(window, tokens int64) *state.Usage {
 	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
 }
 
-// restoreFixes puts back the standing instructions this session's Fixes sent before the daemon that
-// held it went away: a pattern the registry has as fixed (its card's own fix, a habit) since the
-// session's transcript began was decided in this session, and its instruction keeps riding every prompt
-// and subagent. A Fix with the person's own words (steer) is not in the registry, so it cannot come back.
-// Called under the lock.
-func (sess *Session) restoreFixes(stored map[string]storedCopy, transcript string) {
+// restoredFixes is the standing instructions this session's Fixes sent before the daemon that held it
+// went away: a pattern the registry has as fixed (its card's own fix, a habit) since the session's
+// transcript began was decided in this session, and its instruction keeps standing for its context and
+// its subagents. A Fix with the person's own words (steer) is not in the registry, so it cannot come back.
+func restoredFixes(stored map[string]storedCopy, transcript string) []string {
 	since, ok := bridge.StartedAt(transcript)
 	if !ok {
-		return
+		return nil
 	}
 	ids := make([]string, 0, len(stored))
 	for id := range stored {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids) // one order every time: the instructions read the same after every restart
+	var out []string
 	for _, id := range ids {
 		c := stored[id]
 		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Fix || c.sp.Lean != nil {
 			continue
 		}
-		sess.dispatch(state.StandingAdd{Text: state.InstructionOf(state.FixPrompt(&c.sp))})
+		out = append(out, state.InstructionOf(state.FixPrompt(&c.sp)))
 	}
+	return out
 }

@@ -152,13 +152,20 @@ func TestHookSessionFromStartToFix(t *testing.T) {
 	if a := h.send(bridge.SessionEnd, map[string]any{"reason": "other"}); a != nil && a.HookSpecificOutput != nil {
 		t.Fatalf("SessionEnd answered %+v", a)
 	}
-	// A resume of the same session carries what stands from its first request on.
-	a = h.send(bridge.SessionStart, map[string]any{"source": "resume"})
-	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, "Instruction from the user") {
-		t.Fatalf("resume answered %+v, want the standing instruction", a)
+	// A resume of the same session carries its history, the instruction a prompt carried included: it
+	// is not sent again. A compaction drops it: the new context gets it from its first request on, once.
+	if a := h.send(bridge.SessionStart, map[string]any{"source": "resume"}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("resume answered %+v, want nothing: the context holds the instruction", a)
+	}
+	a = h.send(bridge.SessionStart, map[string]any{"source": "compact"})
+	if a == nil || a.HookSpecificOutput == nil || strings.Count(a.HookSpecificOutput.AdditionalContext, "Instruction from the user") != 1 {
+		t.Fatalf("after a compaction answered %+v, want the standing instruction once", a)
 	}
 	if a.HookSpecificOutput.HookEventName != bridge.SessionStart {
 		t.Fatalf("hookEventName %q", a.HookSpecificOutput.HookEventName)
+	}
+	if a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "go on"}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("the next prompt answered %+v, want nothing: the new context holds it", a)
 	}
 }
 
@@ -449,6 +456,22 @@ func TestHookRejoinKeepsTheSessionsFixes(t *testing.T) {
 	a := restarted.send(bridge.UserPromptSubmit, map[string]any{"prompt": "go on", "transcript_path": transcript})
 	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, suiteAlt) {
 		t.Fatalf("after the restart the prompt carried %+v, want the session's fix", a)
+	}
+	// A resume whose transcript already carries the fix since its last compaction is sent no second copy.
+	held := filepath.Join(t.TempDir(), "cc-3.jsonl")
+	line, _ := json.Marshal(map[string]any{"type": "attachment", "timestamp": "2026-12-01T19:34:00Z",
+		"attachment": map[string]any{"type": "hook_additional_context", "content": []string{suiteNote}}})
+	if err := os.WriteFile(held, append(append(data, line...), '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
+	again.srv = New(Options{Synchronous: true, ForkAlways: true, Store: h.srv.opt.Store})
+	again.srv.SetHost(again.host)
+	if a := again.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": held}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("a resume into a context that holds the fix answered %+v", a)
+	}
+	if a := again.send(bridge.UserPromptSubmit, map[string]any{"prompt": "go on", "transcript_path": held}); a != nil && a.HookSpecificOutput != nil {
+		t.Fatalf("the prompt after answered %+v, want nothing", a)
 	}
 	// A later session of the same project starts clean: the fix was that session's.
 	later := filepath.Join(t.TempDir(), "cc-2.jsonl")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -113,8 +114,10 @@ func withUsage(r *ForkResult, u judge.ForkUsage, cost *float64) *ForkResult {
 	return r
 }
 
-// TestNetAfterASavingSettles: a settled fix is valued as cache reads, the band and the header show the
-// net in dollars, and a relapse takes the saving back out of it.
+// TestNetAfterASavingSettles: a settled fix saves nothing when it settles; each later main-loop turn adds
+// its avoided tokens as cache reads at the turn's price; the instruction the fix sent is spend beside the
+// judge; the band and the header show the measured net, the projection apart; a relapse takes the
+// saving back out of it.
 func TestNetAfterASavingSettles(t *testing.T) {
 	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
 	h.twelve()
@@ -123,26 +126,39 @@ func TestNetAfterASavingSettles(t *testing.T) {
 	h.host.queue(withUsage(threeFindings(), judge.ForkUsage{InputTokens: 100, OutputTokens: 100, CacheReadInputTokens: 10_000}, nil))
 	h.saver("check")
 	h.srv.Quiesce()
-	h.saver("fix 1 run only the auth tests")
+	const note = "run only the auth tests"
+	h.saver("fix 1 " + note)
 	h.turnComplete(map[string]any{"at": 17_000})
 	h.turnStart(18_000)
+	sent := h.prompt(18_001, "next", "composer")
 	h.tool(19_000, ev("Bash", "command", "bun test auth"), map[string]any{"text": "3 pass"})
 	var band view.BandModel
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
-	// 4500 chars × 1 read / 4 = 1125 cache-read tokens = $0.0003; the run was 100×3 + 100×15 + 10k×0.30 = $0.0048.
-	if m := band.Money; m == nil || m.Text != "saved $0.0003 · judge $0.0048 · net −$0.0045" || !m.Losing {
+	// The run: 100×3 + 100×15 + 10k×0.30 = $0.0048. The note: written once at $3.75 a million.
+	instr := float64(jstext.Len16(sent[0])) / 4 * 3.75 / 1e6
+	if len(sent) != 1 || band.Money == nil || band.Money.SavedUSD != 0 || band.Money.JudgeUSD != 0.0048 || math.Abs(band.Money.InstructionsUSD-instr) > 1e-6 {
+		t.Fatalf("band money = %+v, sent %q", band.Money, sent)
+	}
+	// The turn ends: it re-read none of what the fix spared (its requests were already made); the next
+	// turn re-reads 4500 chars' 1125 tokens at $0.30 a million, and the note's tokens too.
+	h.turnComplete(map[string]any{"at": 19_500, "usage": map[string]any{"model": "claude-test", "input_tokens": 1}})
+	h.turnStart(20_000)
+	h.turnComplete(map[string]any{"at": 20_500, "usage": map[string]any{"model": "claude-test", "input_tokens": 1}})
+	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
+	instr += float64(jstext.Len16(sent[0])) / 4 * 0.30 / 1e6
+	if m := band.Money; m == nil || math.Abs(m.SavedUSD-0.0003375) > 1e-6 || math.Abs(m.InstructionsUSD-instr) > 1e-6 || !m.Losing ||
+		m.Text != "saved $0.0003 · judge $0.0048 · instructions $0.0001 · net −$0.0045" {
 		t.Fatalf("band money = %+v", band.Money)
 	}
 	var text struct{ Text string }
 	h.callInto("view.text", map[string]any{"sessionId": "s", "view": "band", "width": 200}, &text)
-	if !strings.Contains(text.Text, "saved $0.0003 · judge $0.0048 · net −$0.0045 (the judge cost more than it saved)") {
+	if !strings.Contains(text.Text, "saved $0.0003 · judge $0.0048 · instructions $0.0001 · net −$0.0045 (the judge and the instructions cost more than they saved)") {
 		t.Fatalf("band = %q", text.Text)
 	}
-	h.turnComplete(map[string]any{"at": 20_000})
 	h.turnStart(21_000)
 	h.tool(22_000, ev("Bash", "command", "bun test"), map[string]any{"text": strings.Repeat("212 pass\n", 500)})
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
-	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · net −$0.0048" {
+	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · instructions $0.0001 · net −$0.0049" {
 		t.Fatalf("after the relapse: band money = %+v", band.Money)
 	}
 }
@@ -191,5 +207,31 @@ func TestDemoPriced(t *testing.T) {
 	}
 	if pane.Header.JudgeTokens != 9_200 {
 		t.Fatalf("demo judge tokens = %d, want the 9.2k billed", pane.Header.JudgeTokens)
+	}
+}
+
+// TestSmallFiguresTold: a toast never hides a figure behind "0s" or "0%": a time under a second is told in
+// tenths or milliseconds, a share of the window under 0.1 % as the tokens it is.
+func TestSmallFiguresTold(t *testing.T) {
+	for _, c := range []struct {
+		ms   float64
+		want string
+	}{{62_000, "1m 2s"}, {1_000, "1s"}, {999.6, "1s"}, {400, "0.4s"}, {940, "0.9s"}, {960, "1s"}, {49, "49ms"}, {0.2, "1ms"}} {
+		if got := preciseDuration(c.ms); got != c.want {
+			t.Errorf("preciseDuration(%v) = %q, want %q", c.ms, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		chars  float64
+		window int64
+		want   string
+	}{{8_000, 200_000, "1%"}, {1_000, 200_000, "0.1%"}, {61, 1_000_000, "15 tokens of"}, {1, 1_000_000, "1 token of"},
+		{900, 1_000_000, "225 tokens of"}, {0, 200_000, ""}, {61, 0, "15 tokens of"}} {
+		if got := contextShare(c.chars, c.window); got != c.want {
+			t.Errorf("contextShare(%v, %d) = %q, want %q", c.chars, c.window, got, c.want)
+		}
+	}
+	if got := relapseText("k", state.Saved{Ms: 400, Chars: 61}, 1_000_000); got != `ContextSaver: back after it was fixed — "k"; its credit is withdrawn (−0.4s · −~15 tokens of context)` {
+		t.Errorf("relapseText = %q", got)
 	}
 }

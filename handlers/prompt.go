@@ -50,15 +50,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 			sess.processAt(now, state.TriggerPace, nil)
 		}
 	}
-	extra := append([]string(nil), sess.st.Notes...)
-	for _, t := range sess.st.Standing {
-		if !slices.Contains(sess.st.Notes, t) {
-			extra = append(extra, t)
-		}
-	}
-	if len(extra) > 0 {
-		sess.dispatch(state.NotesDrained{})
-	}
+	extra := sess.owedMain()
 	// A prompt is no new work: only a check still armed fires, and it never changes what the prompt carries.
 	sess.armedCheck(now)
 	return extra
@@ -93,6 +85,7 @@ func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error)
 		res.SpawnID = "spawn-" + strconv.Itoa(sess.spawnSeq)
 		sess.observe(state.RewriteOpened{SpawnID: res.SpawnID})
 		res.Prompt = p.Prompt + "\n\n" + strings.Join(standing, "\n")
+		sess.injected(standing, false)
 	})
 	return res, nil
 }

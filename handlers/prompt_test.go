@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
 )
 
 // TestPromptSubmitAsks: only what the person typed is an ask; plugin prompts and `/saver` lines are
@@ -31,6 +34,9 @@ func TestPromptSubmitAsks(t *testing.T) {
 		{text: strings.Repeat("é", 300), origin: "composer", ask: &state.Ask{Turn: 2, At: 1, Head: strings.Repeat("é", state.AskHeadMax)}, carried: true},
 	}
 	for i, c := range cases {
+		// A compaction before each: the standing fix is owed to the new context, so a prompt that
+		// carries anything carries it.
+		h.call("session.compact", map[string]any{"sessionId": "s"})
 		before := h.st()
 		params := map[string]any{"sessionId": "s", "at": 80_000 + i, "text": c.text}
 		if c.origin != "" {
@@ -60,8 +66,10 @@ func TestPromptSubmitAsks(t *testing.T) {
 	}
 }
 
-// TestPromptSubmitCarries: the one-time notes go once, every standing instruction goes every time, notes
-// first (index.ts prompt.submit: extra).
+// TestPromptSubmitCarries: the one-time notes go once, notes first (index.ts prompt.submit: extra), and a
+// standing instruction once per context: the context keeps what a prompt carried, so the next prompts
+// carry nothing until a compaction, when every standing instruction goes again (protocol.md, "Differences
+// from the plugin"). Each text sent is the instructions' spend.
 func TestPromptSubmitCarries(t *testing.T) {
 	h := newHarness(t, nil)
 	if got := h.prompt(1_500, "hello", "composer"); len(got) != 0 {
@@ -74,16 +82,29 @@ func TestPromptSubmitCarries(t *testing.T) {
 	}
 	steer := "Instruction from the user (via ContextSaver): only grep src/"
 	h.saver("fix 1 only grep src/")
-	if got := h.prompt(41_000, "next", "composer"); strings.Join(got, "|") != steer+"|"+suiteNote {
-		t.Fatalf("second prompt = %q, want the new note, then the standing fix not in it", got)
+	if got := h.prompt(41_000, "next", "composer"); strings.Join(got, "|") != steer {
+		t.Fatalf("second prompt = %q, want the new note alone: the context holds the standing fix", got)
 	}
 	for i := 0; i < 2; i++ {
-		if got := h.prompt(42_000, "next", "composer"); strings.Join(got, "|") != suiteNote+"|"+steer {
-			t.Fatalf("prompt %d = %q, want the standing fixes", i+3, got)
+		if got := h.prompt(42_000, "next", "composer"); len(got) != 0 {
+			t.Fatalf("prompt %d = %q, want nothing: the context holds both", i+3, got)
 		}
 	}
 	if st := h.st(); len(st.Notes) != 0 {
 		t.Fatalf("notes = %q after the prompts", st.Notes)
+	}
+	var pane view.PaneModel
+	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
+	sent := int64(math.Round(float64(jstext.Len16(suiteNote)+jstext.Len16(steer)) / 4))
+	if m := pane.Header.Money; m == nil || m.InstructionsTokens != sent {
+		t.Fatalf("money %+v, want the %d tokens of the two texts sent as the instructions' spend", m, sent)
+	}
+	h.call("session.compact", map[string]any{"sessionId": "s"})
+	if got := h.prompt(42_500, "next", "composer"); strings.Join(got, "|") != suiteNote+"|"+steer {
+		t.Fatalf("after a compaction = %q, want every standing fix again", got)
+	}
+	if got := h.prompt(42_600, "next", "composer"); len(got) != 0 {
+		t.Fatalf("the prompt after = %q, want nothing", got)
 	}
 	// A plugin's prompt carries nothing and drains nothing.
 	h.saver("fix 1")

@@ -9,23 +9,26 @@ import (
 )
 
 // saverOf is what the session's record in the sessions log says saverd did: each habit the judge named,
-// its decision and the credit its fix still holds, and the session's net as the pane's Net row reckons it
-// (view.MoneyOf). Nil when the judge named no habit and nothing was spent or saved.
+// its decision and the credit its fix still holds (the cache reads it spared on the turns that happened),
+// and the session's net as the pane's Net row reckons it (view.MoneyOf). Nil when the judge named no habit and nothing was spent or saved.
 func saverOf(s *state.State) *agentlog.Saver {
 	money := view.MoneyOf(s)
 	if len(s.Patterns) == 0 && money == nil {
 		return nil
 	}
 	out := &agentlog.Saver{Habits: make([]agentlog.Habit, 0, len(s.Patterns))}
-	priced := s.Money.Priced && s.Money.JudgeUnpriced == 0
+	m := &s.Money
+	priced := m.Priced && m.JudgeUnpriced == 0 && m.Saved.Unpriced == 0 && m.Injected.Unpriced == 0
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
 		h := agentlog.Habit{ID: p.ID, Category: string(p.Category), Why: p.Why, Decision: decisionName(p.Decision), Hits: len(p.Hits)}
+		var accrued state.Tally
 		if c := p.Credit; c != nil {
-			h.SavedMs, h.SavedChars, h.SavedTokens = c.Ms, c.Chars, c.Reads
+			h.SavedMs, h.SavedChars, h.SavedTokens = c.Ms, c.Chars, c.Accrued.Tokens
+			accrued = c.Accrued
 		}
-		if priced {
-			usd := math.Round(max(0, h.SavedTokens)*s.Money.CacheRead/1e6*1e6) / 1e6
+		if m.Priced && accrued.Unpriced == 0 {
+			usd := math.Round(max(0, accrued.USD)*1e6) / 1e6
 			h.SavedUSD = &usd
 		}
 		out.Habits = append(out.Habits, h)
@@ -34,18 +37,19 @@ func saverOf(s *state.State) *agentlog.Saver {
 		out.Priced = priced
 		if priced {
 			zero := 0.0
-			out.SavedUSD, out.JudgeUSD, out.NetUSD = &zero, &zero, &zero
+			out.SavedUSD, out.JudgeUSD, out.InstructionsUSD, out.NetUSD = &zero, &zero, &zero, &zero
 		}
 		return out
 	}
 	out.Priced = money.Priced
 	if money.Priced {
-		out.SavedUSD, out.JudgeUSD, out.NetUSD = &money.SavedUSD, &money.JudgeUSD, &money.NetUSD
-		out.SavedTokens = int64(math.Round(max(0, s.Money.SavedReads)))
+		out.SavedUSD, out.JudgeUSD, out.InstructionsUSD, out.NetUSD = &money.SavedUSD, &money.JudgeUSD, &money.InstructionsUSD, &money.NetUSD
+		out.SavedTokens = int64(math.Round(max(0, m.Saved.Tokens)))
 		out.JudgeTokens = s.Judge.Spent + s.Process.Spent
+		out.InstructionsTokens = int64(math.Round(m.Injected.Tokens))
 		return out
 	}
-	out.SavedTokens, out.JudgeTokens = money.SavedTokens, money.JudgeTokens
+	out.SavedTokens, out.JudgeTokens, out.InstructionsTokens = money.SavedTokens, money.JudgeTokens, money.InstructionsTokens
 	return out
 }
 

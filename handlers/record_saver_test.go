@@ -17,8 +17,10 @@ import (
 
 // TestSaverOfASettledFix: the record's habits are the judge's three, the fixed one credited with what
 // the pane's Net row counts: the suite's 4,500 characters less the 6 of the run that replaced it, spared
-// once, are 1,123.5 cache-read tokens, $0.000337 at $0.30 a million, which the session's saved figure
-// equals; the judge's 100×3 + 100×15 + 10k×0.30 = $0.0048 and the net with it.
+// on the one main-loop turn after the fix settled, are 1,123.5 cache-read tokens, $0.000337 at $0.30 a
+// million, which the session's saved figure equals; the judge's 100×3 + 100×15 + 10k×0.30 = $0.0048; the
+// fix's note, sent with the run's result, written once at $3.75 a million and re-read on that turn at
+// $0.30; and the net of the three.
 func TestSaverOfASettledFix(t *testing.T) {
 	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
 	h.twelve()
@@ -31,6 +33,9 @@ func TestSaverOfASettledFix(t *testing.T) {
 	h.turnComplete(map[string]any{"at": 17_000})
 	h.turnStart(18_000)
 	h.tool(19_000, ev("Bash", "command", "bun test auth"), map[string]any{"text": "3 pass"})
+	h.turnComplete(map[string]any{"at": 19_500, "usage": map[string]any{"model": "claude-test", "input_tokens": 1}})
+	h.turnStart(20_000)
+	h.turnComplete(map[string]any{"at": 20_500, "usage": map[string]any{"model": "claude-test", "input_tokens": 1}})
 	h.srv.mu.Lock()
 	sess := h.srv.sessions["s"]
 	h.srv.mu.Unlock()
@@ -50,8 +55,11 @@ func TestSaverOfASettledFix(t *testing.T) {
 		fixed.SavedUSD == nil || !near(*fixed.SavedUSD, 0.000337) {
 		t.Fatalf("the fixed habit %+v", fixed)
 	}
-	if !near(*got.SavedUSD, 0.000337) || !near(*got.JudgeUSD, 0.0048) || !near(*got.NetUSD, 0.000337-0.0048) || got.SavedTokens != 1124 {
-		t.Fatalf("saved %v judge %v net %v tokens %d", *got.SavedUSD, *got.JudgeUSD, *got.NetUSD, got.SavedTokens)
+	note := float64(len("Instruction from the user (via ContextSaver): run only the auth tests")) / 4
+	instr := math.Round((note*3.75+note*0.30)/1e6*1e6) / 1e6
+	if !near(*got.SavedUSD, 0.000337) || !near(*got.JudgeUSD, 0.0048) || !near(*got.InstructionsUSD, instr) ||
+		!near(*got.NetUSD, 0.000337-0.0048-instr) || got.SavedTokens != 1124 || got.InstructionsTokens != int64(math.Round(2*note)) {
+		t.Fatalf("saved %v judge %v instructions %v net %v tokens %d", *got.SavedUSD, *got.JudgeUSD, *got.InstructionsUSD, *got.NetUSD, got.SavedTokens)
 	}
 }
 

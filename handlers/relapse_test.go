@@ -10,7 +10,7 @@ import (
 
 // TestRelapseWithdrawsTheCredit is the whole story through the daemon: a steer, a narrower run that
 // settles it (credited, with its toast), then the whole suite again two turns later: the card is back as
-// `ignored · …`, the saved figure goes back down, and a toast says why.
+// `relapsed · …`, the saved figure goes back down, and a toast says why.
 func TestRelapseWithdrawsTheCredit(t *testing.T) {
 	h := newHarness(t, nil)
 	h.cards(threeFindings())
@@ -43,7 +43,7 @@ func TestRelapseWithdrawsTheCredit(t *testing.T) {
 	}
 	var pane view.PaneModel
 	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &pane)
-	if pane.Wasters[0].Kind != "ignored · "+suiteKind || pane.Header.SavedPct != 0 {
+	if pane.Wasters[0].Kind != "relapsed · "+suiteKind || pane.Header.SavedPct != 0 {
 		t.Fatalf("pane: first card %q, saved %v%%", pane.Wasters[0].Kind, pane.Header.SavedPct)
 	}
 }

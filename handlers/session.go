@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/intake"
 )
@@ -204,14 +203,12 @@ func (s *Session) observe(a state.Action) { s.apply(a) }
 // savedToast says what a settled instruction saved (the action's whole delta); the per-turn accrual
 // behind it stays quiet on its own.
 func (s *Session) savedToast(delta state.Saved) {
-	ms := delta.Ms
-	pct := state.PctOf(delta.Chars, s.st.Usage.Window)
 	var grew []string
-	if ms > 0 {
-		grew = append(grew, "+"+jstext.Duration(ms))
+	if delta.Ms > 0 {
+		grew = append(grew, "+"+preciseDuration(delta.Ms))
 	}
-	if pct > 0 {
-		grew = append(grew, "+~"+jstext.JSNumber(pct)+"%")
+	if share := contextShare(delta.Chars, s.st.Usage.Window); share != "" {
+		grew = append(grew, "+~"+share)
 	}
 	if len(grew) == 0 {
 		return

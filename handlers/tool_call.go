@@ -179,11 +179,7 @@ func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int6
 	}
 	// A one-time note is the main loop's: the orchestrator is who re-plans, and a subagent is a random reader.
 	if !e.Has("agentId") {
-		pending := append([]string(nil), sess.st.Notes...)
-		if len(pending) > 0 {
-			sess.dispatch(state.NotesDrained{})
-		}
-		return pending
+		return sess.owedNotes()
 	}
 	return sess.owedTo(e.Text("agentId"), now)
 }

@@ -275,10 +275,10 @@ func relapseText(kind string, credit state.Saved, window int64) string {
 	text := "ContextSaver: back after it was fixed — \"" + kind + "\""
 	var took []string
 	if credit.Ms > 0 {
-		took = append(took, "−"+jstext.Duration(credit.Ms))
+		took = append(took, "−"+preciseDuration(credit.Ms))
 	}
-	if pct := state.PctOf(credit.Chars, window); pct > 0 {
-		took = append(took, "−~"+jstext.JSNumber(pct)+"% context")
+	if share := contextShare(credit.Chars, window); share != "" {
+		took = append(took, "−~"+share+" context")
 	}
 	if len(took) == 0 {
 		return text + "; it had saved nothing yet"

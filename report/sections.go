@@ -84,10 +84,10 @@ type habitView struct {
 	Habits   []habitRow
 	Sessions int // sessions whose record has saverd's part
 	// The sums of the sessions' own figures: dollars over the priced sessions, tokens over the others.
-	SavedUSD, JudgeUSD, NetUSD float64
-	SavedTokens, JudgeTokens   int64
-	Unpriced                   int // sessions whose figures are tokens only
-	Chart                      chart
+	SavedUSD, JudgeUSD, InstructionsUSD, NetUSD float64
+	SavedTokens, JudgeTokens                    int64
+	Unpriced                                    int // sessions whose figures are tokens only
+	Chart                                       chart
 }
 
 type habitRow struct {
@@ -112,6 +112,9 @@ func habits(recs []agentlog.Record) habitView {
 		if s.Priced && s.SavedUSD != nil && s.JudgeUSD != nil && s.NetUSD != nil {
 			v.SavedUSD += *s.SavedUSD
 			v.JudgeUSD += *s.JudgeUSD
+			if s.InstructionsUSD != nil {
+				v.InstructionsUSD += *s.InstructionsUSD
+			}
 			v.NetUSD += *s.NetUSD
 		} else {
 			v.Unpriced++
@@ -138,7 +141,7 @@ func habits(recs []agentlog.Record) habitView {
 			}
 		}
 	}
-	v.SavedUSD, v.JudgeUSD, v.NetUSD = round6(v.SavedUSD), round6(v.JudgeUSD), round6(v.NetUSD)
+	v.SavedUSD, v.JudgeUSD, v.InstructionsUSD, v.NetUSD = round6(v.SavedUSD), round6(v.JudgeUSD), round6(v.InstructionsUSD), round6(v.NetUSD)
 	for _, row := range at {
 		row.SavedUSD = round6(row.SavedUSD)
 		v.Habits = append(v.Habits, *row)

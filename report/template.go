@@ -84,15 +84,16 @@ ul.warnings { font-size: 12px; color: #8a4b00; }
 </section>
 
 <h2>Habits found and fixed</h2>
-<section id="habits" data-sessions="{{.Habits.Sessions}}" data-saved-usd="{{exact .Habits.SavedUSD}}" data-judge-usd="{{exact .Habits.JudgeUSD}}" data-net-usd="{{exact .Habits.NetUSD}}" data-saved-tokens="{{.Habits.SavedTokens}}" data-judge-tokens="{{.Habits.JudgeTokens}}">
+<section id="habits" data-sessions="{{.Habits.Sessions}}" data-saved-usd="{{exact .Habits.SavedUSD}}" data-judge-usd="{{exact .Habits.JudgeUSD}}" data-instructions-usd="{{exact .Habits.InstructionsUSD}}" data-net-usd="{{exact .Habits.NetUSD}}" data-saved-tokens="{{.Habits.SavedTokens}}" data-judge-tokens="{{.Habits.JudgeTokens}}">
 {{if .Habits.Sessions}}
 <div class="cards">
 <div class="card">sessions watched<b>{{.Habits.Sessions}}</b></div>
 <div class="card">saved<b>{{usd .Habits.SavedUSD}}</b></div>
 <div class="card">judge<b>{{usd .Habits.JudgeUSD}}</b></div>
+<div class="card">instructions<b>{{usd .Habits.InstructionsUSD}}</b></div>
 <div class="card">net<b>{{usd .Habits.NetUSD}}</b></div>
 </div>
-<p class="muted">Savings are the cache reads the fixes spare until compaction, at each session model's price, net of what the judge cost (the pane's Net row).{{if .Habits.Unpriced}} {{.Habits.Unpriced}} sessions had no price: their {{int .Habits.SavedTokens}} saved and {{int .Habits.JudgeTokens}} judge tokens are counted in tokens only.{{end}}</p>
+<p class="muted">Savings are the cache reads the fixes spared on the turns that happened, at each turn's price, net of what the judge's forks and the instructions saverd sent cost (the pane's Net row).{{if .Habits.Unpriced}} {{.Habits.Unpriced}} sessions had no price: their {{int .Habits.SavedTokens}} saved and {{int .Habits.JudgeTokens}} judge tokens are counted in tokens only.{{end}}</p>
 {{template "chart" .Habits.Chart}}
 <table>
 <tr><th>habit</th><th>why</th><th class="n">sessions</th><th class="n">fixed</th><th class="n">ignored</th><th class="n">tokens saved</th><th class="n">saved</th></tr>

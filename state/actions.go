@@ -186,6 +186,19 @@ type SetPrice struct {
 	Known      bool
 }
 
+// Injected: saverd put these texts into a loop's context (the standing instructions and one-time notes
+// next to a prompt or a tool result, a subagent's fixes): spend, and for the main loop (Main) texts its
+// context now holds, which are not sent again until it no longer does.
+type Injected struct {
+	Texts []string
+	Main  bool
+}
+
+// ContextHolds: the main loop's context already holds these texts, sent before the daemon joined the
+// session (its transcript carries them since its last compaction): they are not sent again, and are
+// re-read on its later turns like any other.
+type ContextHolds struct{ Texts []string }
+
 // SetBudget: the judges' cap, a share of the session's own tokens in 0..1, as the host or the project set it.
 type SetBudget struct{ Share float64 }
 
@@ -195,6 +208,8 @@ type Reset struct{}
 func (TurnStart) action()       {}
 func (SetBudget) action()       {}
 func (SetPrice) action()        {}
+func (Injected) action()        {}
+func (ContextHolds) action()    {}
 func (LoopTurn) action()        {}
 func (AgentStart) action()      {}
 func (RunStart) action()        {}

@@ -51,6 +51,10 @@ func reduce(s *State, a Action, e *Effects) {
 		s.Compactions = append(s.Compactions, s.Turn)
 		s.Usage.Tokens = nil
 		s.Usage.Percent = nil
+		// Nothing saverd sent is in the new context: the standing instructions go out again, and what
+		// the fixes kept out of the old one is re-read no more.
+		s.Delivered = nil
+		compactMoney(s)
 	case Expand:
 		if a.PatternID == nil || sameID(a.PatternID, s.Expanded) {
 			s.Expanded = nil
@@ -130,7 +134,11 @@ func reduce(s *State, a Action, e *Effects) {
 	case SetColumns:
 		s.Columns = new(a.Columns)
 	case SetPrice:
-		s.Money.Model, s.Money.CacheRead, s.Money.Priced = a.Model, a.CacheRead, a.Known
+		s.Money.Model, s.Money.CacheRead, s.Money.CacheWrite, s.Money.Priced = a.Model, a.CacheRead, a.CacheWrite, a.Known
+	case Injected:
+		inject(s, a.Texts, a.Main)
+	case ContextHolds:
+		holds(s, a.Texts)
 	case SetBudget:
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:
@@ -232,6 +240,10 @@ func deref(a Action) Action {
 	case *SetColumns:
 		return derefOf(p)
 	case *Reset:
+		return derefOf(p)
+	case *Injected:
+		return derefOf(p)
+	case *ContextHolds:
 		return derefOf(p)
 	}
 	return a
@@ -339,7 +351,7 @@ func resetState(s *State) {
 	fresh.Columns = s.Columns
 	fresh.PaneOpen = s.PaneOpen
 	fresh.Budget = s.Budget
-	fresh.Money = Money{Model: s.Money.Model, CacheRead: s.Money.CacheRead, Priced: s.Money.Priced}
+	fresh.Money = Money{Model: s.Money.Model, CacheRead: s.Money.CacheRead, CacheWrite: s.Money.CacheWrite, Priced: s.Money.Priced}
 	fresh.Patterns = make([]Pattern, len(s.Patterns))
 	for i := range s.Patterns {
 		fresh.Patterns[i] = FromStored(ToStored(&s.Patterns[i]))

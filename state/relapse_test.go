@@ -10,7 +10,7 @@ import (
 )
 
 // TestRelapseAfterSettling: a fix that settled is not credited for good. The signature's key in a later
-// main-loop turn brings the card back as `ignored · …`, counts ignored once and takes back exactly what
+// main-loop turn brings the card back as `relapsed · …`, counts ignored once and takes back exactly what
 // that instruction had been credited; anything else leaves the credit alone.
 func TestRelapseAfterSettling(t *testing.T) {
 	cases := []struct {
@@ -84,7 +84,7 @@ func TestRelapseAfterSettling(t *testing.T) {
 			if !c.queued {
 				return
 			}
-			if card := view.BuildPane(s, nil).Wasters[0]; card.Kind != "ignored · "+p.Kind {
+			if card := view.BuildPane(s, nil).Wasters[0]; card.Kind != "relapsed · "+p.Kind {
 				t.Fatalf("card kind = %q", card.Kind)
 			}
 			// The card waits for the person: the same call again counts nothing more.

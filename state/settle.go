@@ -144,34 +144,6 @@ func relapsed(s *State, p *Pattern, row *Row) bool {
 		!slices.Contains(s.Cards, p.ID)
 }
 
-// withdraw takes back what a pattern was credited: the settlement that subtracts it from Saved (its
-// re-reads leave Money.SavedReads here).
-func withdraw(s *State, p *Pattern) settlement {
-	if p.Credit == nil {
-		return settlement{}
-	}
-	st := settlement{ms: -p.Credit.Ms, chars: -p.Credit.Chars}
-	s.Money.SavedReads -= p.Credit.Reads
-	p.Credit = nil
-	return st
-}
-
-// credit adds what one settlement saved to the pattern's own account, so a relapse can take it back,
-// and values it (rereadsOf) into Money.SavedReads.
-func credit(s *State, p *Pattern, ms, chars float64) {
-	if ms <= 0 && chars <= 0 {
-		return
-	}
-	c := Credit{Ms: ms, Chars: chars, Reads: chars / CharsPerToken * rereadsOf(s)}
-	s.Money.SavedReads += c.Reads
-	if p.Credit != nil {
-		c.Ms += p.Credit.Ms
-		c.Chars += p.Credit.Chars
-		c.Reads += p.Credit.Reads
-	}
-	p.Credit = &c
-}
-
 // requeueCards brings each id's card back to the front, in order (the last one ends up first), unless
 // it is already queued. The queue is rebuilt, never shifted in place.
 func requeueCards(s *State, ids []string) {
@@ -184,9 +156,11 @@ func requeueCards(s *State, ids []string) {
 	}
 }
 
-// turnComplete settles every pattern at the end of a turn, then records the turn with its number and the
-// calls the ledger holds for it. The instructions it settled are told in e.
+// turnComplete counts the turn's re-reads of what the fixes spared and of saverd's own texts (accrueTurn),
+// settles every pattern at the end of the turn, then records the turn with its number and the calls the
+// ledger holds for it. The instructions it settled are told in e.
 func turnComplete(s *State, stat TurnStat, e *Effects) {
+	accrueTurn(s)
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
 		open := p.OpenedAtTurn != nil

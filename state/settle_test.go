@@ -37,7 +37,7 @@ func TestSettleIgnoredRequeues(t *testing.T) {
 	if !slices.Contains(p.Hits, "r3") || s.Saved != (state.Saved{}) {
 		t.Fatalf("hits %v saved %+v: the repeat is a hit and saves nothing", p.Hits, s.Saved)
 	}
-	if card := view.CardOf(p, s, 1, nil); card.Kind != "ignored · Claude keeps running the whole suite" {
+	if card := view.CardOf(p, s, 1, nil); card.Kind != "relapsed · Claude keeps running the whole suite" {
 		t.Fatalf("card kind %q", card.Kind)
 	}
 }

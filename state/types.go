@@ -350,8 +350,8 @@ type Pattern struct {
 	Ignored       int      `json:"ignored"`
 	Sent          int      `json:"sent"`
 	Cost          *Cost    `json:"cost,omitempty"`
-	// Credit is what this pattern's instruction has added to Saved (and to Money.SavedReads) since its
-	// last decision, nil when nothing: a relapse takes exactly this back.
+	// Credit is what this pattern's instruction has added to Saved (and to Money.Saved) since its last
+	// decision, nil when nothing: a relapse takes exactly this back.
 	Credit *Credit `json:"-"`
 }
 
@@ -438,6 +438,11 @@ type State struct {
 	// Money is the session's spend and savings in one unit (money.go); beyond the plugin's state, so
 	// debug.state keeps the plugin's shape without it.
 	Money Money `json:"-"`
+	// Delivered is the standing instructions and notes the main loop's context holds now (sent since its
+	// last compaction, clear or lost resume), so each reaches the agent once per context; beyond the
+	// plugin's state, which re-sent every standing instruction with every prompt. Replaced, never
+	// appended to in place.
+	Delivered []string `json:"-"`
 
 	// What the daemon remembers of the session besides the plugin's state, reduced like the rest so one
 	// rollback covers it; debug.state keeps the plugin's shape without it. The maps are copy-on-write

@@ -83,7 +83,7 @@ func bandState(m view.BandModel) []string {
 func bandMoney(m *view.MoneyView) string {
 	text := clean(m.Text)
 	if m.Losing {
-		text += " (the judge cost more than it saved)"
+		text += " (" + view.LosingText(m) + ")"
 	}
 	return text
 }

@@ -93,7 +93,7 @@ func decided(rows []view.DecidedRow, w int) []string {
 		}
 		ignored, sent := "", ""
 		if d.Ignored > 0 {
-			ignored = "ignored ×" + strconv.Itoa(d.Ignored)
+			ignored = "relapsed ×" + strconv.Itoa(d.Ignored) // the agent went back to it; "ignored" is the person's choice
 		}
 		if d.Sent > 0 {
 			sent = "sent ×" + strconv.Itoa(d.Sent)

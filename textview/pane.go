@@ -84,10 +84,13 @@ func header(h view.Header, w int) []string {
 func netOf(m *view.MoneyView) []string {
 	out := []string{clean(m.Text)}
 	if m.Losing {
-		out = append(out, "the judge cost more than it saved")
+		out = append(out, view.LosingText(m))
 	}
 	if !m.Priced && clean(m.Basis) != "" {
 		out = append(out, clean(m.Basis))
+	}
+	if p := clean(m.Projection); p != "" {
+		out = append(out, "projected: "+p) // never in the figures before it
 	}
 	return out
 }

@@ -133,7 +133,7 @@ func TestPaneContents(t *testing.T) {
 		"   - turn 3 · no tool calls\n",
 		"DECIDED (4)",
 		"  ~2% saved · sent ×2",
-		"  ~0.8% per repeat · ignored ×1",
+		"  ~0.8% per repeat · relapsed ×1",
 		"  ~3.6% per repeat\n",
 		"- ignored · npm install runs on every session start\n\nRULES", // a keep row has no figures line
 		"  your note: run only the tests",

@@ -74,23 +74,7 @@ func TestRealClaudeCode(t *testing.T) {
 		t.Skip("runs the real Claude Code")
 	}
 	p := &phased{subagent: claudeapi.Steps(claudeapi.Text("Explored: a.txt holds one line."))}
-	srv, c := claudeapi.Offline(t, p.script)
-	state := t.TempDir()
-	c.Env = append(c.Env, "SAVERD_SOCKET="+filepath.Join(state, "run", "saverd.sock"), "XDG_STATE_HOME="+state,
-		"XDG_CONFIG_HOME="+filepath.Join(state, "config"), "GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false")
-	t.Cleanup(func() { stopDaemonAt(filepath.Join(state, "run", "saverd.sock")) })
-	for name, body := range map[string]string{
-		"package.json": `{"name":"calc","version":"1.0.0","scripts":{"test":"node -e \"console.log('212 pass')\""}}`,
-		"math.js":      "export function add(a,b){return a+b}\n", "a.txt": "one line\n"} {
-		if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	install := exec.Command(binPath, "install", "claude-code", "--scope", "project", "--dir", c.Dir)
-	install.Env = c.Env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("saverd install: %v\n%s", err, out)
-	}
+	srv, c, state := realProject(t, p)
 	tools := []string{"--allowedTools", "Bash Read Edit Agent"}
 	bash := func(cmd string) claudeapi.Reply {
 		return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": "run tests"}).
@@ -182,6 +166,32 @@ func TestRealClaudeCode(t *testing.T) {
 	if rec["harness"] != "claude-code" {
 		t.Fatalf("session record %v", rec)
 	}
+}
+
+// realProject sets up the real Claude Code offline against p's script, in a project with a package.json
+// whose test script prints "212 pass", math.js and a.txt, and saverd installed at project scope with its
+// socket, state and config under the returned state directory. The daemon a hook starts is stopped when
+// the test ends.
+func realProject(t *testing.T, p *phased) (*claudeapi.Server, *claudeapi.Claude, string) {
+	t.Helper()
+	srv, c := claudeapi.Offline(t, p.script)
+	state := t.TempDir()
+	c.Env = append(c.Env, "SAVERD_SOCKET="+filepath.Join(state, "run", "saverd.sock"), "XDG_STATE_HOME="+state,
+		"XDG_CONFIG_HOME="+filepath.Join(state, "config"), "GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false")
+	t.Cleanup(func() { stopDaemonAt(filepath.Join(state, "run", "saverd.sock")) })
+	for name, body := range map[string]string{
+		"package.json": `{"name":"calc","version":"1.0.0","scripts":{"test":"node -e \"console.log('212 pass')\""}}`,
+		"math.js":      "export function add(a,b){return a+b}\n", "a.txt": "one line\n"} {
+		if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install := exec.Command(binPath, "install", "claude-code", "--scope", "project", "--dir", c.Dir)
+	install.Env = c.Env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("saverd install: %v\n%s", err, out)
+	}
+	return srv, c, state
 }
 
 // stopDaemonAt ends the daemon a hook started for a socket.

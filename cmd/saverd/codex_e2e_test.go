@@ -4,7 +4,7 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/saverd/saverd/internal/hookcmd"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/codexapi"
 	"github.com/saverd/saverd/internal/codexcli"
+	"github.com/saverd/saverd/internal/hookcmd"
 )
 
 // TestRealCodex drives the real Codex CLI with `saverd install codex`: a run that repeats a test command
@@ -113,21 +115,51 @@ func TestRealCodex(t *testing.T) {
 		t.Fatalf("after /saver fix 1 the pane is:\n%s", pane)
 	}
 
-	// The next prompt carries the instruction into the model's request.
+	// The next prompts carry the instruction into the model's requests once: SessionStart(resume) and
+	// UserPromptSubmit both answer with additionalContext, and Codex keeps both in the history, so a
+	// daemon that answered both sent it twice in the first request, and once more every prompt.
+	const instruction = "run only the tests covering the files you changed"
 	before = len(srv.Responses())
 	srv.Add(codexapi.Step{Text: "On it.", Usage: codexapi.Usage{Input: 3000, Output: 5}})
 	run("-m", "gpt-5.5", "resume", id, "next step")
+	srv.Add(exec("cat math.js"), codexapi.Step{Text: "Read it.", Usage: codexapi.Usage{Input: 3100, Output: 5}})
+	run("-m", "gpt-5.5", "resume", id, "and the next")
 	reqs := srv.Responses()[before:]
-	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "run only the tests covering the files you changed") {
-		t.Fatalf("the next request lacks the instruction (%d requests)", len(reqs))
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests after the fix, want 3", len(reqs))
 	}
-	// The daemon's record of the session says codex, so a commit with a Codex trailer links to it.
+	for i, r := range reqs {
+		if n := strings.Count(promptOf(r), instruction); n != 1 {
+			t.Errorf("request %d after the fix holds the instruction %d times, want once:\n%s", i+1, n, promptOf(r))
+		}
+	}
+	// The daemon's record of the session says codex, so a commit with a Codex trailer links to it; the
+	// --ephemeral judge is in the forks log by its thread id, and its spend is the session's judge spend,
+	// priced here by hand: 30000 input of which 28000 cached, 300 output, at gpt-5.5's $5 / $0.50 / $30.
 	rec := sessionRecord(t, filepath.Join(state, "saverd", "sessions.jsonl"), id, func(rec map[string]any) bool {
 		calls, _ := rec["calls"].(float64)
-		return calls >= 9
+		return calls >= 12
 	})
 	if rec["harness"] != "codex" {
 		t.Fatalf("session record %v", rec)
+	}
+	const judgeUSD = (2000*5 + 28000*0.5 + 300*30) / 1e6
+	j, _ := rec["judge"].(map[string]any)
+	if cost, _ := j["cost"].(float64); j == nil || j["forks"] != 1.0 || math.Abs(cost-judgeUSD) > 1e-9 {
+		t.Fatalf("the session record's judge spend is %v, want one fork of $%v", rec["judge"], judgeUSD)
+	}
+	forks, _ := agentlog.ReadForks(filepath.Join(state, "saverd", "forks.jsonl"))
+	if len(forks) != 1 {
+		t.Fatalf("forks log %+v, want the judge's one fork", forks)
+	}
+	for fid, f := range forks {
+		if f.Parent != id || f.Harness != "codex" || f.Model != "gpt-5.5" || fid == id || f.Tokens == nil ||
+			*f.Tokens != (agentlog.Tokens{Input: 2000, CacheRead: 28000, Output: 300}) {
+			t.Fatalf("forks log line %+v", f)
+		}
+	}
+	if pane := paneOf(t, sock, id); !strings.Contains(pane, "judge $0.03") {
+		t.Fatalf("the pane's judge figure is not the fork's $%v:\n%s", judgeUSD, pane)
 	}
 }
 

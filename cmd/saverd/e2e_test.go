@@ -150,7 +150,7 @@ func checkScenario(t *testing.T, header bool) {
 	c.ok("turn.start", map[string]any{"sessionId": "s1", "at": 24_000}, nil)
 	toolCall(c, "s1", 25_000, 13, dozen(cwd)[0])
 	c.ok("view.pane", map[string]any{"sessionId": "s1"}, &pane)
-	if len(pane.Wasters) != 1 || !strings.HasPrefix(pane.Wasters[0].Kind, "ignored · ") {
+	if len(pane.Wasters) != 1 || !strings.HasPrefix(pane.Wasters[0].Kind, "relapsed · ") {
 		t.Fatalf("after an ignored fix, wasters = %+v", pane.Wasters)
 	}
 	var st struct {

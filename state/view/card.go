@@ -338,7 +338,8 @@ func CardOf(p *state.Pattern, s *state.State, n int, aliases map[string]string) 
 func cardWith(p *state.Pattern, s *state.State, n int, aliases map[string]string, rows []*state.Row) Card {
 	kind := p.Kind
 	if p.Ignored > 0 {
-		kind = "ignored · " + p.Kind
+		// The agent went back to the habit after a fix: "ignored" is the person's own choice (Ignore).
+		kind = "relapsed · " + p.Kind
 	}
 	c := citedOf(p, s, rows)
 	var stats string

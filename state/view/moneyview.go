@@ -11,49 +11,94 @@ import (
 // The money line the header and the band show: spend and savings in one unit, as state.Money
 // reckons them (see protocol.md, "Spend and savings").
 
-// MoneyView is the net the header and the band show. Priced: every figure in dollars; else tokens, and
-// Basis says why. Losing: the judges cost more than the savings are worth.
+// MoneyView is the net the header and the band show, every figure measured: Saved is the cache reads the
+// fixes spared on turns that happened, Judge the judges' forks, Instructions the texts saverd put into the
+// context, Net the first less the other two. Priced: every figure in dollars; else tokens, and Basis says
+// why. Losing: the spend came to more than the savings. Projected is apart and in no other figure: what
+// the fixes still in force would spare by compaction at the recent pace.
 type MoneyView struct {
-	Priced      bool    `json:"priced"`
-	SavedUSD    float64 `json:"savedUsd"`
-	JudgeUSD    float64 `json:"judgeUsd"`
-	NetUSD      float64 `json:"netUsd"`
-	SavedTokens int64   `json:"savedTokens"`
-	JudgeTokens int64   `json:"judgeTokens"`
-	NetTokens   int64   `json:"netTokens"`
-	Losing      bool    `json:"losing"`
-	Text        string  `json:"text"`
-	Basis       string  `json:"basis"`
+	Priced             bool    `json:"priced"`
+	SavedUSD           float64 `json:"savedUsd"`
+	JudgeUSD           float64 `json:"judgeUsd"`
+	InstructionsUSD    float64 `json:"instructionsUsd"`
+	NetUSD             float64 `json:"netUsd"`
+	SavedTokens        int64   `json:"savedTokens"`
+	JudgeTokens        int64   `json:"judgeTokens"`
+	InstructionsTokens int64   `json:"instructionsTokens"`
+	NetTokens          int64   `json:"netTokens"`
+	Losing             bool    `json:"losing"`
+	Text               string  `json:"text"`
+	Basis              string  `json:"basis"`
+	ProjectedUSD       float64 `json:"projectedUsd"`
+	ProjectedTokens    int64   `json:"projectedTokens"`
+	// Projection is the projection in words (`on pace for ~$0.04 more by compaction`), "" when there is none.
+	Projection string `json:"projection"`
 }
 
-// MoneyOf is the session's net, or nil while nothing was spent or saved.
+// The basis of each kind of figure, as the pane and protocol.md say it.
+const (
+	measuredBasis = "savings are the cache reads the fixes spared on turns that happened; spend is the judges' forks and the instructions saverd sent"
+)
+
+// MoneyOf is the session's net, or nil while nothing was spent, saved or projected.
 func MoneyOf(s *state.State) *MoneyView {
 	m := &s.Money
 	judgeTokens := s.Judge.Spent + s.Process.Spent
-	if judgeTokens == 0 && m.JudgeUSD == 0 && m.SavedReads <= 0 {
+	projected := state.Projected(s)
+	if judgeTokens == 0 && m.JudgeUSD == 0 && m.Saved.Tokens <= 0 && m.Injected.Tokens <= 0 && projected <= 0 {
 		return nil
 	}
-	if m.Priced && m.JudgeUnpriced == 0 {
-		saved := roundUSD(max(0, m.SavedReads) * m.CacheRead / 1e6)
+	if m.Priced && m.JudgeUnpriced == 0 && m.Saved.Unpriced == 0 && m.Injected.Unpriced == 0 {
+		saved := roundUSD(max(0, m.Saved.USD))
 		judge := roundUSD(m.JudgeUSD)
-		net := roundUSD(saved - judge)
-		return &MoneyView{
-			Priced: true, SavedUSD: saved, JudgeUSD: judge, NetUSD: net, Losing: net < 0,
-			Text:  "saved " + USD(saved) + " · judge " + USD(judge) + " · net " + signed(net, USD),
-			Basis: "dollars at " + m.Model + "'s prices: savings as cache reads until compaction",
+		instr := roundUSD(m.Injected.USD)
+		net := roundUSD(saved - judge - instr)
+		v := &MoneyView{
+			Priced: true, SavedUSD: saved, JudgeUSD: judge, InstructionsUSD: instr, NetUSD: net, Losing: net < 0,
+			Text:  "saved " + USD(saved) + " · judge " + USD(judge) + instructionsPart(instr, USD) + " · net " + signed(net, USD),
+			Basis: "dollars at " + m.Model + "'s prices: " + measuredBasis,
 		}
+		if projected > 0 {
+			v.ProjectedUSD = roundUSD(projected * m.CacheRead / 1e6)
+			v.ProjectedTokens = int64(math.Round(projected))
+			v.Projection = "on pace for ~" + USD(v.ProjectedUSD) + " more by compaction"
+		}
+		return v
 	}
-	saved := int64(math.Round(max(0, m.SavedReads)))
-	net := saved - judgeTokens
+	saved := int64(math.Round(max(0, m.Saved.Tokens)))
+	instr := int64(math.Round(m.Injected.Tokens))
+	net := saved - judgeTokens - instr
 	basis := "tokens: no price for " + m.Model
 	if m.Model == "" {
 		basis = "tokens: the session's model is not known"
 	}
-	return &MoneyView{
-		SavedTokens: saved, JudgeTokens: judgeTokens, NetTokens: net, Losing: net < 0,
-		Text:  "saved ~" + jstext.Kilo(float64(saved)) + " tokens · judge " + jstext.Kilo(float64(judgeTokens)) + " tokens · net " + signed(float64(net), tokensText),
+	v := &MoneyView{
+		SavedTokens: saved, JudgeTokens: judgeTokens, InstructionsTokens: instr, NetTokens: net, Losing: net < 0,
+		Text: "saved ~" + jstext.Kilo(float64(saved)) + " tokens · judge " + jstext.Kilo(float64(judgeTokens)) + " tokens" +
+			instructionsPart(float64(instr), tokensText) + " · net " + signed(float64(net), tokensText),
 		Basis: basis,
 	}
+	if projected > 0 {
+		v.ProjectedTokens = int64(math.Round(projected))
+		v.Projection = "on pace for ~" + tokensText(projected) + " more by compaction"
+	}
+	return v
+}
+
+// instructionsPart is the instructions' share of the spend in the money line, when saverd sent any.
+func instructionsPart(x float64, format func(float64) string) string {
+	if x <= 0 {
+		return ""
+	}
+	return " · instructions " + format(x)
+}
+
+// LosingText is what the pane and the band add to a net below zero: who cost more than it saved.
+func LosingText(m *MoneyView) string {
+	if m.InstructionsUSD > 0 || m.InstructionsTokens > 0 {
+		return "the judge and the instructions cost more than they saved"
+	}
+	return "the judge cost more than it saved"
 }
 
 // roundUSD is dollars to six decimals, as the impact report rounds money.

@@ -1,0 +1,60 @@
+package handlers
+
+import (
+	"slices"
+
+	"github.com/saverd/saverd/state"
+)
+
+// What saverd puts into the agent's context, and what it costs. A standing instruction reaches the main
+// loop once per context: the context keeps what a prompt or a tool result carried (Claude Code and Codex
+// both keep a hook's additionalContext in the history, and a host keeps what it appended to a prompt), so
+// re-sending it with every prompt only stacked copies — by a sixth prompt a request held five. It goes out
+// again after a compaction, a clear, a resume into a context that no longer holds it, or when it changes.
+// Every text sent is spend (state.Injected), beside the judge's.
+
+// owedMain is what the main loop is owed now: the one-time notes, then every standing instruction, each
+// once and only when the context does not already hold it. Whatever it returns is marked delivered and
+// counted as spend, and the notes are drained. Called under the lock.
+func (sess *Session) owedMain() []string {
+	st := sess.st
+	var out []string
+	for _, texts := range [][]string{st.Notes, st.Standing} {
+		for _, t := range texts {
+			if !slices.Contains(st.Delivered, t) && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	if len(st.Notes) > 0 {
+		sess.dispatch(state.NotesDrained{})
+	}
+	sess.injected(out, true)
+	return out
+}
+
+// owedNotes is the one-time notes a main-loop tool result carries, each once per context, drained and
+// counted as spend. Called under the lock.
+func (sess *Session) owedNotes() []string {
+	st := sess.st
+	var out []string
+	for _, t := range st.Notes {
+		if !slices.Contains(st.Delivered, t) && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if len(st.Notes) > 0 {
+		sess.dispatch(state.NotesDrained{})
+	}
+	sess.injected(out, true)
+	return out
+}
+
+// injected counts texts sent into a context (main: the main loop's, else a subagent's) as spend, at the
+// session model's price. Called under the lock.
+func (sess *Session) injected(texts []string, main bool) {
+	if len(texts) == 0 {
+		return
+	}
+	sess.observe(state.Injected{Texts: texts, Main: main})
+}
