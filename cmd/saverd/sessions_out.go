@@ -18,6 +18,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/report"
+	"github.com/saverd/saverd/state/view"
 )
 
 // sessionsReport is `saverd sessions --format json`.
@@ -250,12 +251,12 @@ func writeGroupsCSV(w io.Writer, by string, gs []group) error {
 func writeSessionsTable(w io.Writer, recs []agentlog.Record, loc *time.Location) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "START\tHARNESS\tPROJECT\tDURATION\tCALLS\tTOKENS\tCOST\tTOOLS\t")
+	fmt.Fprintln(tw, "START\tHARNESS\tPROJECT\tDURATION\tCALLS\tTOKENS\tCOST\tJUDGE\tTOOLS\t")
 	for i := range recs {
 		r := &recs[i]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", r.Start.In(loc).Format("2006-01-02 15:04"), r.Harness,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Start.In(loc).Format("2006-01-02 15:04"), r.Harness,
 			orDash(deref(r.Project)), duration(r.End.Sub(r.Start)), r.Calls, tokens(r.Tokens.Total()),
-			usd(r.Cost.Total, r.Cost.Priced), toolList(r.Tools, ", ", " ", 3))
+			usd(r.Cost.Total, r.Cost.Priced), judgeSpend(r.Judge), toolList(r.Tools, ", ", " ", 3))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -283,6 +284,18 @@ func writeGroupsTable(w io.Writer, title string, gs []group, t group) error {
 	writeUnpriced(&buf, t)
 	_, err := w.Write(trimRight(buf.Bytes()))
 	return err
+}
+
+// judgeSpend is what saverd's own forks spent on a session, as the pane prints the judge (four decimals
+// under a cent: a judge fork is often a fraction of one): "-" when none ran, "?" when one had no price.
+func judgeSpend(j *agentlog.ForkSpend) string {
+	switch {
+	case j == nil:
+		return "-"
+	case j.Cost == nil:
+		return "?"
+	}
+	return view.USD(*j.Cost)
 }
 
 // writeUnpriced explains the "+" of a cost that leaves calls out.

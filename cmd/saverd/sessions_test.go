@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/report"
+	"github.com/saverd/saverd/state/view"
 )
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
@@ -188,7 +190,8 @@ func TestSessionsUsageErrors(t *testing.T) {
 	}
 }
 
-// TestSessionsForksLog: a session the daemon's forks log names is the judged session's judge spend.
+// TestSessionsForksLog: a session the daemon's forks log names is the judged session's judge spend, in
+// the JSON and in the table's JUDGE column, and its copy of the parent's history is no warning.
 func TestSessionsForksLog(t *testing.T) {
 	state := t.TempDir()
 	if err := os.MkdirAll(state+"/saverd", 0o700); err != nil {
@@ -209,8 +212,9 @@ func TestSessionsForksLog(t *testing.T) {
 		Sessions []struct {
 			SessionID string `json:"session_id"`
 			Judge     *struct {
-				Forks int `json:"forks"`
-				Calls int `json:"calls"`
+				Forks int      `json:"forks"`
+				Calls int      `json:"calls"`
+				Cost  *float64 `json:"cost"`
 			} `json:"judge"`
 		} `json:"sessions"`
 	}
@@ -220,13 +224,27 @@ func TestSessionsForksLog(t *testing.T) {
 	if len(rep.Sessions) != 2 {
 		t.Fatalf("%d sessions, want the fork left out of 3", len(rep.Sessions))
 	}
+	var cost float64
 	for _, s := range rep.Sessions {
-		if s.SessionID == "13c0eb32-b32a-4091-966d-1055a1ec77df" && (s.Judge == nil || s.Judge.Forks != 1 || s.Judge.Calls != 3) {
-			t.Errorf("judge spend %+v, want the fork's 3 calls", s.Judge)
+		if s.SessionID == "13c0eb32-b32a-4091-966d-1055a1ec77df" {
+			if s.Judge == nil || s.Judge.Forks != 1 || s.Judge.Calls != 3 || s.Judge.Cost == nil {
+				t.Fatalf("judge spend %+v, want the fork's 3 calls", s.Judge)
+			}
+			cost = *s.Judge.Cost
 		}
 	}
-	if !strings.Contains(errb.String(), "forks.jsonl:2: not a fork record") {
-		t.Errorf("stderr %q lacks the bad line", errb.String())
+	if !strings.Contains(errb.String(), "forks.jsonl:2: not a fork record") || strings.Contains(errb.String(), "repeats") {
+		t.Errorf("stderr %q: want the bad line, and no warning about the fork's copy of its parent", errb.String())
+	}
+	cmd = exec.Command(binPath, "sessions", "--format", "table", "--claude-dir", fixtureClaude)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "GORACE=atexit_sleep_ms=0")
+	table, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(string(table), "\n"); !strings.Contains(lines[0], " JUDGE ") ||
+		!slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " "+view.USD(cost)+" ") }) {
+		t.Errorf("the table has no JUDGE column with the fork's %s:\n%s", view.USD(cost), table)
 	}
 }
 
