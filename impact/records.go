@@ -29,10 +29,14 @@ type Record struct {
 	Deleted         int      `json:"deleted"`
 	CommitsKept     int      `json:"commits_kept"`
 	CommitsReverted int      `json:"commits_reverted"`
-	// Cost is the session's cost.total times this record's share of the
-	// session's commits (L-split), rounded to 6 decimals. A pending record
-	// shows the cost it would carry once linked.
+	// Cost is the session's cost (cost.total and the judge spend saverd's
+	// forks added to it) times this record's share of the session's commits
+	// (L-split), rounded to 6 decimals. A pending record shows the cost it
+	// would carry once linked.
 	Cost float64 `json:"cost"`
+	// JudgeCost is the part of Cost saverd's own forks spent (judge.cost's
+	// share), so a reader can tell it apart and match it to `saverd sessions`.
+	JudgeCost float64 `json:"judge_cost"`
 	// Details holds what L-scan keeps per commit, in the order of Commits.
 	Details []CommitInfo `json:"commit_details"`
 
@@ -216,7 +220,9 @@ func splitCost(recs []Record) {
 	for i := range recs {
 		r := &recs[i]
 		if n := total[r.SessionID]; n > 0 {
-			r.cost = r.session.Cost * float64(len(r.Commits)) / float64(n)
+			share := float64(len(r.Commits)) / float64(n)
+			r.cost = r.session.Cost * share
+			r.JudgeCost = round6(r.session.JudgeCost * share)
 		}
 		r.Cost = round6(r.cost)
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -426,5 +428,35 @@ func TestRevertInAnotherScannedRepo(t *testing.T) {
 	rec := record(t, rep, "inclone", "rc")
 	if rec.CommitsKept != 0 || rec.CommitsReverted != 1 || len(rec.Details) != 1 || rec.Details[0].RevertedBy != undo {
 		t.Fatalf("the clone's record %+v: want x reverted by %s", rec, undo)
+	}
+}
+
+// TestJudgeSpendIsTheSessions: what saverd's own forks spent on a session (judge.cost, from the forks
+// log) is part of what the session cost, split with it (L-split) and shown apart as judge_cost, so the
+// figure `saverd sessions` gives the fork is the one impact counts; a null judge cost is a warning.
+func TestJudgeSpendIsTheSessions(t *testing.T) {
+	parent := t.TempDir()
+	alpha := newRepo(t, parent, "alpha", "main")
+	beta := newRepo(t, parent, "beta", "main")
+	alpha.commit(spec{at: at("10:10"), msg: "a1" + claude, lines: 4})
+	beta.commit(spec{at: at("10:30"), msg: "b1" + claude, lines: 2})
+	beta.commit(spec{at: at("10:40"), msg: "b2" + claude, lines: 3})
+	line := busy("o", "claude-code", parent, at("10:00"), at("11:00"), 3).line()
+	judged := strings.TrimSuffix(line, "}") + `,"judge":{"forks":2,"calls":2,"tokens":{"input":1,"output":1,"cache_read":0,"cache_write":0},"cost":0.6}}`
+	unpriced := strings.Replace(busy("u", "codex", parent, at("12:00"), at("12:30"), 1).line(), `}}`, `},"judge":{"forks":1,"calls":0,"cost":null}}`, 1)
+	path := filepath.Join(t.TempDir(), "sessions.jsonl")
+	if err := os.WriteFile(path, []byte(judged+"\n"+unpriced+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep := query(t, Options{Sessions: []string{path}, Repos: []string{alpha.dir, beta.dir}})
+	ra, rb := record(t, rep, "o", "alpha"), record(t, rep, "o", "beta")
+	if ra.Cost != 1.2 || ra.JudgeCost != 0.2 || rb.Cost != 2.4 || rb.JudgeCost != 0.4 {
+		t.Errorf("records alpha %+v beta %+v: want $3.60 split 1:2, $0.60 of it the judge's", ra, rb)
+	}
+	if rep.Summary.ByHarness["claude-code"].Cost != 3.6 || rep.Summary.UnlinkedCost != 1 {
+		t.Errorf("summary %+v", rep.Summary)
+	}
+	if !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "session u: judge.cost is null") }) {
+		t.Errorf("warnings %q lack the null judge cost", rep.Warnings)
 	}
 }

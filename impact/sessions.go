@@ -23,9 +23,14 @@ type session struct {
 	End     time.Time
 	Calls   int
 	Tools   map[string]int
-	Cost    float64 // cost.total in USD
-	// costUnknown: the record's cost.total was null (a call without a price); Cost is then 0.
-	costUnknown bool
+	// Cost is what the session cost in USD, all told: cost.total, and judge.cost, what saverd's own judge
+	// and process forks spent on it (a fork is never a session of its own, so its spend is its parent's).
+	Cost float64
+	// JudgeCost is judge.cost, the part of Cost saverd's forks spent.
+	JudgeCost float64
+	// costUnknown, judgeUnknown: the record's cost.total, judge.cost was null (a call without a price);
+	// it counts 0.
+	costUnknown, judgeUnknown bool
 }
 
 // sessionLine is the wire form of one sessions JSONL line.
@@ -41,6 +46,9 @@ type sessionLine struct {
 	Cost      *struct {
 		Total *float64 `json:"total"`
 	} `json:"cost"`
+	Judge *struct {
+		Cost *float64 `json:"cost"`
+	} `json:"judge"`
 }
 
 // foundLabel names the records the caller read from the agents' own logs in warnings.
@@ -168,6 +176,16 @@ func parseSession(line []byte) (session, error) {
 			s.Cost = *l.Cost.Total
 		}
 	}
+	if l.Judge != nil {
+		if l.Judge.Cost == nil {
+			s.judgeUnknown = true
+		} else if *l.Judge.Cost < 0 {
+			return session{}, fmt.Errorf("session %s: negative judge cost", l.SessionID)
+		} else {
+			s.JudgeCost = *l.Judge.Cost
+			s.Cost += s.JudgeCost
+		}
+	}
 	return s, nil
 }
 
@@ -182,6 +200,9 @@ func sessionWarnings(s *session, from string) []string {
 	}
 	if s.costUnknown {
 		warn = append(warn, fmt.Sprintf("%s: session %s: cost.total is null (a model without a price): its cost counts as 0", from, s.ID))
+	}
+	if s.judgeUnknown {
+		warn = append(warn, fmt.Sprintf("%s: session %s: judge.cost is null (a fork of a model without a price): its judge spend counts as 0", from, s.ID))
 	}
 	return warn
 }
