@@ -15,8 +15,9 @@ import (
 
 // owedMain is what the main loop is owed now: the one-time notes, then every standing instruction, each
 // once and only when the context does not already hold it. Whatever it returns is marked delivered and
-// counted as spend, and the notes are drained. Called under the lock.
-func (sess *Session) owedMain() []string {
+// counted as spend, and the notes are drained. ahead: it goes out before the next turn's prompt (a
+// SessionStart's answer). Called under the lock.
+func (sess *Session) owedMain(ahead bool) []string {
 	st := sess.st
 	var out []string
 	for _, texts := range [][]string{st.Notes, st.Standing} {
@@ -29,7 +30,9 @@ func (sess *Session) owedMain() []string {
 	if len(st.Notes) > 0 {
 		sess.dispatch(state.NotesDrained{})
 	}
-	sess.injected(out, true)
+	if len(out) > 0 {
+		sess.observe(state.Injected{Texts: out, Main: true, Ahead: ahead})
+	}
 	return out
 }
 

@@ -212,7 +212,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		// What the session's context is owed from its start: the notes and standing instructions it does
 		// not hold yet (a new context after a clear or a compaction, a resume into one rebuilt without them).
 		var texts []string
-		sess.event(func() { texts = sess.owedMain() })
+		sess.event(func() { texts = sess.owedMain(true) })
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {

@@ -50,7 +50,7 @@ func (sess *Session) promptSubmit(p PromptSubmitParams, now int64) []string {
 			sess.processAt(now, state.TriggerPace, nil)
 		}
 	}
-	extra := sess.owedMain()
+	extra := sess.owedMain(false)
 	// A prompt is no new work: only a check still armed fires, and it never changes what the prompt carries.
 	sess.armedCheck(now)
 	return extra

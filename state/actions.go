@@ -192,6 +192,9 @@ type SetPrice struct {
 type Injected struct {
 	Texts []string
 	Main  bool
+	// Ahead: the texts first reach a request of the next turn (a SessionStart's answer, before the
+	// prompt that starts it), not of the turn in progress.
+	Ahead bool
 }
 
 // ContextHolds: the main loop's context already holds these texts, sent before the daemon joined the

@@ -171,13 +171,13 @@ func compactMoney(s *State) {
 }
 
 // inject counts texts saverd put into a loop's context as spend: each written once at the cache-write
-// price, and, in the main loop, re-read on its later turns (a subagent's turn is one run of requests, so
-// its re-reads are within that turn and not counted, as the savings count none within a turn). The main
-// loop's texts are then in its context (Delivered) until a compaction, a clear or a resume into a context
-// that no longer holds them.
-func inject(s *State, texts []string, main bool) {
+// price by the first request that carries it, and, in the main loop, re-read once on each turn after that
+// request's (a subagent's turn is one run of requests, so its re-reads are within that turn and not
+// counted, as the savings count none within a turn). The main loop's texts are then in its context
+// (Delivered) until a compaction, a clear or a resume into a context that no longer holds them.
+func inject(s *State, a Injected) {
 	var tokens float64
-	for _, t := range texts {
+	for _, t := range a.Texts {
 		tokens += float64(jstext.Len16(t)) / CharsPerToken
 	}
 	if tokens == 0 {
@@ -185,18 +185,24 @@ func inject(s *State, texts []string, main bool) {
 	}
 	m := &s.Money
 	m.Injected.add(tokens, m.CacheWrite, m.Priced)
-	if main {
-		holds(s, texts)
+	if !a.Main {
+		return
 	}
+	turn := s.Turn
+	if a.Ahead {
+		turn++
+	}
+	holds(s, a.Texts, turn)
 }
 
-// holds records texts as in the main loop's context: not sent again, and re-read on its later turns.
-func holds(s *State, texts []string) {
+// holds records texts as in the main loop's context from turn on: not sent again, and re-read on the
+// turns after.
+func holds(s *State, texts []string, turn int) {
 	delivered := slices.Clone(s.Delivered) // replaced, never appended in place: a clone shares it
 	for _, t := range texts {
 		if !slices.Contains(delivered, t) {
 			delivered = append(delivered, t)
-			s.Money.Live.added(float64(jstext.Len16(t))/CharsPerToken, s.Turn)
+			s.Money.Live.added(float64(jstext.Len16(t))/CharsPerToken, turn)
 		}
 	}
 	s.Delivered = delivered

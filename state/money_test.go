@@ -175,6 +175,18 @@ func TestInstructionsAreSpend(t *testing.T) {
 	if !close(s.Money.Injected, want) || len(s.Delivered) != 0 {
 		t.Fatalf("after a compaction: %+v, delivered %q", s.Money.Injected, s.Delivered)
 	}
+	// Sent ahead of a turn (a SessionStart's answer, before the prompt): that turn's first request writes
+	// it, so the re-reads start with the turn after.
+	a := state.New("/w", 200_000)
+	state.Reduce(a, state.SetPrice{Model: "m", CacheRead: 0.30, CacheWrite: 3.75, Known: true})
+	state.Reduce(a, state.Injected{Texts: []string{text}, Main: true, Ahead: true})
+	for turn := int64(1); turn <= 2; turn++ {
+		state.Reduce(a, state.TurnStart{Now: turn})
+		state.Reduce(a, state.TurnComplete{Stat: state.TurnStat{}})
+	}
+	if !close(a.Money.Injected, state.Tally{Tokens: 200, USD: 100*3.75/1e6 + 100*0.30/1e6}) {
+		t.Fatalf("sent ahead, two turns: %+v, want the write and the second turn's re-read", a.Money.Injected)
+	}
 	u := state.New("/w", 200_000)
 	state.Reduce(u, state.Injected{Texts: []string{text}, Main: true})
 	if !close(u.Money.Injected, state.Tally{Tokens: 100, Unpriced: 100}) {

@@ -136,9 +136,9 @@ func reduce(s *State, a Action, e *Effects) {
 	case SetPrice:
 		s.Money.Model, s.Money.CacheRead, s.Money.CacheWrite, s.Money.Priced = a.Model, a.CacheRead, a.CacheWrite, a.Known
 	case Injected:
-		inject(s, a.Texts, a.Main)
+		inject(s, a)
 	case ContextHolds:
-		holds(s, a.Texts)
+		holds(s, a.Texts, s.Turn)
 	case SetBudget:
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:

@@ -74,7 +74,7 @@ func TestRealClaudeCode(t *testing.T) {
 		t.Skip("runs the real Claude Code")
 	}
 	p := &phased{subagent: claudeapi.Steps(claudeapi.Text("Explored: a.txt holds one line."))}
-	srv, c, state := realProject(t, p)
+	srv, c, state := realProject(t, p.script)
 	tools := []string{"--allowedTools", "Bash Read Edit Agent"}
 	bash := func(cmd string) claudeapi.Reply {
 		return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": "run tests"}).
@@ -168,13 +168,13 @@ func TestRealClaudeCode(t *testing.T) {
 	}
 }
 
-// realProject sets up the real Claude Code offline against p's script, in a project with a package.json
+// realProject sets up the real Claude Code offline against script, in a project with a package.json
 // whose test script prints "212 pass", math.js and a.txt, and saverd installed at project scope with its
 // socket, state and config under the returned state directory. The daemon a hook starts is stopped when
 // the test ends.
-func realProject(t *testing.T, p *phased) (*claudeapi.Server, *claudeapi.Claude, string) {
+func realProject(t *testing.T, script claudeapi.Script) (*claudeapi.Server, *claudeapi.Claude, string) {
 	t.Helper()
-	srv, c := claudeapi.Offline(t, p.script)
+	srv, c := claudeapi.Offline(t, script)
 	state := t.TempDir()
 	c.Env = append(c.Env, "SAVERD_SOCKET="+filepath.Join(state, "run", "saverd.sock"), "XDG_STATE_HOME="+state,
 		"XDG_CONFIG_HOME="+filepath.Join(state, "config"), "GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false")

@@ -17,7 +17,7 @@ func TestRealInstructionOncePerContext(t *testing.T) {
 		t.Skip("runs the real Claude Code")
 	}
 	p := &phased{subagent: claudeapi.Steps(claudeapi.Text("Explored."))}
-	srv, c, _ := realProject(t, p)
+	srv, c, _ := realProject(t, p.script)
 	tools := []string{"--allowedTools", "Bash Read Edit Agent"}
 	bash := func(cmd string) claudeapi.Reply {
 		return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": "run tests"})
