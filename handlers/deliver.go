@@ -18,16 +18,27 @@ import (
 // counted as spend, and the notes are drained. ahead: it goes out before the next turn's prompt (a
 // SessionStart's answer). Called under the lock.
 func (sess *Session) owedMain(ahead bool) []string {
-	st := sess.st
+	return sess.deliver(ahead, sess.st.Notes, sess.st.Standing)
+}
+
+// owedNotes is the one-time notes a main-loop tool result carries, each once per context, drained and
+// counted as spend. Called under the lock.
+func (sess *Session) owedNotes() []string {
+	return sess.deliver(false, sess.st.Notes)
+}
+
+// deliver is the texts of lists, in order and once each, that the main loop's context does not hold:
+// marked delivered and counted as spend; the notes are drained. Called under the lock.
+func (sess *Session) deliver(ahead bool, lists ...[]string) []string {
 	var out []string
-	for _, texts := range [][]string{st.Notes, st.Standing} {
+	for _, texts := range lists {
 		for _, t := range texts {
-			if !slices.Contains(st.Delivered, t) && !slices.Contains(out, t) {
+			if !slices.Contains(sess.st.Delivered, t) && !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
 	}
-	if len(st.Notes) > 0 {
+	if len(sess.st.Notes) > 0 {
 		sess.dispatch(state.NotesDrained{})
 	}
 	if len(out) > 0 {
@@ -36,28 +47,10 @@ func (sess *Session) owedMain(ahead bool) []string {
 	return out
 }
 
-// owedNotes is the one-time notes a main-loop tool result carries, each once per context, drained and
-// counted as spend. Called under the lock.
-func (sess *Session) owedNotes() []string {
-	st := sess.st
-	var out []string
-	for _, t := range st.Notes {
-		if !slices.Contains(st.Delivered, t) && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
+// injected counts texts sent into a subagent's context as spend, at the session model's price. Called
+// under the lock.
+func (sess *Session) injected(texts []string) {
+	if len(texts) > 0 {
+		sess.observe(state.Injected{Texts: texts})
 	}
-	if len(st.Notes) > 0 {
-		sess.dispatch(state.NotesDrained{})
-	}
-	sess.injected(out, true)
-	return out
-}
-
-// injected counts texts sent into a context (main: the main loop's, else a subagent's) as spend, at the
-// session model's price. Called under the lock.
-func (sess *Session) injected(texts []string, main bool) {
-	if len(texts) == 0 {
-		return
-	}
-	sess.observe(state.Injected{Texts: texts, Main: main})
 }

@@ -107,7 +107,7 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 		sess.observe(state.RewriteOpened{SpawnID: id})
 		sess.bridge.spawns[pl.ToolUseID] = id
 		rewritten = prompt + "\n\n" + strings.Join(standing, "\n")
-		sess.injected(standing, false)
+		sess.injected(standing)
 	})
 	if rewritten == "" {
 		return nil

@@ -168,7 +168,7 @@ func (sess *Session) owedTo(agentID string, now int64) []string {
 		return nil
 	}
 	standing := append([]string(nil), sess.st.Standing...)
-	sess.injected(standing, false)
+	sess.injected(standing)
 	sess.dispatch(state.DeliverySent{AgentID: agentID, Now: now})
 	sess.log("ContextSaver delivery: first call → " + agentID)
 	sess.deliveredToast(now)

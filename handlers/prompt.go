@@ -85,7 +85,7 @@ func (s *Server) agentSpawn(_ context.Context, raw json.RawMessage) (any, error)
 		res.SpawnID = "spawn-" + strconv.Itoa(sess.spawnSeq)
 		sess.observe(state.RewriteOpened{SpawnID: res.SpawnID})
 		res.Prompt = p.Prompt + "\n\n" + strings.Join(standing, "\n")
-		sess.injected(standing, false)
+		sess.injected(standing)
 	})
 	return res, nil
 }
