@@ -122,7 +122,7 @@ func TestRealMoney(t *testing.T) {
 		{Input: 1234, Output: 517, CacheRead: 45_678, CacheCreation: 901},
 		{Input: 777, Output: 333, CacheRead: 22_222, CacheCreation: 111},
 	}}
-	srv, c, _ := realProject(t, l.script)
+	srv, c, state := realProject(t, l.script)
 	// A suite that prints 3.6k characters, and one test file's run that prints a line.
 	for name, body := range map[string]string{
 		"package.json": `{"name":"calc","version":"1.0.0","scripts":{"test":"node t.js"}}`,
@@ -260,6 +260,13 @@ func TestRealMoney(t *testing.T) {
 	if !strings.Contains(pane2, want2) || strings.Contains(pane2, "projected:") || !strings.Contains(pane2, "relapsed · Claude keeps running") {
 		t.Fatalf("after the relapse the pane lacks %q, or projects, or the card is not relapsed:\n%s", want2, pane2)
 	}
+
+	// The daemon's sessions log: the record each run's SessionEnd appended carries the two checks' forks.
+	sessionRecord(t, filepath.Join(state, "saverd", "sessions.jsonl"), id, func(rec map[string]any) bool {
+		j, _ := rec["judge"].(map[string]any)
+		cost, _ := j["cost"].(float64)
+		return j != nil && j["forks"] == 2.0 && math.Abs(cost-(j1+j2)) < 1e-9
+	})
 
 	// saverd audit --judge: its fork is priced at the model the title names, from its own usage, and is
 	// recorded as the session's judge fork.
