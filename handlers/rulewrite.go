@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
@@ -71,7 +72,7 @@ func (sess *Session) writeRule(a rules.Artifact) (text string, undoable bool) {
 // landArtifact writes a rule into its file (already confined) and says what it changed: the file's
 // bytes before and after, and the directories it had to create. The file is read only when it is a
 // regular file no larger than writeFileMax (a FIFO where CLAUDE.md should be is refused at once), and
-// written durably (store.WriteFile), keeping its mode; a new file is 0644.
+// written durably (atomicfile.Write), keeping its mode; a new file is 0644.
 func landArtifact(a rules.Artifact) (store.Write, error) {
 	w := store.Write{Path: a.Path, PatternID: a.PatternID, Kind: string(a.Kind)}
 	b, err := safefile.Read(a.Path, writeFileMax)
@@ -102,11 +103,7 @@ func landArtifact(a rules.Artifact) (store.Write, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return w, fmt.Errorf("create %s: %w", dir, err)
 	}
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(a.Path); err == nil {
-		perm = info.Mode().Perm()
-	}
-	return w, store.WriteFile(a.Path, []byte(w.After), perm)
+	return w, atomicfile.Write(a.Path, []byte(w.After), atomicfile.Mode(a.Path, 0o644))
 }
 
 // missingDirs is dir and each of its parents that does not exist yet, deepest first.

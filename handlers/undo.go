@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state/rules"
 	"github.com/saverd/saverd/store"
@@ -97,11 +98,7 @@ func (sess *Session) takeBack(w store.Write) (reply string, done bool) {
 		}
 		return "ContextSaver: took back " + w.Shown + " — removed, as before it was written" + sess.notAgain(w), true
 	}
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(w.Path); err == nil {
-		perm = info.Mode().Perm()
-	}
-	if err := store.WriteFile(w.Path, []byte(*w.Before), perm); err != nil {
+	if err := atomicfile.Write(w.Path, []byte(*w.Before), atomicfile.Mode(w.Path, 0o644)); err != nil {
 		return "ContextSaver: could not take back " + w.Shown + ": " + err.Error(), false
 	}
 	return "ContextSaver: took back the rule written to " + w.Shown + " — the file is as it was before" + sess.notAgain(w), true

@@ -5,14 +5,13 @@
 // {"key": "<key>", "value": <value>}: the key is written out so a person can tell which project a file
 // belongs to, and it is checked on read so a mangled file is never taken for another project's.
 //
-// Safety. Writes are atomic (a temp file in the same directory, fsync, rename over, fsync the
-// directory), so a reader never sees a half-written file and a crash leaves the old file whole.
+// Safety. Writes are atomic (internal/atomicfile: a temp file in the same directory, fsync, rename
+// over, fsync the directory), so a reader never sees a half-written file and a crash leaves the old file whole.
 // Read-merge-write runs under an exclusive flock on the store's one <dir>/registry.lock (opened without
 // following a symlink), so two daemons (two processes, or two goroutines) deciding on one project lose
 // nothing; Get takes a shared lock. A corrupt file — or one past MaxFileSize, or not a regular file —
 // is moved aside to <file>.corrupt-<unixnano> and logged: the session starts empty, the daemon never
 // stops over it.
 //
-// The package also keeps the journal of the rules saverd writes into a project (Journal, `/saver undo`)
-// and holds the one durable writer (WriteFile) of the files saverd writes for a person.
+// The package also keeps the journal of the rules saverd writes into a project (Journal, `/saver undo`).
 package store

@@ -3,69 +3,24 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/filelock"
 )
 
 // tempMark separates a key's file name from a temp file's random suffix.
-const tempMark = ".tmp-"
+const tempMark = atomicfile.TempMark
 
-// writeAtomic replaces a registry file with data (WriteFile, mode 0600), its temp files named so the
-// store finds a crashed writer's (removeStrayTemps).
+// writeAtomic replaces a registry file with data (atomicfile.Write's durability, mode 0600), its temp
+// files named <name>.tmp-… so the store finds a crashed writer's (removeStrayTemps).
 func writeAtomic(path string, data []byte) error {
-	if err := replace(path, data, 0o600, filepath.Base(path)+tempMark+"*"); err != nil {
+	if err := atomicfile.WriteTemp(path, data, 0o600, filepath.Base(path)+tempMark+"*"); err != nil {
 		return fmt.Errorf("write store %s: %w", path, err)
 	}
 	return nil
-}
-
-// WriteFile replaces path with data, mode perm, so that a reader sees either the old file or the new
-// one, and once it returns a crash or a power cut keeps the new one: a temp file in the same directory,
-// write, fsync, rename over, fsync the directory. It is the one durable writer of the files saverd
-// writes for a person (a rule's CLAUDE.md, skill or settings.json) and of its own (the registry, the
-// journal of those writes); the temp file is hidden (.<name>.tmp-…) and removed on failure.
-func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if err := replace(path, data, perm, "."+filepath.Base(path)+tempMark+"*"); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// replace is WriteFile with the temp file's name pattern given.
-func replace(path string, data []byte, perm fs.FileMode, pattern string) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		_ = f.Close()
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
 }
 
 // fileLock is a held flock on a sidecar lock file. The lock file is never removed: deleting it while

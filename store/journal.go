@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/safefile"
 )
 
@@ -15,7 +16,7 @@ import (
 // that the last write can be taken back byte for byte (`/saver undo`), in this session or a later one.
 // One file per project, <dir>/<first 16 hex digits of sha256(project)>.json, holding
 // {"project": "<dir>", "writes": [oldest … newest]}, mode 0600 in a 0700 directory (it holds copies of
-// the project's files). Writes are durable (WriteFile) and every read-change-write holds the journal's
+// the project's files). Writes are durable (atomicfile.Write) and every read-change-write holds the journal's
 // one lock file (journal.lock), as the registry's do, so two daemons never lose each other's entries.
 type Journal struct {
 	dir string
@@ -132,5 +133,5 @@ func (j *Journal) change(project string, edit func(*journalFile) (bool, error)) 
 	if err != nil {
 		return errors.Join(editErr, fmt.Errorf("encode journal %s: %w", path, err))
 	}
-	return errors.Join(editErr, WriteFile(path, append(out, '\n'), 0o600))
+	return errors.Join(editErr, atomicfile.Write(path, append(out, '\n'), 0o600))
 }

@@ -10,39 +10,6 @@ import (
 	"testing"
 )
 
-// TestWriteFile: a person's file is replaced whole with the mode asked for, and a failed write leaves no
-// hidden temp file behind and names the file.
-func TestWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "CLAUDE.md")
-	for _, c := range []struct {
-		data string
-		perm os.FileMode
-	}{{"first\n", 0o644}, {"second, shorter\n", 0o600}, {"", 0o640}} {
-		if err := WriteFile(path, []byte(c.data), c.perm); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(path)
-		info, serr := os.Stat(path)
-		if err != nil || serr != nil || string(b) != c.data || info.Mode().Perm() != c.perm {
-			t.Fatalf("after WriteFile(%q, %v): %q %v (%v %v)", c.data, c.perm, b, info.Mode(), err, serr)
-		}
-	}
-	target := filepath.Join(dir, "settings.json")
-	if err := os.MkdirAll(filepath.Join(target, "x"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(target, []byte("{}"), 0o644); err == nil || !strings.Contains(err.Error(), "write "+target) {
-		t.Fatalf("rename over a directory: %v", err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".*"+tempMark+"*")); len(left) != 0 {
-		t.Fatalf("temp files left: %v", left)
-	}
-	if err := WriteFile(filepath.Join(dir, "gone", "f"), nil, 0o644); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "gone", "f")) {
-		t.Fatalf("write into a missing dir: %v", err)
-	}
-}
-
 func write(path, after string) Write {
 	return Write{Path: path, Shown: path, After: after, Kind: "claude-md"}
 }

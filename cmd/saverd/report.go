@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/report"
 )
@@ -143,7 +143,7 @@ func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(page.Bytes())
 		return err
 	}
-	if err := os.WriteFile(c.out, page.Bytes(), 0o644); err != nil {
+	if err := writePage(c.out, page.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d sessions)\n", c.out, len(recs))
@@ -205,6 +205,16 @@ func (c *reportCmd) impact(ctx context.Context, recs []agentlog.Record) (*impact
 }
 
 // openInBrowser hands the page to the desktop's opener and does not wait for the browser.
+// writePage writes the page whole (atomicfile): a browser reloading it meanwhile reads the last page or
+// this one, never half of one. A link at path is written through and an existing page keeps its mode,
+// as writing the file in place did.
+func writePage(path string, page []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	return atomicfile.Write(path, page, atomicfile.Mode(path, 0o644))
+}
+
 func openInBrowser(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
