@@ -6,9 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/saverd/saverd/textview"
 	"io"
 	"strings"
+
+	replaypkg "github.com/saverd/saverd/replay" // the name replay is audit.go's function in package main
+	"github.com/saverd/saverd/textview"
 )
 
 // The demo: a small debugging session — the whole suite after every edit, a 2000-line log read twice,
@@ -30,7 +32,7 @@ var demoForkUsage = map[string]any{"input_tokens": 8_000, "output_tokens": 1_200
 
 // demoBuilder writes host requests with a clock that moves forward and remembers each row's seq.
 type demoBuilder struct {
-	reqs  []request
+	sc    replaypkg.Script
 	at    int64
 	seq   int
 	rows  map[string]int
@@ -40,14 +42,12 @@ type demoBuilder struct {
 func (b *demoBuilder) req(method string, params map[string]any, call bool) {
 	params["at"] = b.at
 	raw, _ := json.Marshal(params)
-	m := wireMsg{JSONRPC: "2.0", Method: method, Params: raw}
+	var id json.RawMessage
 	if call {
 		b.calls++
-		m.ID = json.RawMessage(fmt.Sprintf("%d", b.calls))
+		id = json.RawMessage(fmt.Sprintf("%d", b.calls))
 	}
-	r := request{wireMsg: m}
-	r.sessionID, r.at = peekParams(raw)
-	b.reqs = append(b.reqs, r)
+	b.sc.Request(method, id, raw)
 }
 
 func (b *demoBuilder) session(method string, extra map[string]any) {
@@ -165,7 +165,7 @@ func demoReply(rows map[string]int) string {
 }
 
 // demoScript is the whole sample session.
-func demoScript() *script {
+func demoScript() *replaypkg.Script {
 	b := &demoBuilder{at: demoStart, rows: map[string]int{}}
 	b.req("initialize", map[string]any{"capabilities": map[string]any{"fork": true, "invalidate": false}}, true)
 	b.session("session.start", map[string]any{"cwd": demoCwd, "usage": map[string]any{
@@ -193,10 +193,8 @@ func demoScript() *script {
 	b.turn("Added test/auth/refresh.test.ts; it fails on the old TTL and passes now.", 40_000, 270_000)
 	b.prompt("thanks — ship it")
 	b.turn("Committed the fix and the test.", 20_000, 280_000)
-	return &script{requests: b.reqs, malformed: map[int]string{}, forks: []forkReply{{purpose: "judge", msg: wireMsg{
-		JSONRPC: "2.0", ID: json.RawMessage(`"fork-1"`),
-		Result: mustJSON(map[string]any{"text": demoReply(b.rows), "usage": demoForkUsage}),
-	}}}}
+	b.sc.ForkReply("judge", json.RawMessage(`"fork-1"`), mustJSON(map[string]any{"text": demoReply(b.rows), "usage": demoForkUsage}))
+	return &b.sc
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -219,7 +217,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	views, err := parseShow(*show)
+	views, err := replaypkg.ParseShow(*show)
 	if err == nil {
 		err = checkWidth(*width)
 	}
@@ -228,8 +226,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	sc := demoScript()
-	fmt.Fprintf(stdout, "saverd demo: %d host requests played through the daemon; the judge forked once.\n\n", len(sc.requests))
-	if err := play(ctx, sc.cursor(), replayOptions{show: views, width: *width, quiet: !*ndjson}, stdout); err != nil {
+	fmt.Fprintf(stdout, "saverd demo: %d host requests played through the daemon; the judge forked once.\n\n", sc.Requests())
+	opt := replaypkg.Options{Version: version, Show: views, Width: *width, Quiet: !*ndjson}
+	if err := replaypkg.Play(ctx, sc.Source(), opt, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd demo:", err)
 		return 1
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -147,23 +146,11 @@ func buildFloor(b *testing.B, dir, name string) string {
 	return out
 }
 
-// writeReplay writes a full session and extra more tool.calls as NDJSON host requests, and answers how
-// many tool.calls it holds.
+// writeReplay writes a full session and extra more tool.calls as NDJSON host requests
+// (fullsession.Replay), and answers how many tool.calls it holds.
 func writeReplay(b *testing.B, path string, extra int) int {
-	var buf bytes.Buffer
-	id := 0
-	req := func(method string, params []byte) {
-		id++
-		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
-	}
-	req("initialize", []byte(`{"capabilities":{"fork":false}}`))
-	req("session.start", []byte(`{"sessionId":"s","cwd":"/bench/project","at":1000,"usage":{"window":1000000}}`))
-	req("turn.start", []byte(`{"sessionId":"s","at":1001}`))
-	calls := fullsession.Calls + extra
-	for i := range calls {
-		req("tool.call", fullsession.ToolCall("s", i))
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+	data, calls := fullsession.Replay(extra)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
 	return calls

@@ -4,6 +4,7 @@
 package fullsession
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -29,6 +30,26 @@ func ToolCall(session string, i int) []byte {
 		panic(err) // literals of our own always marshal
 	}
 	return p
+}
+
+// Replay is a full session and extra more tool.calls as NDJSON host requests (initialize, session.start,
+// turn.start, then the calls), and how many tool.calls it holds: the recording the binary's floors and
+// the replay's benchmarks play.
+func Replay(extra int) (ndjson []byte, calls int) {
+	var buf bytes.Buffer
+	id := 0
+	req := func(method string, params []byte) {
+		id++
+		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
+	}
+	req("initialize", []byte(`{"capabilities":{"fork":false}}`))
+	req("session.start", []byte(`{"sessionId":"s","cwd":"/bench/project","at":1000,"usage":{"window":1000000}}`))
+	req("turn.start", []byte(`{"sessionId":"s","at":1001}`))
+	calls = Calls + extra
+	for i := range calls {
+		req("tool.call", ToolCall("s", i))
+	}
+	return buf.Bytes(), calls
 }
 
 // Patterns is a project's registry at its cap: MaxPatterns habits, each keyed on one suite ToolCall runs.

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"bytes"
@@ -17,12 +17,12 @@ import (
 )
 
 // playOpts are the replay goldens' options: every view, so a difference anywhere shows.
-func playOpts(t *testing.T) replayOptions {
-	return replayOptions{show: []string{"band", "pane", "debug"}, width: 90, writeRoot: t.TempDir()}
+func playOpts(t *testing.T) Options {
+	return Options{Show: []string{"band", "pane", "debug"}, Width: 90, WriteRoot: t.TempDir()}
 }
 
 // playWhole plays file read whole, through a pipe as a replay of one reads it.
-func playWhole(t *testing.T, file string, opt replayOptions) string {
+func playWhole(t *testing.T, file string, opt Options) string {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -37,7 +37,7 @@ func playWhole(t *testing.T, file string, opt replayOptions) string {
 		}
 		w.Close()
 	}()
-	src, err := openSource(r, file)
+	src, err := Open(r, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,25 @@ func playWhole(t *testing.T, file string, opt replayOptions) string {
 		t.Fatalf("a pipe is read as %T, want it read whole", src)
 	}
 	var out bytes.Buffer
-	if err := play(context.Background(), src, opt, &out); err != nil {
+	if err := Play(context.Background(), src, opt, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
+}
+
+// replayFile plays file as `saverd replay FILE` does: opened (Open, two passes of a regular file) and
+// played.
+func replayFile(file string, opt Options, out io.Writer) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	src, err := Open(f, file)
+	if err != nil {
+		return err
+	}
+	return Play(context.Background(), src, opt, out)
 }
 
 // scanned is file's first pass (scanFile) through a reader of bufSize bytes; the file is closed when the
@@ -72,7 +87,7 @@ func playPasses(t *testing.T, file string, bufSize int) string {
 	t.Helper()
 	src := scanned(t, file, bufSize)
 	var out bytes.Buffer
-	if err := play(context.Background(), src, playOpts(t), &out); err != nil {
+	if err := Play(context.Background(), src, playOpts(t), &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -82,7 +97,7 @@ func playPasses(t *testing.T, file string, bufSize int) string {
 // replay recordings and on a long one whose fork replies come after the requests they answer, through
 // the reader's usual buffer and through one smaller than every line.
 func TestTwoPassesPlayAsOne(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.ndjson"))
 	long := filepath.Join(t.TempDir(), "long.ndjson")
 	writeFile(t, long, longRecording(t, 3_000))
 	for _, file := range append(files, long) {
@@ -122,7 +137,7 @@ func writeFile(t *testing.T, path, text string) {
 // its two fork replies moved to the end, after the requests whose forks they answer.
 func longRecording(t *testing.T, calls int) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "replay", "adopt.ndjson"))
+	data, err := os.ReadFile(filepath.Join("testdata", "adopt.ndjson"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,16 +197,16 @@ func TestReplayBadLineLate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "late.ndjson")
 			writeFile(t, file, good+"\n"+c.bad+"\n"+`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`+"\n")
-			var out, stderr bytes.Buffer
-			code := runReplay(context.Background(), []string{file, "--show", "pane"}, &out, &stderr)
+			var out bytes.Buffer
+			err := replayFile(file, Options{Show: []string{"pane"}, Width: 100, WriteRoot: t.TempDir()}, &out)
 			want := fmt.Sprintf("%s:%d: %s", file, lines+1, c.say)
-			if code != 1 || out.Len() != 0 || !strings.HasPrefix(stderr.String(), "saverd replay: "+want) {
-				t.Fatalf("exit %d, printed %d bytes, stderr %q; want 1, nothing, %q", code, out.Len(), stderr.String(), want)
+			if err == nil || out.Len() != 0 || !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("printed %d bytes, error %v; want nothing, %q", out.Len(), err, want)
 			}
 			f, _ := os.Open(file)
 			defer f.Close()
-			if _, err := readScript(f, file); err == nil || "saverd replay: "+err.Error()+"\n" != stderr.String() {
-				t.Fatalf("read whole: %v; two passes: %q", err, stderr.String())
+			if _, whole := readScript(f, file); whole == nil || whole.Error() != err.Error() {
+				t.Fatalf("read whole: %v; two passes: %v", whole, err)
 			}
 		})
 	}
@@ -248,11 +263,11 @@ func TestReplayLongLine(t *testing.T) {
 {"jsonrpc":"2.0","id":2,"method":"tool.call","params":{"sessionId":"s","at":2000,"ms":5,"event":{"tool":"Bash","tool_use_id":"t1","command":"cat big.log"},"result":{"text":"`+text+`"}}}
 {"jsonrpc":"2.0","id":3,"method":"view.band","params":{"sessionId":"s"}}
 `)
-	var out, stderr bytes.Buffer
-	if code := runReplay(context.Background(), []string{file, "--show", "debug"}, &out, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	var out bytes.Buffer
+	if err := replayFile(file, Options{Show: []string{"debug"}, Width: 100, WriteRoot: t.TempDir()}, &out); err != nil {
+		t.Fatal(err)
 	}
-	want := playWhole(t, file, replayOptions{show: []string{"debug"}, width: 100, writeRoot: t.TempDir()})
+	want := playWhole(t, file, Options{Show: []string{"debug"}, Width: 100, WriteRoot: t.TempDir()})
 	if out.String() != want || !strings.Contains(want, `"id":3,`) || !strings.Contains(want, fmt.Sprintf("%dch total", len(text))) {
 		t.Fatalf("replay printed:\n%s\nread whole, the same replay prints:\n%s", out.String(), want)
 	}
@@ -274,7 +289,7 @@ func TestSecondPassMeetsAChangedFile(t *testing.T) {
 			writeFile(t, file, good)
 			src := scanned(t, file, lineBuffer)
 			writeFile(t, file, c.now)
-			err := play(context.Background(), src, playOpts(t), io.Discard)
+			err := Play(context.Background(), src, playOpts(t), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), c.say) {
 				t.Fatalf("play of a changed file: %v, want %q", err, c.say)
 			}
@@ -307,7 +322,7 @@ func TestReadNowAgrees(t *testing.T) {
 		lines = append(lines, `{"jsonrpc":"2.0","id":1,"method":"tool.call","params":`+deep+`}`,
 			`{"jsonrpc":"2.0","method":"tool.call","params":`+deep+`,"id":1}`)
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.ndjson"))
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
 		lines = append(lines, strings.Split(string(data), "\n")...)

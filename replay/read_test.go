@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"bufio"
@@ -75,7 +75,7 @@ func TestScriptOnePassAgrees(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":` + nested(jsondepth.Max-1) + `}`,
 		`{"jsonrpc":"2.0","id":7,"method":"tool.call","params":` + nested(jsondepth.Max) + `}`,
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "replay", "*.ndjson"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.ndjson"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -90,7 +90,7 @@ func TestScriptOnePassAgrees(t *testing.T) {
 		}
 	}
 	for _, line := range lines {
-		fast, slow := &script{malformed: map[int]string{}}, &script{malformed: map[int]string{}}
+		fast, slow := &Script{malformed: map[int]string{}}, &Script{malformed: map[int]string{}}
 		fastIDs, slowIDs := map[string]string{}, map[string]string{}
 		errFast := fast.add([]byte(line), fastIDs)
 		var errSlow error
@@ -104,7 +104,7 @@ func TestScriptOnePassAgrees(t *testing.T) {
 			continue
 		}
 		// tool.call's sessionId and at are read as the request is handled: compare them read.
-		for _, s := range []*script{fast, slow} {
+		for _, s := range []*Script{fast, slow} {
 			for i := range s.requests {
 				s.requests[i].peek()
 				s.requests[i].unread, s.requests[i].read = false, nil

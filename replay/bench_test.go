@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"testing"
+
+	"github.com/saverd/saverd/internal/fullsession"
 )
 
 // BenchmarkReplayRead reads a generated replay of full-session tool.calls, each way a replay can: read
@@ -15,7 +17,7 @@ import (
 // the whole read grows with the file, the passes do not.
 func BenchmarkReplayRead(b *testing.B) {
 	file := filepath.Join(b.TempDir(), "replay.ndjson")
-	lines := writeReplay(b, file, 20_000)
+	lines := writeReplay(b, file)
 	f, err := os.Open(file)
 	if err != nil {
 		b.Fatal(err)
@@ -33,7 +35,7 @@ func BenchmarkReplayRead(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			return drain(sc.cursor())
+			return drain(sc.Source())
 		}},
 		{"pass1", func() error {
 			_, err := scanFile(f, file, lineBuffer)
@@ -63,9 +65,9 @@ func BenchmarkReplayRead(b *testing.B) {
 // whole read and from the two passes.
 func BenchmarkReplayPlay(b *testing.B) {
 	file := filepath.Join(b.TempDir(), "replay.ndjson")
-	lines := writeReplay(b, file, 20_000)
-	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit))
+	lines := writeReplay(b, file)
+	defer debug.SetGCPercent(debug.SetGCPercent(daemonGCPercent))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(daemonMemoryLimit))
 	for _, whole := range []bool{true, false} {
 		name := "stream"
 		if whole {
@@ -82,6 +84,23 @@ func BenchmarkReplayPlay(b *testing.B) {
 	}
 }
 
+// daemonGCPercent and daemonMemoryLimit are the collector settings `saverd replay` plays under, the
+// daemon's own (cmd/saverd/memory.go: gcPercent, memoryLimit).
+const (
+	daemonGCPercent   = 400
+	daemonMemoryLimit = 400 << 20
+)
+
+// writeReplay writes a full session and 20,000 more tool.calls as NDJSON host requests
+// (fullsession.Replay), and answers how many tool.calls it holds.
+func writeReplay(b *testing.B, path string) int {
+	data, calls := fullsession.Replay(20_000)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return calls
+}
+
 // playFile plays file to io.Discard, read whole or in two passes.
 func playFile(file string, whole bool) error {
 	f, err := os.Open(file)
@@ -89,21 +108,21 @@ func playFile(file string, whole bool) error {
 		return err
 	}
 	defer f.Close()
-	var src source
+	var src Source
 	if whole {
 		sc, err := readScript(f, file)
 		if err != nil {
 			return err
 		}
-		src = sc.cursor()
+		src = sc.Source()
 	} else if src, err = scanFile(f, file, lineBuffer); err != nil {
 		return err
 	}
-	return play(context.Background(), src, replayOptions{writeRoot: os.TempDir()}, io.Discard)
+	return Play(context.Background(), src, Options{WriteRoot: os.TempDir()}, io.Discard)
 }
 
 // drain takes every request from src as play does, handling none.
-func drain(src source) error {
+func drain(src Source) error {
 	for {
 		e, ok := src.next()
 		if !ok {
