@@ -133,6 +133,11 @@ func msgEntry(m wireMsg, forkIDs map[string]string) entry {
 // With readNow, params a one-pass reader takes are read in the same pass, when they end the line (as a
 // host writes a request): a replay that plays each line as it reads it reads them once, not once to
 // find their end and again as the request is handled (request.peek).
+//
+// The rpc layer's frame scan (rpc/scanframe.go) reads the same envelope, but hands each member back
+// raw, so the replay would read its jsonrpc and method a second time to have them as strings; on the
+// replay's lines that cost more CPU a line than this scan, which reads them once against lineWords, and
+// more again than scanToolCallLine's byte match (BenchmarkReplayRead), so the replay keeps its own.
 func scanRequest(text []byte, readNow bool) (r request, ok bool) {
 	if r, ok := scanToolCallLine(text, readNow); ok {
 		return r, true
