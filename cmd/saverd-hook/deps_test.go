@@ -1,0 +1,62 @@
+package main
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/saverd/saverd/internal/deptest"
+)
+
+const module = "github.com/saverd/saverd"
+
+// daemonOnly are what the hook must never link, each with why: the daemon's packages (a hook that
+// links them starts as slowly as the daemon, which is what saverd-hook exists to avoid), its logger
+// and goroutine helpers, and the JSON decoders the hook does not need (it forwards the payload as it
+// came, checking it with encoding/json).
+var daemonOnly = []daemonPackage{
+	{module + "/handlers", "the daemon's methods"},
+	{module + "/rpc", "the daemon's wire"},
+	{module + "/state", "the daemon's core"},
+	{module + "/bridge", "the daemon's reading of hook payloads"},
+	{module + "/store", "the daemon's registry"},
+	{module + "/agentlog", "the transcript readers"},
+	{module + "/forkcmd", "the judge's fork"},
+	{module + "/install", "install and doctor"},
+	{module + "/textview", "the views"},
+	{module + "/report", "the report page"},
+	{module + "/impact", "impact"},
+	{module + "/prices", "the price table"},
+	{module + "/replay", "the replay engine"},
+	{module + "/internal/jsonscan", "a JSON decoder the hook does not need"},
+	{module + "/internal/jstext", "a JSON decoder the hook does not need"},
+	{module + "/internal/jsonobj", "a JSON decoder the hook does not need"},
+	{"github.com/rs/zerolog", "the daemon's logger"},
+	{"github.com/sourcegraph/conc", "the daemon's goroutine helpers"},
+	{"go.lsp.dev/jsonrpc2", "the daemon's error codes"},
+	{"github.com/segmentio/encoding", "a JSON decoder the hook does not need"},
+	{"github.com/go-json-experiment/json", "a JSON decoder the hook does not need"},
+}
+
+type daemonPackage struct{ path, why string }
+
+// TestHookLinksNothingOfTheDaemon: on every system saverd builds for, saverd-hook links the standard
+// library and a few small packages of this module, none of daemonOnly and no other module's package:
+// a new import two levels down fails here, naming the chain that brought it in.
+func TestHookLinksNothingOfTheDaemon(t *testing.T) {
+	for _, goos := range deptest.Systems {
+		t.Run(goos, func(t *testing.T) {
+			g := deptest.List(t, goos, module+"/cmd/saverd-hook")
+			for _, path := range slices.Sorted(maps.Keys(g.Packages)) {
+				if g.Packages[path].Standard {
+					continue
+				}
+				if i := slices.IndexFunc(daemonOnly, func(d daemonPackage) bool { return deptest.Within(path, d.path) }); i >= 0 {
+					t.Errorf("saverd-hook links %s (%s): %s", path, daemonOnly[i].why, g.Via(path))
+				} else if !deptest.Within(path, module) {
+					t.Errorf("saverd-hook links %s, a package of another module: %s", path, g.Via(path))
+				}
+			}
+		})
+	}
+}
