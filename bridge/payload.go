@@ -10,6 +10,7 @@ import (
 
 	fastjson "github.com/segmentio/encoding/json"
 
+	"github.com/saverd/saverd/internal/saverline"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -110,17 +111,9 @@ func Parse(event string, raw []byte) (Payload, error) {
 	return p, nil
 }
 
-// SaverArgs reads a prompt typed as `/saver …`: ok, and what follows the command.
-func SaverArgs(prompt string) (args string, ok bool) {
-	t := strings.TrimLeft(prompt, " \t\r\n")
-	rest, found := strings.CutPrefix(t, "/saver")
-	if !found || (rest != "" && !isSpace(rest[0])) {
-		return "", false
-	}
-	return strings.TrimSpace(rest), true
-}
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+// SaverArgs reads a prompt typed as a saverd command — `/saver …`, the plugin's `/saver:saver …`, or
+// Codex's `$saver …` / `$saver:saver …` (internal/saverline): ok, and what follows the command.
+func SaverArgs(prompt string) (args string, ok bool) { return saverline.Args(prompt) }
 
 // IsTaskNotification: Claude Code submits a finished background agent's report as a prompt of its own;
 // nobody typed it, so it is no ask of the person's.

@@ -1,0 +1,33 @@
+// Package saverline recognises a prompt that is a saverd command, in every spelling a person can type
+// it: `/saver …` (Claude Code, a command file of that name), `/saver:saver …` (the command of the
+// plugin named saver: Claude Code namespaces a plugin's commands), `$saver …` and `$saver:saver …`
+// (Codex 0.169.0 has no custom slash commands; a skill named saver is typed with `$`, a plugin's skill
+// as `$saver:saver`). A line typed with leading spaces (` /saver …`, which Codex's TUI sends as a
+// prompt instead of rejecting it as an unknown command) counts too. It is pure and imports nothing, so
+// the hook binary can tell a command from a prompt without the daemon.
+package saverline
+
+import "strings"
+
+// spellings are the command's names, longest first so that `/saver:saver` is not read as `/saver`
+// followed by `:saver`.
+var spellings = []string{"/saver:saver", "$saver:saver", "/saver", "$saver"}
+
+// Args reads a prompt typed as a saverd command: ok, and what follows the command's name, trimmed.
+// The name must end the prompt or be followed by white space (`/savers` is not the command).
+func Args(prompt string) (args string, ok bool) {
+	t := strings.TrimLeft(prompt, " \t\r\n")
+	for _, name := range spellings {
+		rest, found := strings.CutPrefix(t, name)
+		if !found {
+			continue
+		}
+		if rest != "" && !isSpace(rest[0]) {
+			return "", false
+		}
+		return strings.TrimSpace(rest), true
+	}
+	return "", false
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
