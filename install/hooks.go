@@ -3,9 +3,10 @@ package install
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/saverd/saverd/internal/hookline"
 )
 
 // Handler is one hook saverd declares: the event it runs on, its group's matcher ("" for a group with
@@ -17,58 +18,11 @@ type Handler struct {
 	Timeout int
 }
 
-// Ours reports whether a command line is one saverd wrote: its first word's base name is saverd (or the
-// small saverd-hook binary, which takes the same arguments) and its second word is `hook` or
-// `statusline`. Everything else in a settings file belongs to someone else.
-func Ours(command string) bool {
-	w := words(command, 2)
-	if len(w) != 2 || (w[1] != "hook" && w[1] != "statusline") {
-		return false
-	}
-	base := filepath.Base(w[0])
-	return base == "saverd" || base == "saverd-hook"
-}
+// Ours reports whether a command line is one saverd wrote (internal/hookline).
+func Ours(command string) bool { return hookline.Ours(command) }
 
-// words splits the first n shell words of a command line, honouring single and double quotes and
-// backslashes, which is all a command saverd writes (a quoted binary path) can contain.
-func words(s string, n int) []string {
-	var out []string
-	var cur strings.Builder
-	in, quote := false, byte(0)
-	for i := 0; i < len(s) && len(out) < n; i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, in = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			in = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if in {
-				out = append(out, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in && len(out) < n {
-		out = append(out, cur.String())
-	}
-	return out
-}
+// words splits the first n shell words of a command line (internal/hookline).
+func words(s string, n int) []string { return hookline.Words(s, n) }
 
 // shellQuote quotes a path for a command line a shell runs, only when it needs quoting.
 func shellQuote(s string) string {

@@ -23,7 +23,7 @@ var forbidden = []string{
 }
 
 // pureDirs are the pure packages, relative to state/.
-var pureDirs = []string{".", "judge", "intake", "view", "rules", "demo", "detect", "../prices", "../internal/jsondepth", "../internal/jsonobj", "../internal/jstext", "../internal/jsonscan", "../internal/saverline"}
+var pureDirs = []string{".", "judge", "intake", "view", "rules", "demo", "detect", "../prices", "../internal/jsondepth", "../internal/jsonobj", "../internal/jstext", "../internal/jsonscan", "../internal/saverline", "../internal/hookline"}
 
 // ioAllowed are the files of pure packages that may do I/O: prices reads its override file in one
 // function kept apart from the arithmetic.
