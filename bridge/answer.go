@@ -24,6 +24,8 @@ type Specific struct {
 	AdditionalContext  string          `json:"additionalContext,omitempty"`
 	PermissionDecision string          `json:"permissionDecision,omitempty"`
 	UpdatedInput       json.RawMessage `json:"updatedInput,omitempty"`
+	// SuppressOriginalPrompt: Claude Code shows a blocked prompt's reason without the typed line again.
+	SuppressOriginalPrompt bool `json:"suppressOriginalPrompt,omitempty"`
 }
 
 // Empty reports whether the answer says nothing, so the hook prints nothing at all.
@@ -44,6 +46,17 @@ func Context(event string, texts []string) *Answer {
 // person reads the reason.
 func Block(reason string) *Answer {
 	return &Answer{Decision: "block", Reason: Fit(reason)}
+}
+
+// BlockPrompt is Block in the harness's words. Claude Code also takes suppressOriginalPrompt, so the
+// person reads the pane under "UserPromptSubmit operation blocked by hook" without the typed line
+// repeated after it; Codex 0.169.0 has no such field and gets the plain block.
+func BlockPrompt(harness, reason string) *Answer {
+	a := Block(reason)
+	if harness == Claude {
+		a.HookSpecificOutput = &Specific{HookEventName: UserPromptSubmit, SuppressOriginalPrompt: true}
+	}
+	return a
 }
 
 // SpawnInput is PreToolUse's answer that starts a subagent with the rewritten input.

@@ -216,7 +216,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
-			return bridge.Block(s.saverTyped(ctx, sess, args, now))
+			return bridge.BlockPrompt(sess.bridge.harness, s.saverTyped(ctx, sess, args, now))
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:
