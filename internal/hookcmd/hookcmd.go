@@ -25,11 +25,14 @@ import (
 
 // Usage is the hook client's help text.
 const Usage = `Usage:
-  saverd hook [--harness claude-code|codex] EVENT   (or: saverd-hook hook ...)
+  saverd hook [--harness claude-code|codex] [--plugin] EVENT   (or: saverd-hook hook ...)
       The command Claude Code or Codex runs for one hook: the payload on stdin, the answer on stdout,
-      always exit 0. EVENT is SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
-      PostToolUseFailure, SubagentStart, SubagentStop, Stop, PreCompact, PostCompact or SessionEnd.
-      Problems go to $XDG_STATE_HOME/saverd/hook.log. saverd install writes these hooks for you.
+      always exit 0. EVENT is SessionStart, UserPromptSubmit, UserPromptExpansion (the /saver guard,
+      answered without the daemon), PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart,
+      SubagentStop, Stop, PreCompact, PostCompact or SessionEnd. A /saver line the daemon cannot answer
+      is blocked all the same, saying why. --plugin: the hooks of saverd's plugin, which do nothing
+      while saverd's own hooks are in the settings. Problems go to $XDG_STATE_HOME/saverd/hook.log.
+      saverd install writes these hooks for you.
   saverd statusline                                 (or: saverd-hook statusline)
       Claude Code's status line: its JSON on stdin, the band as one line; with no daemon holding the
       session, "saverd idle" and the model, context used and cost from the JSON (no daemon is started).
@@ -63,7 +66,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 	if os.Getenv(EnvMarker) != "" {
 		return 0 // the judge's own fork: its events are never a session's
 	}
-	harness, event, err := hookArgs(args)
+	harness, event, plugin, err := hookArgs(args)
 	if err != nil {
 		hookLog("%v", err)
 		return 0
@@ -80,6 +83,13 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 		hookLog("%s: payload is not JSON (%d bytes)", event, len(payload))
 		return 0
 	}
+	if plugin && standDown(harness) {
+		return 0 // saverd's hooks are in the settings too: they carry every event, once
+	}
+	if event == ExpansionEvent {
+		stdout.Write(guard(payload))
+		return 0
+	}
 	frame := Frame(harness, event, payload)
 	wait := EventWait
 	if event == "UserPromptSubmit" {
@@ -88,6 +98,9 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 	out, err := Call(paths.Socket(), frame, wait, daemon)
 	if err != nil {
 		hookLog("%s: %v", event, err)
+		if event == "UserPromptSubmit" {
+			stdout.Write(unanswered(harness, payload, err))
+		}
 		return 0
 	}
 	if len(out) > 0 {
@@ -96,7 +109,9 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 	return 0
 }
 
-func hookArgs(args []string) (harness, event string, err error) {
+// hookArgs reads `[--harness claude-code|codex] [--plugin] EVENT`. --plugin marks the hooks of saverd's
+// plugin, which stand down while saverd's own hooks are in the settings.
+func hookArgs(args []string) (harness, event string, plugin bool, err error) {
 	harness = "claude-code"
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0]
@@ -106,14 +121,16 @@ func hookArgs(args []string) (harness, event string, err error) {
 			harness, args = args[0], args[1:]
 		case strings.HasPrefix(a, "--harness="):
 			harness = strings.TrimPrefix(a, "--harness=")
+		case a == "--plugin":
+			plugin = true
 		default:
-			return "", "", fmt.Errorf("hook: unknown flag %q", a)
+			return "", "", false, fmt.Errorf("hook: unknown flag %q", a)
 		}
 	}
 	if len(args) != 1 {
-		return "", "", errors.New("hook: want one EVENT (saverd hook [--harness claude-code|codex] EVENT)")
+		return "", "", false, errors.New("hook: want one EVENT (saverd hook [--harness claude-code|codex] [--plugin] EVENT)")
 	}
-	return harness, args[0], nil
+	return harness, args[0], plugin, nil
 }
 
 // Frame is the hook method's request, the payload spliced in as it came.

@@ -10,19 +10,22 @@ func TestHookArgs(t *testing.T) {
 	cases := []struct {
 		args           []string
 		harness, event string
+		plugin         bool
 		wantErr        bool
 	}{
-		{[]string{"PostToolUse"}, "claude-code", "PostToolUse", false},
-		{[]string{"--harness", "codex", "Stop"}, "codex", "Stop", false},
-		{[]string{"--harness=codex", "Stop"}, "codex", "Stop", false},
-		{[]string{}, "", "", true},
-		{[]string{"--verbose", "Stop"}, "", "", true},
-		{[]string{"Stop", "extra"}, "", "", true},
+		{[]string{"PostToolUse"}, "claude-code", "PostToolUse", false, false},
+		{[]string{"--harness", "codex", "Stop"}, "codex", "Stop", false, false},
+		{[]string{"--harness=codex", "Stop"}, "codex", "Stop", false, false},
+		{[]string{"--plugin", "UserPromptExpansion"}, "claude-code", "UserPromptExpansion", true, false},
+		{[]string{"--harness", "codex", "--plugin", "Stop"}, "codex", "Stop", true, false},
+		{[]string{}, "", "", false, true},
+		{[]string{"--verbose", "Stop"}, "", "", false, true},
+		{[]string{"Stop", "extra"}, "", "", false, true},
 	}
 	for _, c := range cases {
-		h, e, err := hookArgs(c.args)
-		if (err != nil) != c.wantErr || (!c.wantErr && (h != c.harness || e != c.event)) {
-			t.Errorf("hookArgs(%q) = %q, %q, %v", c.args, h, e, err)
+		h, e, p, err := hookArgs(c.args)
+		if (err != nil) != c.wantErr || (!c.wantErr && (h != c.harness || e != c.event || p != c.plugin)) {
+			t.Errorf("hookArgs(%q) = %q, %q, %v, %v", c.args, h, e, p, err)
 		}
 	}
 }
