@@ -18,6 +18,7 @@
 //	saverd audit ...           a past Claude Code session played through the reducer offline
 //	saverd install HARNESS     merge saverd's hooks into Claude Code's or Codex's settings (uninstall: remove them)
 //	saverd doctor              check the hooks, the daemon and the judge command
+//	saverd stop                end the user's shared daemon
 package main
 
 import (
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runInstall(args, true, stdout, stderr)
 	case "doctor":
 		return runDoctor(ctx, args, stdout, stderr)
+	case "stop":
+		return runStop(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

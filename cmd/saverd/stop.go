@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/saverd/saverd/internal/paths"
+)
+
+// stopWait is how long `saverd stop` waits for the daemon to go: it flushes every session's registry
+// before it exits.
+const stopWait = 5 * time.Second
+
+// runStop is `saverd stop`: the user's shared daemon is asked to end and stop waits until it has. 0
+// when it stopped or none was running, 1 when it could not be stopped, 2 on a usage error.
+func runStop(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+			fmt.Fprint(stdout, installUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "saverd stop: unexpected argument %q\n", args[0])
+		return 2
+	}
+	sock := paths.Socket()
+	pid, err := stopDaemon(sock, stopWait)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "saverd stop: %v\n", err)
+		return 1
+	case pid == 0:
+		fmt.Fprintf(stdout, "no daemon running at %s\n", sock)
+	default:
+		fmt.Fprintf(stdout, "stopped the daemon at %s (pid %d)\n", sock, pid)
+	}
+	return 0
+}
+
+// stopDaemon ends the daemon serving sock: its pid is the socket's peer (so no pid file can be stale),
+// it gets SIGTERM, on which it flushes every session's registry and exits, and stopDaemon waits up to
+// wait for the socket to stop answering. pid 0: no daemon was running.
+func stopDaemon(sock string, wait time.Duration) (int, error) {
+	c, err := net.DialTimeout("unix", sock, time.Second)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("connect to %s: %w", sock, err)
+	}
+	pid, err := peerPID(c)
+	c.Close()
+	if err != nil {
+		return 0, fmt.Errorf("the daemon at %s: %w", sock, err)
+	}
+	if err := terminate(pid); err != nil {
+		return 0, fmt.Errorf("stop the daemon at %s (pid %d): %w", sock, pid, err)
+	}
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("unix", sock, 100*time.Millisecond)
+		if err != nil {
+			return pid, nil
+		}
+		c.Close()
+		time.Sleep(20 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("the daemon at %s (pid %d) still answers %v after SIGTERM", sock, pid, wait)
+}
