@@ -11,6 +11,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/segmentio/encoding v0.3.4
 	github.com/sourcegraph/conc v0.3.0
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	go.lsp.dev/jsonrpc2 v0.10.0
 	golang.org/x/sys v0.46.0
 )

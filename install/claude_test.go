@@ -79,8 +79,8 @@ func TestMergeClaudeKeepsForeignStatusLine(t *testing.T) {
 	if len(e.Notes) != 1 || !strings.Contains(e.Notes[0], "~/bin/my-status") {
 		t.Errorf("notes = %q; want one naming the kept status line", e.Notes)
 	}
-	if len(e.Changes) != 11 {
-		t.Errorf("changes = %d, want 11 hooks and no status line: %q", len(e.Changes), e.Changes)
+	if len(e.Changes) != len(claudeEvents) {
+		t.Errorf("changes = %d, want one per event and no status line: %q", len(e.Changes), e.Changes)
 	}
 }
 
@@ -90,15 +90,15 @@ func TestMergeClaudeMovedBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(moved.Changes) != 11 {
-		t.Fatalf("changes = %q; want 11 updates", moved.Changes)
+	if len(moved.Changes) != len(claudeEvents) {
+		t.Fatalf("changes = %q; want one update per event", moved.Changes)
 	}
 	for _, c := range moved.Changes {
 		if !strings.HasPrefix(c, "updated ") {
 			t.Errorf("change %q: want an update in place", c)
 		}
 	}
-	if strings.Contains(moved.Text, bin) || strings.Count(moved.Text, "/home/me/go/bin/saverd hook ") != 11 {
+	if strings.Contains(moved.Text, bin) || strings.Count(moved.Text, "/home/me/go/bin/saverd hook ") != len(claudeEvents) {
 		t.Errorf("moved binary not rewritten everywhere:\n%s", moved.Text)
 	}
 	// In place: the events keep their order in the file.

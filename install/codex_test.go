@@ -49,7 +49,22 @@ func TestTrustHashUnknownFields(t *testing.T) {
 }
 
 func TestMergeCodexHooksGolden(t *testing.T) {
-	e, err := MergeCodexHooks("hooks.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-me","timeout":5}]}]}}`, bin)
+	e, err := MergeCodexHooks("hooks.json", `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "notify-me",
+            "timeout": 5
+          }
+        ]
+      }
+    ]
+  }
+}
+`, bin)
 	if err != nil {
 		t.Fatal(err)
 	}

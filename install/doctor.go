@@ -120,10 +120,41 @@ func claudeFindings(dir string) ([]Finding, bool) {
 	if len(installed) > 1 {
 		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("claude-code: hooks installed at %s: Claude Code runs every one, so each event reaches saverd %d times; uninstall all but one scope", strings.Join(installed, " and "), len(installed))})
 	}
-	if len(installed) == 0 {
+	plugin, err := ClaudePlugin(dir)
+	switch {
+	case err != nil:
+		out = append(out, Finding{Level: Fix, Text: "claude-code: " + err.Error()})
+	case plugin != "" && len(installed) > 0:
+		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("claude-code: the %s plugin and saverd's hooks at %s are both installed: the plugin's hooks stand down while those are there, so only one set runs; remove one route (`saverd uninstall claude-code --scope %s`, or `claude plugin uninstall %s`)", plugin, strings.Join(installed, " and "), installed[0], plugin)})
+	case plugin != "":
+		out = append(out, Finding{Level: OK, Text: "claude-code: the " + plugin + " plugin brings saverd's hooks (its command is /saver:saver)"})
+	case len(installed) == 0:
 		out = append(out, Finding{Level: Note, Text: "claude-code: no saverd hooks at any scope here (user, project, local)"})
 	}
-	return out, len(installed) > 0
+	if len(installed) > 0 || plugin != "" {
+		out = append(out, commandFinding(dir, installed))
+	}
+	return out, len(installed) > 0 || plugin != ""
+}
+
+// commandFinding says whether /saver is known to Claude Code's interactive UI: without a command file
+// the UI answers "Unknown command: /saver" and no hook runs.
+func commandFinding(dir string, scopes []string) Finding {
+	if len(scopes) == 0 {
+		scopes = []string{"user"}
+	}
+	var looked []string
+	for _, scope := range []string{"user", scopes[0]} {
+		files, err := ClaudeOwnFiles(scope, dir)
+		if err != nil {
+			return Finding{Level: Fix, Text: "claude-code: " + err.Error()}
+		}
+		if _, exists, err := readFile(files[0].Path); err == nil && exists {
+			return Finding{Level: OK, Text: "claude-code: /saver is known to the interactive UI (" + files[0].Path + ")"}
+		}
+		looked = append(looked, files[0].Path)
+	}
+	return Finding{Level: Fix, Text: fmt.Sprintf("claude-code: no /saver command file (%s): typed in the interactive UI, /saver is an unknown command that no hook sees; run `saverd install claude-code --scope %s`", strings.Join(looked, " or "), scopes[0])}
 }
 
 // coverage says whether every event saverd hooks has one of its handlers, and whether the binary they
@@ -314,4 +345,13 @@ func checkCommand(ctx context.Context, role, name string, wait time.Duration) Fi
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return Finding{Level: OK, Text: fmt.Sprintf("%s: %s runs (%s)", role, path, first)}
+}
+
+// InUse reports whether any harness still runs saverd here: saverd's hooks in Claude Code's settings at
+// any scope for dir, the saver plugin enabled, or saverd's hooks in either Codex hooks.json. Uninstall
+// stops the daemon when none is left.
+func InUse(dir string) bool {
+	_, claude := claudeFindings(dir)
+	_, codex := codexFindings(dir)
+	return claude || codex
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +55,8 @@ func TestDoctor(t *testing.T) {
 		untrust       bool   // drop the trust of one codex hook
 		socket        string // "" none; "ok"; "silent"
 		judge         string // script body of claude --version; "" none on PATH
+		plugin        string // "before" / "after": the saver plugin enabled before or after install
+		noCommand     bool   // the /saver command file removed
 	}
 	for _, c := range []struct {
 		name   string
@@ -63,7 +66,7 @@ func TestDoctor(t *testing.T) {
 		expect []string // and some line each of these
 	}{
 		{"all well", setup{claude: true, socket: "ok", judge: "echo 2.1.328"}, false, "claude-code user",
-			[]string{"hooks installed for all 11 events", "daemon: answers at", "(saverd 0.1.0)", "judge: ", "(2.1.328)"}},
+			[]string{"hooks installed for all 12 events", "daemon: answers at", "(saverd 0.1.0)", "judge: ", "(2.1.328)"}},
 		{"no daemon is fine", setup{claude: true, judge: "echo 1"}, false, "claude-code user", []string{"no daemon running", "the first hook starts one"}},
 		{"nothing installed", setup{judge: "echo 1"}, true, "claude-code: no saverd hooks", []string{"no saverd hooks installed for Claude Code or Codex"}},
 		{"untrusted first", setup{claude: true, codex: true, untrust: true, judge: "echo 1"}, true, "UNTRUSTED", []string{"codex judge: codex not found"}},
@@ -71,6 +74,9 @@ func TestDoctor(t *testing.T) {
 		{"no judge", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH"}},
 		{"judge hangs", setup{claude: true, judge: "exec /bin/sleep 30"}, true, "claude-code", []string{"did not answer within"}},
 		{"judge fails", setup{claude: true, judge: "echo broken >&2; exit 3"}, true, "claude-code", []string{"--version failed", "broken"}},
+		{"the plugin brings the hooks", setup{claude: true, plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks", "/saver is known"}},
+		{"plugin and hooks both", setup{claude: true, plugin: "after", judge: "echo 1"}, true, "claude-code", []string{"plugin and saverd's hooks at user are both installed"}},
+		{"no command file", setup{claude: true, noCommand: true, judge: "echo 1"}, true, "claude-code", []string{"no /saver command file", "unknown command"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home := sandbox(t)
@@ -80,10 +86,27 @@ func TestDoctor(t *testing.T) {
 			if c.s.judge != "" {
 				fakeBin(t, binDir, "claude", c.s.judge)
 			}
+			settings := filepath.Join(home, "claude", "settings.json")
+			enable := func() {
+				text := `{"enabledPlugins":{"saver@saverd":true}}`
+				if c.s.plugin == "after" {
+					text = strings.Replace(read(t, settings), "{", `{"enabledPlugins":{"saver@saverd":true},`, 1)
+				}
+				write(t, settings, text, 0o644)
+			}
+			if c.s.plugin == "before" {
+				enable()
+			}
 			if c.s.claude {
 				if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if c.s.plugin == "after" {
+				enable()
+			}
+			if c.s.noCommand {
+				os.Remove(filepath.Join(home, "claude", "commands", "saver.md"))
 			}
 			if c.s.codex {
 				if _, err := Install(Options{Harness: Codex, Scope: "user", Bin: self}); err != nil {

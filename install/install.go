@@ -27,6 +27,20 @@ type Options struct {
 type FileReport struct {
 	Path string
 	Edit Edit
+	// Remove: the file goes rather than being written (uninstall), and then RemoveDirs levels of its
+	// directories that are left empty (the skill's own directory).
+	Remove     bool
+	RemoveDirs int
+
+	before *origin // install: the settings file as it was, for the record uninstall gives back
+	forget bool    // uninstall: the record of this settings file is done with
+}
+
+// origin is a settings file as install found it.
+type origin struct {
+	existed bool
+	text    string
+	clean   bool // none of saverd's entries in it
 }
 
 // SettingsPath is the file a harness reads its hooks from at a scope: Claude Code's
@@ -88,7 +102,10 @@ func homeDir(env, dot string) (string, error) {
 }
 
 // Install merges saverd's hooks into the harness's file at the scope (and, for Codex, their trust into
-// config.toml). A file that does not parse is refused before anything is written.
+// config.toml), and writes the file that makes the command known to the harness's interactive UI (Claude
+// Code's /saver command file, Codex's $saver skill). A file that does not parse is refused before
+// anything is written. When the saver plugin is enabled for Claude Code, its hooks stand and install
+// adds none (it removes saverd's own from the file): only the status line and the command file.
 func Install(o Options) ([]FileReport, error) {
 	if !filepath.IsAbs(o.Bin) {
 		return nil, fmt.Errorf("the hooks need the absolute path of saverd, not %q", o.Bin)
@@ -97,16 +114,31 @@ func Install(o Options) ([]FileReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, _, err := readFile(path)
+	text, exists, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if o.Harness == ClaudeCode {
-		e, err := MergeClaude(path, text, o.Bin)
+		plugin, err := ClaudePlugin(o.Dir)
 		if err != nil {
 			return nil, err
 		}
-		return apply(o.DryRun, FileReport{Path: path, Edit: e})
+		e, err := mergeClaude(path, text, o.Bin, plugin == "")
+		if err != nil {
+			return nil, err
+		}
+		if plugin != "" {
+			e.Notes = append(e.Notes, "the "+plugin+" plugin is enabled and brings saverd's hooks, so none are added here (a plugin cannot set the status line: that is)")
+		}
+		settings, err := settingsReport(path, text, exists, e, RemoveClaude)
+		if err != nil {
+			return nil, err
+		}
+		cmd, err := installOwnFiles(ClaudeOwnFiles(o.Scope, o.Dir))
+		if err != nil {
+			return nil, err
+		}
+		return apply(o.DryRun, append([]FileReport{settings}, cmd...)...)
 	}
 	e, err := MergeCodexHooks(path, text, o.Bin)
 	if err != nil {
@@ -116,12 +148,33 @@ func Install(o Options) ([]FileReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	hooks, err := settingsReport(path, text, exists, e, RemoveCodexHooks)
+	if err != nil {
+		return nil, err
+	}
+	skill, err := installOwnFiles(CodexOwnFiles(o.Scope, o.Dir))
+	if err != nil {
+		return nil, err
+	}
 	// Trust first: an entry for a hook not yet declared is harmless, a declared hook without one is
 	// skipped by Codex without a word.
-	return apply(o.DryRun, trust, FileReport{Path: path, Edit: e})
+	return apply(o.DryRun, append([]FileReport{trust, hooks}, skill...)...)
 }
 
-// Uninstall removes exactly saverd's entries from the harness's file at the scope (and their trust).
+// settingsReport is install's report for a settings file, with what the file held before, so that
+// uninstall can give it back byte for byte (record.go). clean says whether it held none of saverd's
+// entries; remove is the harness's removal, which tells.
+func settingsReport(path, text string, exists bool, e Edit, remove func(name, text string) (Edit, error)) (FileReport, error) {
+	r, err := remove(path, text)
+	if err != nil {
+		return FileReport{}, err
+	}
+	return FileReport{Path: path, Edit: e, before: &origin{existed: exists, text: text, clean: len(r.Changes) == 0}}, nil
+}
+
+// Uninstall removes exactly saverd's entries from the harness's file at the scope (and their trust),
+// and the command file or skill install wrote, unless the person changed it. A settings file that
+// still holds exactly what install left gets back the text install found, byte for byte.
 func Uninstall(o Options) ([]FileReport, error) {
 	path, err := SettingsPath(o.Harness, o.Scope, o.Dir)
 	if err != nil {
@@ -136,7 +189,11 @@ func Uninstall(o Options) ([]FileReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		return apply(o.DryRun, FileReport{Path: path, Edit: e})
+		cmd, err := uninstallOwnFiles(ClaudeOwnFiles(o.Scope, o.Dir))
+		if err != nil {
+			return nil, err
+		}
+		return apply(o.DryRun, append([]FileReport{restored(path, text, e)}, cmd...)...)
 	}
 	e, err := RemoveCodexHooks(path, text)
 	if err != nil {
@@ -146,7 +203,28 @@ func Uninstall(o Options) ([]FileReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return apply(o.DryRun, FileReport{Path: path, Edit: e}, trust)
+	skill, err := uninstallOwnFiles(CodexOwnFiles(o.Scope, o.Dir))
+	if err != nil {
+		return nil, err
+	}
+	return apply(o.DryRun, append([]FileReport{restored(path, text, e), trust}, skill...)...)
+}
+
+// restored is uninstall's report for a settings file: the text install found when the file is still
+// exactly what install left, else the file without saverd's entries. A file left holding nothing is
+// removed (install made it, or nothing else was in it), unless it is a symlink (a dotfiles repository's
+// file): removing the link would leave saverd's entries in the file it points to, so that is written.
+func restored(path, text string, e Edit) FileReport {
+	r := FileReport{Path: path, Edit: e, forget: true}
+	if len(e.Changes) == 0 {
+		return r
+	}
+	if before, existed, ok := original(path, text); ok {
+		r.Edit.Text, r.Remove = before, !existed
+		return r
+	}
+	r.Remove = strings.TrimSpace(strings.TrimPrefix(e.Text, "\uFEFF")) == "{}" && !isSymlink(path)
+	return r
 }
 
 // codexTrust is config.toml's edit that follows a hooks.json edit: the trust of saverd's old handlers
@@ -231,31 +309,71 @@ func isSymlink(path string) bool {
 	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
-// apply writes every changed file in order, unless dry; it stops at the first failure.
+// apply writes every changed file in order, unless dry; it stops at the first failure. A file whose
+// write would be refused (a dangling symlink, writeTarget) fails the command before anything is written.
 func apply(dry bool, reports ...FileReport) ([]FileReport, error) {
 	if dry {
 		return reports, nil
 	}
 	for _, r := range reports {
+		if len(r.Edit.Changes) > 0 {
+			if _, err := writeTarget(r.Path); err != nil {
+				return reports, err
+			}
+		}
+	}
+	for _, r := range reports {
 		if len(r.Edit.Changes) == 0 {
 			continue
 		}
-		// A settings file left holding nothing once saverd's entries are gone is removed, not left as {}
-		// behind: install created it, or nothing else was in it. A symlink (a dotfiles repo's file) is not:
-		// removing it would leave saverd's entries in the file it points to, so that file is written.
-		if filepath.Ext(r.Path) == ".json" && strings.TrimSpace(r.Edit.Text) == "{}" && !isSymlink(r.Path) {
-			if err := os.Remove(r.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return reports, fmt.Errorf("remove %s: %w", r.Path, err)
-			}
-			continue
+		if err := r.write(); err != nil {
+			return reports, err
 		}
-		mode := os.FileMode(0o644)
-		if filepath.Ext(r.Path) == ".toml" {
-			mode = 0o600
-		}
-		if err := writeAtomic(r.Path, r.Edit.Text, mode); err != nil {
+		if err := r.record(); err != nil {
 			return reports, err
 		}
 	}
 	return reports, nil
+}
+
+// write removes the file or writes its new text.
+func (r FileReport) write() error {
+	if r.Remove {
+		target, err := writeTarget(r.Path)
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", target, err)
+		}
+		removeEmptyDirs(filepath.Dir(target), r.RemoveDirs)
+		return nil
+	}
+	mode := os.FileMode(0o644)
+	if filepath.Ext(r.Path) == ".toml" {
+		mode = 0o600
+	}
+	return writeAtomic(r.Path, r.Edit.Text, mode)
+}
+
+// record keeps what install found in a settings file, or drops it once uninstall is done.
+func (r FileReport) record() error {
+	switch {
+	case r.before != nil:
+		return remember(r.Path, r.before.existed, r.before.text, r.Edit.Text, r.before.clean)
+	case r.forget:
+		return forget(r.Path)
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and then its parents, n levels in all, while each is empty: the
+// directories install made for a file of its own.
+func removeEmptyDirs(dir string, n int) {
+	for ; n > 0; n-- {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }

@@ -14,6 +14,7 @@ func sandbox(t *testing.T) string {
 	t.Setenv("HOME", dir)
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))
 	t.Setenv("CODEX_HOME", filepath.Join(dir, "codex"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	return dir
 }
 
@@ -66,7 +67,7 @@ func TestInstallClaudeFiles(t *testing.T) {
 
 	o.DryRun = true
 	r, err := Install(o)
-	if err != nil || len(r) != 1 || len(r[0].Edit.Changes) == 0 {
+	if err != nil || len(r) != 2 || len(r[0].Edit.Changes) == 0 || len(r[1].Edit.Changes) != 1 {
 		t.Fatalf("dry run: %+v, %v", r, err)
 	}
 	if read(t, path) != foreignSettings {
@@ -173,8 +174,8 @@ func TestInstallCodexRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r) != 2 || r[0].Path != cfg || r[1].Path != hooks {
-		t.Fatalf("reports %+v: want config.toml first, then hooks.json", r)
+	if len(r) != 4 || r[0].Path != cfg || r[1].Path != hooks {
+		t.Fatalf("reports %+v: want config.toml first, then hooks.json, then the skill", r)
 	}
 	decls, _ := Declarations(hooks, read(t, hooks))
 	trust, err := ReadTrust(cfg, read(t, cfg))
@@ -196,7 +197,7 @@ func TestInstallCodexRoundTrip(t *testing.T) {
 	if !strings.HasPrefix(read(t, cfg), userConfig) {
 		t.Error("the user's config.toml text changed")
 	}
-	if again, _ := Install(o); len(again[0].Edit.Changes)+len(again[1].Edit.Changes) != 0 {
+	if again, _ := Install(o); changed(again) != 0 {
 		t.Errorf("second install changed %+v", again)
 	}
 	// A moved binary: new hashes replace the old ones.
@@ -242,4 +243,13 @@ func TestUninstallCodexNotesMovedForeignHook(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], `"mine"`) || !strings.Contains(notes[0], "stop:1:0") {
 		t.Errorf("notes = %q; want one naming the moved hook", notes)
 	}
+}
+
+// changed counts the changes of reports.
+func changed(reports []FileReport) int {
+	n := 0
+	for _, r := range reports {
+		n += len(r.Edit.Changes)
+	}
+	return n
 }

@@ -24,10 +24,14 @@ const installUsage = "Usage:\n" + installCommands
 const installCommands = `  saverd install claude-code [--scope user|project|local] [--dir DIR] [--dry-run]
   saverd install codex [--scope user|project] [--dir DIR] [--dry-run]
   saverd uninstall claude-code|codex [--scope ...] [--dir DIR] [--dry-run]
-      Merge saverd's hooks (and Claude Code's status line, Codex's hook trust) into the harness's
-      settings, or remove exactly those entries. --scope defaults to user; DIR to the working directory.
+      Merge saverd's hooks (and Claude Code's status line and /saver command file, Codex's hook trust
+      and $saver skill) into the harness's settings, or remove exactly those entries; uninstall gives a
+      file back byte for byte when nothing else changed in it, and stops the daemon when no harness
+      uses it any more. --scope defaults to user; DIR to the working directory.
   saverd doctor [--dir DIR]
       Check the hooks, the daemon and the judge command; exit 1 when something needs fixing.
+  saverd stop
+      End the user's shared daemon (it flushes every session first); the next hook starts it again.
 `
 
 // runInstall is `saverd install` and `saverd uninstall`: 0 on success (nothing to change included),
@@ -89,7 +93,67 @@ func runInstall(args []string, remove bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "saverd %s: %v\n", name, err)
 		return 1
 	}
+	switch {
+	case o.DryRun:
+	case remove:
+		stopUnused(o.Dir, stdout, stderr)
+	default:
+		nextSteps(stdout, o)
+	}
 	return 0
+}
+
+// stopUnused stops the daemon once no harness uses it here any more (no hooks at any scope for the
+// project, no plugin): otherwise it would idle on until its idle exit.
+func stopUnused(dir string, stdout, stderr io.Writer) {
+	if install.InUse(dir) {
+		return
+	}
+	pid, err := stopDaemon(paths.Socket(), stopWait)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "saverd uninstall: no harness uses saverd here any more, but %v\n", err)
+	case pid != 0:
+		fmt.Fprintf(stdout, "stopped the daemon (pid %d): no harness uses it here any more\n", pid)
+	}
+}
+
+// nextSteps tells the person what to type now, and whether the binaries are on their PATH.
+func nextSteps(w io.Writer, o install.Options) {
+	fmt.Fprintln(w, "\nNext:")
+	if o.Harness == install.ClaudeCode {
+		fmt.Fprintln(w, "  Start Claude Code (claude) and work as always; the first hook starts saverd's daemon.")
+		fmt.Fprintln(w, "  Type /saver for the pane, /saver check to ask the judge, /saver fix 1 to carry a fix into later prompts.")
+		fmt.Fprintln(w, "  The status line shows saverd's band. A session already open picks up the hooks when restarted.")
+	} else {
+		fmt.Fprintln(w, "  Start Codex (codex) and work as always; the first hook starts saverd's daemon.")
+		fmt.Fprintln(w, "  Codex has no custom slash commands: type $saver for the pane, $saver check, $saver fix 1")
+		fmt.Fprintln(w, "  (or the line with a leading space: \" /saver check\"). Typed /saver, Codex answers Unrecognized command.")
+	}
+	fmt.Fprintln(w, "  saverd doctor checks the installation; saverd uninstall "+o.Harness+" takes it out again.")
+	dir := filepath.Dir(o.Bin)
+	if !onPath(dir) {
+		fmt.Fprintf(w, "  note: %s is not on your PATH. The hooks name it in full, so they work; to type saverd yourself add it:\n", dir)
+		fmt.Fprintf(w, "        export PATH=\"$PATH:%s\"  (go install puts binaries in $(go env GOPATH)/bin)\n", dir)
+	}
+}
+
+// onPath reports whether dir is one of PATH's directories.
+func onPath(dir string) bool {
+	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
+		if p == "" {
+			continue
+		}
+		if a, err := filepath.Abs(p); err == nil {
+			if r, err := filepath.EvalSymlinks(a); err == nil {
+				a = r
+			}
+			if a == dir {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // selfPath is the absolute path of the running binary, symlinks resolved, which the hooks will run.

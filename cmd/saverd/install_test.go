@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runBin runs the built saverd with args and env added to a sandboxed environment.
@@ -51,9 +52,9 @@ func TestInstallCommands(t *testing.T) {
 	}{
 		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running", "ok  judge: "}},
 		{name: "dry run", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj, "--dry-run"}, stdout: []string{"would change (dry run, nothing written)", "added SessionStart: " + self + " hook SessionStart (timeout 10 s)"}, noFile: true},
-		{name: "install", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{settings + ":", "added UserPromptSubmit: " + self + " hook UserPromptSubmit (timeout 130 s)", "added statusLine: " + self + " statusline"}, fileHas: self + " hook PreToolUse"},
+		{name: "install", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{settings + ":", "added UserPromptSubmit: " + self + " hook UserPromptSubmit (timeout 130 s)", "added statusLine: " + self + " statusline", "added the /saver command file", "Next:", "/saver check", "is not on your PATH", "export PATH="}, fileHas: self + " hook PreToolUse"},
 		{name: "again", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"already up to date, nothing changed"}, fileHas: self + " hook Stop"},
-		{name: "doctor after", args: []string{"doctor", "--dir", proj}, code: 0, stdout: []string{"ok  claude-code project (" + settings + "): hooks installed for all 11 events", "(2.1.328 (Claude Code))"}},
+		{name: "doctor after", args: []string{"doctor", "--dir", proj}, code: 0, stdout: []string{"ok  claude-code project (" + settings + "): hooks installed for all 12 events", "(2.1.328 (Claude Code))"}},
 		{name: "uninstall", args: []string{"uninstall", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"removed SessionEnd: " + self + " hook SessionEnd", "removed statusLine"}, noFile: true}, // nothing else was in it
 		{name: "no harness", args: []string{"install"}, code: 2, stderr: "name the harness"},
 		{name: "unknown harness", args: []string{"uninstall", "cursor"}, code: 2, stderr: `unknown harness "cursor": want claude-code or codex`},
@@ -96,4 +97,64 @@ func TestInstallCommands(t *testing.T) {
 			t.Error("the file was changed")
 		}
 	})
+}
+
+// TestStopAndUninstallStopTheDaemon: `saverd stop` ends the user's daemon (and says when none runs);
+// uninstall ends it once no harness here uses it any more.
+func TestStopAndUninstallStopTheDaemon(t *testing.T) {
+	home := t.TempDir()
+	sock := filepath.Join(home, "run", "saverd.sock")
+	env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, "claude"), "CODEX_HOME=" + filepath.Join(home, "codex"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "SAVERD_SOCKET=" + sock, "GORACE=atexit_sleep_ms=0"}
+	start := func() *exec.Cmd {
+		d := exec.Command(binPath, "serve", "--listen", sock, "--idle-exit", "0")
+		d.Env = append(os.Environ(), env...)
+		if err := d.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Process.Kill(); d.Wait() })
+		for i := 0; i < 300; i++ {
+			if _, err := os.Stat(sock); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return d
+	}
+	waitGone := func(d *exec.Cmd) {
+		done := make(chan error, 1)
+		go func() { done <- d.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the daemon did not exit")
+		}
+	}
+
+	d := start()
+	stdout, stderr, code := runBin(t, env, "stop")
+	if code != 0 || !strings.Contains(stdout, "stopped the daemon at "+sock) {
+		t.Fatalf("stop: exit %d\n%s%s", code, stdout, stderr)
+	}
+	waitGone(d)
+	if stdout, _, code := runBin(t, env, "stop"); code != 0 || !strings.Contains(stdout, "no daemon running") {
+		t.Errorf("stop with none running: exit %d, %q", code, stdout)
+	}
+
+	if _, stderr, code := runBin(t, env, "install", "claude-code"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := runBin(t, env, "install", "codex"); code != 0 {
+		t.Fatal(stderr)
+	}
+	d = start()
+	// Codex still uses it: the daemon stays.
+	if stdout, _, _ := runBin(t, env, "uninstall", "claude-code"); strings.Contains(stdout, "stopped the daemon") {
+		t.Fatalf("uninstall stopped the daemon while Codex's hooks remain:\n%s", stdout)
+	}
+	stdout, stderr, code = runBin(t, env, "uninstall", "codex")
+	if code != 0 || !strings.Contains(stdout, "stopped the daemon (pid ") {
+		t.Fatalf("the last uninstall: exit %d\n%s%s", code, stdout, stderr)
+	}
+	waitGone(d)
 }
