@@ -29,6 +29,16 @@ disable-model-invocation: true
 saverd's hook did not answer this command. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
 `
 
+// PluginCommand is the plugin's /saver:saver command file: ClaudeCommand, its body naming the arguments
+// ($ARGUMENTS also keeps Codex from turning the file into a second skill when it installs the plugin).
+const PluginCommand = `---
+description: saverd — the pane; check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
+argument-hint: "check | fix N [note] | ignore N | debug | reset"
+disable-model-invocation: true
+---
+saverd's hook did not answer /saver:saver $ARGUMENTS. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
+`
+
 // CodexSkill is the skill that gives Codex users `$saver …`: Codex 0.169.0 has no custom slash commands
 // (an unknown /saver is refused in the TUI before any hook), but a skill pops up when `$sav` is typed,
 // and the UserPromptSubmit hook receives the typed `$saver check` verbatim and blocks it. The body reaches
@@ -38,6 +48,14 @@ name: saver
 description: saverd — the pane; $saver check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
 ---
 saverd's hook did not answer this $saver line. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
+`
+
+// PluginSkill is the Codex plugin's skill: CodexSkill under the plugin's name, typed `$saver:saver …`.
+const PluginSkill = `---
+name: saver
+description: saverd — the pane; $saver:saver check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
+---
+saverd's hook did not answer this $saver:saver line. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
 `
 
 // CodexSkillPolicy keeps the skill out of the skill listing Codex sends with every request (so the model

@@ -59,3 +59,28 @@ func ClaudePlugin(dir string) (string, error) {
 	}
 	return on[0], nil
 }
+
+// PluginHooks is the hooks file of saverd's plugin for a harness: the events install declares, each
+// running the plugin's launcher (hooks/run), which finds the installed saverd-hook — a plugin's bin/ is
+// not on its hooks' PATH — and runs it with --plugin. Claude Code names the plugin's root
+// ${CLAUDE_PLUGIN_ROOT}, Codex ${PLUGIN_ROOT}.
+func PluginHooks(harness string) string {
+	events, launch := claudeEvents, `sh "${CLAUDE_PLUGIN_ROOT}/hooks/run" `
+	if harness == Codex {
+		events, launch = codexEvents, `sh "${PLUGIN_ROOT}/hooks/run" --harness codex `
+	}
+	hs := handlersFor(events, launch)
+	for i := range hs {
+		if hs[i].Event == "UserPromptExpansion" {
+			hs[i].Command = guardCommand(hs[i].Command)
+		}
+	}
+	root := &object{}
+	if harness == ClaudeCode {
+		root.Set("description", "saverd: every event to the user's saverd daemon through saverd-hook, and the /saver:saver guard")
+	}
+	if _, err := mergeHooks(root, hs); err != nil {
+		return "" // a new object has no hooks of the wrong type
+	}
+	return format(root)
+}
