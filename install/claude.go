@@ -53,7 +53,8 @@ func ClaudeHandlers(bin string) []Handler {
 // cannot run at all (missing, crashed) the shell blocks the line with GuardReason, so the command file's
 // body never reaches the model. saverd-hook always exits 0, so the two never both print.
 func guardCommand(hook string) string {
-	answer, _ := json.Marshal(map[string]string{"decision": "block", "reason": GuardReason})
+	answer, _ := json.Marshal(map[string]any{"decision": "block", "reason": GuardReason,
+		"hookSpecificOutput": map[string]any{"hookEventName": "UserPromptExpansion", "suppressOriginalPrompt": true}})
 	return hook + " 2>/dev/null || printf '%s\\n' '" + string(answer) + "'"
 }
 

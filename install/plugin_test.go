@@ -102,8 +102,12 @@ func TestPluginLauncher(t *testing.T) {
 	for _, p := range []string{"/saver:saver check", "/saver", "$saver fix 1", "$saver:saver"} {
 		payload, _ := json.Marshal(map[string]string{"hook_event_name": "UserPromptSubmit", "prompt": p})
 		a := answer(launch(sysPath, string(payload), "--harness", "codex", "UserPromptSubmit"))
-		if a["decision"] != "block" || !strings.Contains(a["reason"].(string), "nothing was sent to the model") {
-			t.Errorf("%q without saverd-hook: %v", p, a)
+		if a["decision"] != "block" || !strings.Contains(a["reason"].(string), "nothing was sent to the model") || a["hookSpecificOutput"] != nil {
+			t.Errorf("%q without saverd-hook, for Codex: %v", p, a)
+		}
+		a = answer(launch(sysPath, string(payload), "UserPromptSubmit"))
+		if spec, _ := a["hookSpecificOutput"].(map[string]any); a["decision"] != "block" || spec["suppressOriginalPrompt"] != true {
+			t.Errorf("%q without saverd-hook, for Claude Code: %v", p, a)
 		}
 	}
 	for _, p := range []string{"/savers", "fix the /saver tests", "hello"} {

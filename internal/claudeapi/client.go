@@ -102,10 +102,13 @@ func Env(home, baseURL string) []string {
 		"HOME="+home,
 		"TMPDIR="+home,
 		"ANTHROPIC_BASE_URL="+baseURL,
-		"ANTHROPIC_API_KEY=test",
+		"ANTHROPIC_API_KEY="+apiKey,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	)
 }
+
+// apiKey is the dummy key every run sends; the interactive UI asks once whether to use it.
+const apiKey = "test"
 
 // Result is the object `claude -p --output-format json` prints.
 type Result struct {

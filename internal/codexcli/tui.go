@@ -4,7 +4,6 @@ package codexcli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -13,7 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
+
+	"github.com/saverd/saverd/internal/ptyterm"
 )
 
 // TUI runs the interactive client on a pseudo-terminal (120×40) in dir with CODEX_HOME=home. step is
@@ -23,7 +23,7 @@ import (
 // that last screen.
 func TUI(t testing.TB, bin, home, dir string, timeout time.Duration, step func(screen string) (keys string, done bool), args ...string) string {
 	t.Helper()
-	master, slave, err := openPTY(40, 120)
+	master, slave, err := ptyterm.OpenPTY(40, 120)
 	if err != nil {
 		t.Skipf("no pseudo-terminal for the interactive client: %v", err)
 	}
@@ -90,40 +90,3 @@ func TUI(t testing.TB, bin, home, dir string, timeout time.Duration, step func(s
 var escapes = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]|[\s\x00-\x1f]`)
 
 func flatten(s string) string { return escapes.ReplaceAllString(s, "") }
-
-// openPTY opens a pseudo-terminal pair of the given size through /dev/ptmx.
-func openPTY(rows, cols uint16) (master, slave *os.File, err error) {
-	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	var unlock int32
-	if err := ioctl(master, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); err != nil {
-		master.Close()
-		return nil, nil, fmt.Errorf("unlock pty: %w", err)
-	}
-	var n uint32
-	if err := ioctl(master, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); err != nil {
-		master.Close()
-		return nil, nil, fmt.Errorf("pty number: %w", err)
-	}
-	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		master.Close()
-		return nil, nil, err
-	}
-	ws := struct{ Row, Col, X, Y uint16 }{rows, cols, 0, 0}
-	if err := ioctl(slave, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); err != nil {
-		master.Close()
-		slave.Close()
-		return nil, nil, fmt.Errorf("pty size: %w", err)
-	}
-	return master, slave, nil
-}
-
-func ioctl(f *os.File, req, arg uintptr) error {
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, arg); e != 0 {
-		return e
-	}
-	return nil
-}

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/saverd/saverd/internal/hookline"
@@ -44,10 +46,13 @@ func unanswered(harness string, payload []byte, err error) []byte {
 	}
 	why := err.Error()
 	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED):
+		why = "no daemon answers at " + paths.Socket() + " and none could be started"
+	case errors.As(err, &ne) && ne.Timeout():
 		why = "the daemon did not answer in time"
 	}
-	return blockAnswer(harness, "UserPromptSubmit", fmt.Sprintf("saverd did not answer %s — %s. The line was stopped here, so nothing was sent to the model (%s has the details; saverd doctor checks the installation).", prompt, why, logPath()))
+	return blockAnswer(harness, "UserPromptSubmit", fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
 }
 
 // guard is the UserPromptExpansion answer: UserPromptSubmit let a saverd command through (its hook
@@ -63,14 +68,15 @@ func guard(payload []byte) []byte {
 		c.Close()
 		why = "the daemon is running, so its UserPromptSubmit hook failed or timed out"
 	}
-	return blockAnswer("claude-code", ExpansionEvent, fmt.Sprintf("saverd did not answer %s — %s. The line was stopped here, so nothing was sent to the model (%s has the details; saverd doctor checks the installation).", prompt, why, logPath()))
+	return blockAnswer("claude-code", ExpansionEvent, fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
 }
 
-// blockAnswer is a hook answer that blocks the prompt with reason. Claude Code's UserPromptSubmit also
-// takes suppressOriginalPrompt (the reason shows without the typed line again); Codex has no such field.
+// blockAnswer is a hook answer that blocks the prompt with reason. Claude Code also takes
+// suppressOriginalPrompt (the reason shows without the typed line again), on UserPromptSubmit and
+// UserPromptExpansion; Codex has no such field.
 func blockAnswer(harness, event, reason string) []byte {
 	a := map[string]any{"decision": "block", "reason": reason}
-	if harness == "claude-code" && event == "UserPromptSubmit" {
+	if harness == "claude-code" {
 		a["hookSpecificOutput"] = map[string]any{"hookEventName": event, "suppressOriginalPrompt": true}
 	}
 	b, _ := json.Marshal(a)

@@ -64,7 +64,7 @@ func TestNoDaemonStillBlocksSaver(t *testing.T) {
 			continue
 		}
 		reason, _ := a["reason"].(string)
-		if a["decision"] != "block" || !strings.Contains(reason, "no daemon at") || !strings.Contains(reason, "nothing was sent to the model") || strings.Contains(reason, "\n") {
+		if a["decision"] != "block" || !strings.Contains(reason, "no daemon answers at") || !strings.Contains(reason, "Nothing was sent to the model") || strings.Contains(reason, "\n") {
 			t.Errorf("%s %q: answer %v; want a one-line block saying why", c.harness, c.prompt, a)
 		}
 		_, suppressed := a["hookSpecificOutput"]

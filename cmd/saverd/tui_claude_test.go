@@ -1,0 +1,259 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/saverd/saverd/internal/claudeapi"
+	"github.com/saverd/saverd/internal/ptyterm"
+)
+
+// claudeTUI is the real Claude Code, its interactive UI on a pseudo-terminal, offline against the
+// scripted API, with saverd installed from a bin directory of the test's own.
+type claudeTUI struct {
+	t    *testing.T
+	p    *phased
+	srv  *claudeapi.Server
+	c    *claudeapi.Claude
+	bins string
+	sock string
+	tm   *ptyterm.Term
+}
+
+func newClaudeTUI(t *testing.T) *claudeTUI {
+	t.Helper()
+	p := &phased{subagent: claudeapi.Steps(claudeapi.Text("Explored."))}
+	srv, c := claudeapi.Offline(t, p.script)
+	bins := tuiBins(t)
+	state := t.TempDir()
+	sock := filepath.Join(state, "run", "saverd.sock")
+	c.Env = append(c.Env, "SAVERD_SOCKET="+sock, "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+filepath.Join(state, "config"),
+		"GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false", "GOPATH="+filepath.Join(c.Home, "go"))
+	t.Cleanup(func() { stopDaemonAt(sock) })
+	for name, body := range map[string]string{
+		"package.json": `{"name":"calc","version":"1.0.0","scripts":{"test":"node -e \"console.log('212 pass')\""}}`,
+		"math.js":      "export function add(a,b){return a+b}\n", "a.txt": "one line\n"} {
+		if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &claudeTUI{t: t, p: p, srv: srv, c: c, bins: bins, sock: sock}
+}
+
+// saverd runs the test's saverd with the client's environment.
+func (e *claudeTUI) saverd(args ...string) string {
+	e.t.Helper()
+	cmd := exec.Command(filepath.Join(e.bins, "saverd"), args...)
+	cmd.Env = e.c.Env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("saverd %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// start opens the interactive UI and waits for its prompt box.
+func (e *claudeTUI) start(args ...string) {
+	e.t.Helper()
+	e.tm = e.c.Interactive(e.t, append([]string{"--permission-mode", "default", "--allowedTools", "Bash Read Edit Agent"}, args...)...)
+	e.tm.WaitText(60*time.Second, "Claude Code v", "❯")
+}
+
+// turn types a prompt, answered by steps, and waits for the last step's text on the screen.
+func (e *claudeTUI) turn(prompt, done string, steps ...claudeapi.Reply) {
+	e.t.Helper()
+	e.p.set(claudeapi.Steps(append(steps, claudeapi.Text(done))...))
+	typeLine(e.tm, prompt)
+	e.tm.WaitText(90*time.Second, done)
+	e.tm.WaitFor("the turn's end", 30*time.Second, func(s string) bool { return inputBox(s) == "" && !strings.Contains(s, "esc to interrupt") })
+}
+
+func (e *claudeTUI) bash(cmd string) claudeapi.Reply {
+	return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": "run tests"}).
+		WithUsage(claudeapi.Usage{Input: 500, Output: 40, CacheRead: 8000, CacheCreation: 300})
+}
+
+func (e *claudeTUI) read(f string) claudeapi.Reply {
+	return claudeapi.ToolUse("Read", map[string]string{"file_path": filepath.Join(e.c.Dir, f)})
+}
+
+func (e *claudeTUI) edit(from, to string) claudeapi.Reply {
+	return claudeapi.ToolUse("Edit", map[string]any{"file_path": filepath.Join(e.c.Dir, "math.js"), "old_string": from, "new_string": to})
+}
+
+// habit is three turns that each run the whole test suite after a one-line edit.
+func (e *claudeTUI) habit() {
+	e.t.Helper()
+	e.turn("fix the math", "Turn one done.", e.read("math.js"), e.bash("npm test"), e.edit("a+b", "a + b"), e.bash("npm test"))
+	e.turn("tidy it", "Turn two done.", e.edit("a + b", "(a) + b"), e.bash("npm test"), e.read("math.js"))
+	e.turn("once more", "Turn three done.", e.edit("(a) + b", "a + (b)"), e.bash("npm test"), e.read("a.txt"))
+}
+
+// saverLine is one saverd command typed in the prompt box and what the screen must then show. A check
+// may make the judge's requests; no other /saver line makes any.
+type saverLine struct {
+	line, shows string
+	judge       bool
+}
+
+// judgeRequest: a request of the judge's fork, not of the session's own loop.
+func judgeRequest(r claudeapi.Request) bool {
+	return strings.Contains(r.LastUserText(), "You are auditing THIS session")
+}
+
+// lastAnswer is the newest answer to a blocked line on the screen: what follows the last
+// "operation blocked by hook:" header, "" when there is none or the typed line's echo came after it.
+func lastAnswer(screen string) string {
+	i := strings.LastIndex(screen, "operation blocked by hook:")
+	if i < 0 {
+		return ""
+	}
+	rest := screen[i:]
+	if j := strings.Index(rest, "\n─"); j >= 0 { // the prompt box's top border
+		rest = rest[:j]
+	}
+	if strings.Contains(rest, "\n❯ ") { // a line typed after it is still being answered
+		return ""
+	}
+	return rest
+}
+
+// busy: the UI is running a hook or a turn.
+func busy(screen string) bool {
+	return strings.Contains(screen, "esc to interrupt") || strings.Contains(screen, "running UserPrompt")
+}
+
+// saver types a saverd command and checks what the person sees: the answer as the newest thing in the
+// transcript, the input box empty again, the typed line not repeated under the answer, and no request
+// to the model but the judge's. It returns when the answer was on the screen.
+func (e *claudeTUI) saver(l saverLine) time.Time {
+	e.t.Helper()
+	before := len(e.srv.Requests())
+	e.tm.Type(l.line)
+	e.tm.WaitFor(l.line+" typed", 10*time.Second, func(s string) bool { return inputBox(s) == l.line })
+	e.tm.Press(ptyterm.Enter)
+	s := e.tm.WaitFor(l.line+" answered", 120*time.Second, func(s string) bool {
+		return inputBox(s) == "" && !busy(s) && strings.Contains(lastAnswer(s), l.shows)
+	})
+	answered := time.Now()
+	if strings.Contains(lastAnswer(s), "Original prompt:") {
+		e.t.Errorf("%s: the typed line is repeated under the answer (suppressOriginalPrompt not taken):\n%s", l.line, s)
+	}
+	for _, r := range e.srv.Requests()[before:] {
+		if !l.judge || !judgeRequest(r) {
+			e.t.Errorf("%s made a model request: %.300q", l.line, r.LastUserText())
+		}
+	}
+	return answered
+}
+
+// bandAfter waits for the status line to show what ok wants, with no model turn in between, and
+// returns how long after since that took.
+func (e *claudeTUI) bandAfter(since time.Time, ok func(band string) bool) time.Duration {
+	e.t.Helper()
+	before := len(e.srv.Requests())
+	e.tm.WaitFor("the band's change", 15*time.Second, func(s string) bool { return ok(statusLine(s)) })
+	if n := len(e.srv.Requests()) - before; n > 0 {
+		e.t.Errorf("%d model requests while the band changed: it must follow without a model turn", n)
+	}
+	return time.Since(since)
+}
+
+// TestClaudeCodeTUI drives the real Claude Code's interactive UI as a person does, with saverd installed
+// by `saverd install claude-code`: three turns that show a habit, /saver picked from its autocomplete,
+// /saver check, /saver fix 1, the status line band following each without a model turn, the fix in the
+// next request once, and no request for any /saver line — also when the daemon is down, saverd-hook
+// fails, or saverd-hook is missing.
+func TestClaudeCodeTUI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code")
+	}
+	e := newClaudeTUI(t)
+	// No judge runs in the background here (a budget of 0 leaves only /saver check), so the band's
+	// change is the check's.
+	if err := os.WriteFile(filepath.Join(e.c.Dir, ".saverd.json"), []byte(`{"judgeBudget": 0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := e.saverd("install", "claude-code")
+	if !strings.Contains(out, "Next:") || !strings.Contains(out, "/saver check") {
+		t.Errorf("install printed no next step:\n%s", out)
+	}
+	e.start()
+	e.habit()
+	if band := statusLine(e.tm.Screen()); !strings.Contains(band, "watching") {
+		t.Errorf("the band after three turns: %q", band)
+	}
+
+	// /saver as a person finds it: the autocomplete offers it with its description.
+	e.tm.Type("/sav")
+	menu := e.tm.WaitText(10*time.Second, "/saver", "saverd — the pane")
+	if strings.Contains(menu, "No commands match") {
+		t.Fatalf("the UI does not know /saver:\n%s", menu)
+	}
+	e.tm.Press(ptyterm.CtrlU)
+	e.tm.WaitFor("the box cleared", 5*time.Second, func(s string) bool { return inputBox(s) == "" })
+	e.saver(saverLine{line: "/saver", shows: "ContextSaver\n"})
+
+	answered := e.saver(saverLine{line: "/saver check", shows: "1 new waster", judge: true})
+	t.Logf("the band followed /saver check in %v", e.bandAfter(answered, func(band string) bool { return strings.Contains(band, "1 waster waiting") }))
+	answered = e.saver(saverLine{line: "/saver fix 1", shows: "· fixed"})
+	t.Logf("the band followed /saver fix 1 in %v", e.bandAfter(answered, func(band string) bool { return !strings.Contains(band, "waiting") }))
+	for _, l := range []saverLine{
+		{line: "/saver", shows: "DECIDED (1)"},
+		{line: "/saver debug", shows: "judge runs 1"},
+		{line: "/saver ignore 7", shows: "nothing to decide on"},
+	} {
+		e.saver(l)
+	}
+
+	// The next prompt carries the fix, once.
+	before := len(e.srv.Requests())
+	e.turn("next step", "On it.")
+	const instruction = "run only the tests covering the files you changed"
+	reqs := e.srv.Requests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("the next prompt made no request")
+	}
+	if n := strings.Count(reqs[0].Text(), instruction); n != 1 {
+		t.Errorf("the next request carries the fix %d times, want once:\n%.3000s", n, reqs[0].Text())
+	}
+
+	// When saverd cannot answer, the line is still kept from the model, and the person reads why.
+	hook := filepath.Join(e.bins, "saverd-hook")
+	daemon := filepath.Join(e.bins, "saverd")
+	stopDaemonAt(e.sock)
+	if err := os.Rename(daemon, daemon+".away"); err != nil { // and none can be started
+		t.Fatal(err)
+	}
+	e.saver(saverLine{line: "/saver check", shows: "saverd did not answer /saver check: no daemon answers at"})
+	if err := os.Rename(daemon+".away", daemon); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(hook, hook+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho failing on purpose >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.saver(saverLine{line: "/saver fix 1", shows: "its UserPromptSubmit hook failed or is missing"})
+	if err := os.Remove(hook); err != nil {
+		t.Fatal(err)
+	}
+	e.saver(saverLine{line: "/saver check", shows: "its UserPromptSubmit hook failed or is missing"})
+	if err := os.Rename(hook+".away", hook); err != nil {
+		t.Fatal(err)
+	}
+	// Back: the daemon starts again with the next hook and answers.
+	e.saver(saverLine{line: "/saver", shows: "ContextSaver\n"})
+	for _, r := range e.srv.Requests() {
+		if text := r.LastUserText(); strings.Contains(text, "/saver") && !judgeRequest(r) || strings.Contains(text, "saverd did not answer") {
+			t.Errorf("a /saver line reached the model: %.300q", text)
+		}
+	}
+}
