@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/internal/claudeapi"
 )
@@ -19,10 +20,12 @@ var ledgerTest = regexp.MustCompile(`(?m)^(r\d+) \| Bash \| (test:[^|]+?) \| tes
 // phased answers the main loop with the steps of the phase the test is in, a subagent with its own, and
 // the judge's fork with findings citing the test rows its prompt's LEDGER shows.
 type phased struct {
-	mu       sync.Mutex
-	main     claudeapi.Script
-	subagent claudeapi.Script
-	judged   []claudeapi.Request
+	mu         sync.Mutex
+	main       claudeapi.Script
+	subagent   claudeapi.Script
+	judged     []claudeapi.Request
+	judgeDelay time.Duration // how long the judge takes to answer
+	judgedAt   time.Time     // when it last answered
 }
 
 func (p *phased) set(main claudeapi.Script) {
@@ -38,6 +41,12 @@ func (p *phased) script(req claudeapi.Request) claudeapi.Reply {
 	switch {
 	case strings.Contains(last, "You are auditing THIS session"):
 		p.judged = append(p.judged, req)
+		if d := p.judgeDelay; d > 0 {
+			p.mu.Unlock()
+			time.Sleep(d)
+			p.mu.Lock()
+		}
+		p.judgedAt = time.Now()
 		return claudeapi.Text(findingsFor(last)).WithUsage(claudeapi.Usage{Input: 20, Output: 300, CacheRead: 30000})
 	case claudeapi.IsSubagent(req):
 		return p.subagent(req)

@@ -257,3 +257,106 @@ func TestClaudeCodeTUI(t *testing.T) {
 		}
 	}
 }
+
+// claude runs a claude CLI command (plugin validate, marketplace add, …) in the namespace and returns
+// its output; it must exit 0.
+func (e *claudeTUI) claude(args ...string) string {
+	e.t.Helper()
+	stdout, stderr, err := e.c.Run("", args...)
+	if err != nil {
+		e.t.Fatalf("claude %s: %v\n%s%s", strings.Join(args, " "), err, stdout, stderr)
+	}
+	return string(stdout) + string(stderr)
+}
+
+// TestClaudeCodePluginTUI installs saverd as a person does from this repository's marketplace — `claude
+// plugin validate`, `marketplace add`, `plugin install saver@saverd`, then `saverd install claude-code`
+// for the status line (which sees the plugin and adds no hooks) — and drives the interactive UI:
+// three turns whose habit the background judge finds, the band following that result with the UI idle,
+// /saver:saver from its autocomplete, fix and pane with no request, and the plugin's word when
+// saverd-hook is not installed.
+func TestClaudeCodePluginTUI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code")
+	}
+	e := newClaudeTUI(t)
+	e.p.judgeDelay = 2 * time.Second
+	// The plugin's launcher finds saverd-hook on PATH, where go install's directory is.
+	e.c.Env = append(e.c.Env, "PATH="+e.bins+string(os.PathListSeparator)+os.Getenv("PATH"))
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{repo, filepath.Join(repo, "plugins", "saver")} {
+		// What the plugin directory's catalog asks beyond (a licence, an icon) comes after its own
+		// heading and "does not change the result".
+		out := e.claude("plugin", "validate", dir)
+		own, _, _ := strings.Cut(out, "Plugin directory checks")
+		if !strings.Contains(out, "✔ Validation passed") || strings.ContainsAny(own, "⚠✘") {
+			t.Errorf("claude plugin validate %s:\n%s", dir, out)
+		}
+	}
+	if out := e.claude("plugin", "marketplace", "add", repo); !strings.Contains(out, "Successfully added marketplace: saverd") {
+		t.Fatalf("marketplace add:\n%s", out)
+	}
+	if out := e.claude("plugin", "install", "saver@saverd"); !strings.Contains(out, "Successfully installed plugin: saver@saverd") {
+		t.Fatalf("plugin install:\n%s", out)
+	}
+	out := e.saverd("install", "claude-code")
+	settings := filepath.Join(e.c.Home, ".claude", "settings.json")
+	text, _ := os.ReadFile(settings)
+	if !strings.Contains(out, "the saver@saverd plugin is enabled") || strings.Contains(string(text), " hook ") || !strings.Contains(string(text), "statusline") {
+		t.Errorf("install beside the plugin: want the status line and no hooks:\n%s\n%s", out, text)
+	}
+	doctor := exec.Command(filepath.Join(e.bins, "saverd"), "doctor")
+	doctor.Env = e.c.Env
+	if out, _ := doctor.CombinedOutput(); !strings.Contains(string(out), "ok  claude-code: the saver@saverd plugin brings saverd's hooks") ||
+		!strings.Contains(string(out), "ok  claude-code: /saver is known") {
+		t.Errorf("doctor:\n%s", out)
+	}
+
+	e.start()
+	e.habit()
+	// The judge runs in the background after the third turn and answers 2 s later; the band follows
+	// with the UI idle.
+	before := len(e.srv.Requests())
+	e.tm.WaitFor("the background judge's result on the band", 60*time.Second, func(s string) bool {
+		return strings.Contains(statusLine(s), "1 waster waiting")
+	})
+	e.p.mu.Lock()
+	at, judged := e.p.judgedAt, len(e.p.judged)
+	e.p.mu.Unlock()
+	if judged != 1 {
+		t.Fatalf("the judge ran %d times, want once in the background", judged)
+	}
+	t.Logf("the band followed the background judge's answer in %v", time.Since(at))
+	for _, r := range e.srv.Requests()[before:] {
+		if !judgeRequest(r) {
+			t.Errorf("a model turn while the band changed: %.200q", r.LastUserText())
+		}
+	}
+
+	e.tm.Type("/saver:")
+	menu := e.tm.WaitText(10*time.Second, "/saver:saver", "saverd — the pane")
+	if strings.Contains(menu, "No commands match") {
+		t.Fatalf("the UI does not know /saver:saver:\n%s", menu)
+	}
+	e.tm.Press(ptyterm.CtrlU)
+	e.tm.WaitFor("the box cleared", 5*time.Second, func(s string) bool { return inputBox(s) == "" })
+	for _, l := range []saverLine{
+		{line: "/saver:saver", shows: "WASTERS (1)"},
+		{line: "/saver:saver fix 1", shows: "· fixed"},
+		{line: "/saver:saver", shows: "DECIDED (1)"},
+	} {
+		e.saver(l)
+	}
+	// saverd-hook not installed: the plugin says so, and the line still never reaches the model.
+	hook := filepath.Join(e.bins, "saverd-hook")
+	if err := os.Rename(hook, hook+".away"); err != nil {
+		t.Fatal(err)
+	}
+	e.saver(saverLine{line: "/saver:saver check", shows: "saverd-hook is not on PATH"})
+	if err := os.Rename(hook+".away", hook); err != nil {
+		t.Fatal(err)
+	}
+}
