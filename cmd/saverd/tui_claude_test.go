@@ -34,7 +34,7 @@ func newClaudeTUI(t *testing.T) *claudeTUI {
 	state := t.TempDir()
 	sock := filepath.Join(state, "run", "saverd.sock")
 	c.Env = append(c.Env, "SAVERD_SOCKET="+sock, "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+filepath.Join(state, "config"),
-		"GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false", "GOPATH="+filepath.Join(c.Home, "go"))
+		"GORACE=atexit_sleep_ms=0", "npm_config_update_notifier=false", "GOPATH="+filepath.Join(c.Home, "go"), "PATH="+pathWithoutSaverd())
 	t.Cleanup(func() { stopDaemonAt(sock) })
 	for name, body := range map[string]string{
 		"package.json": `{"name":"calc","version":"1.0.0","scripts":{"test":"node -e \"console.log('212 pass')\""}}`,
@@ -227,10 +227,10 @@ func TestClaudeCodeTUI(t *testing.T) {
 	// When saverd cannot answer, the line is still kept from the model, and the person reads why.
 	hook := filepath.Join(e.bins, "saverd-hook")
 	daemon := filepath.Join(e.bins, "saverd")
-	stopDaemonAt(e.sock)
-	if err := os.Rename(daemon, daemon+".away"); err != nil { // and none can be started
+	if err := os.Rename(daemon, daemon+".away"); err != nil { // first, so that no hook in flight starts one
 		t.Fatal(err)
 	}
+	stopDaemonAt(e.sock)
 	e.saver(saverLine{line: "/saver check", shows: "saverd did not answer /saver check: no daemon answers at"})
 	if err := os.Rename(daemon+".away", daemon); err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestClaudeCodePluginTUI(t *testing.T) {
 	e := newClaudeTUI(t)
 	e.p.judgeDelay = 2 * time.Second
 	// The plugin's launcher finds saverd-hook on PATH, where go install's directory is.
-	e.c.Env = append(e.c.Env, "PATH="+e.bins+string(os.PathListSeparator)+os.Getenv("PATH"))
+	e.c.Env = append(e.c.Env, "PATH="+e.bins+string(os.PathListSeparator)+pathWithoutSaverd())
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

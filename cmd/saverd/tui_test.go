@@ -84,3 +84,16 @@ func statusLine(screen string) string {
 	}
 	return ""
 }
+
+// pathWithoutSaverd is $PATH without the directories holding a saverd or saverd-hook of the machine's
+// (a developer's go install): a test that takes its own binaries away must not find those.
+func pathWithoutSaverd() string {
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || isExecutable(filepath.Join(dir, "saverd")) || isExecutable(filepath.Join(dir, "saverd-hook")) {
+			continue
+		}
+		keep = append(keep, dir)
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
