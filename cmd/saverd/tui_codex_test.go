@@ -312,3 +312,79 @@ func TestCodexTUI(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexPluginTUI installs saverd's plugin in the real Codex CLI from this repository's marketplace
+// (`codex plugin marketplace add`, `codex plugin add saver@saverd`, plugins on in config.toml), goes
+// through the TUI's hook review as a person does (Trust all and continue: Codex reads the plugin's
+// eight hooks, not Claude Code's file beside them), and types `$saver:saver …` from its popup: answered
+// at zero requests, and the skill kept out of what the model is told.
+func TestCodexPluginTUI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Codex CLI")
+	}
+	bin := codexcli.Binary(t)
+	if !codexcli.Offline(t) {
+		return
+	}
+	e := newCodexTUI(t, bin, "")
+	cfg := filepath.Join(e.home, "config.toml")
+	text, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(text), "plugins = false", "plugins = true", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", e.bins+string(os.PathListSeparator)+os.Getenv("PATH")) // where go install puts saverd-hook
+	if err := os.WriteFile(filepath.Join(e.proj, ".saverd.json"), []byte(`{"judgeBudget": 0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"plugin", "marketplace", "add", repo}, {"plugin", "add", "saver@saverd"}} {
+		if r := codexcli.Run(t, bin, e.home, e.proj, "", args...); r.Err != nil {
+			t.Fatalf("codex %s: %v\n%s%s", strings.Join(args, " "), r.Err, r.Stdout, r.Stderr)
+		}
+	}
+	e.start()
+	s := e.tm.WaitText(30*time.Second, "Hooks need review", "Trust all and continue")
+	if !strings.Contains(s, "8 hooks are new or changed") {
+		t.Errorf("the review names other hooks than the plugin's eight:\n%s", s)
+	}
+	// The dialog takes keys once it has drawn itself: choose 2 until it shows chosen.
+	e.tm.WaitFor("Trust all chosen", 10*time.Second, func(s string) bool {
+		if strings.Contains(s, "› 2. Trust all and continue") {
+			return true
+		}
+		e.tm.Press("2")
+		time.Sleep(200 * time.Millisecond)
+		return false
+	})
+	e.tm.Press(ptyterm.Enter)
+	e.tm.WaitFor("the composer", 30*time.Second, func(s string) bool { return composer(s) == "" && !strings.Contains(s, "Hooks need review") })
+	if text, _ := os.ReadFile(cfg); !strings.Contains(string(text), `"saver@saverd:hooks/codex.json:user_prompt_submit:0:0"`) {
+		t.Errorf("config.toml after Trust all holds no trust for the plugin's hooks:\n%s", text)
+	}
+	e.habit()
+
+	e.tm.Type("$sav")
+	e.tm.WaitText(10*time.Second, "saver (saver)", "[Skill]")
+	e.tm.Press(ptyterm.Enter)
+	e.tm.WaitFor("$saver:saver inserted", 5*time.Second, func(s string) bool { return composer(s) == "$saver:saver" })
+	e.tm.Press(ptyterm.CtrlU)
+	e.tm.WaitFor("the composer cleared", 5*time.Second, func(s string) bool { return composer(s) == "" })
+	e.saver("$saver:saver check", "1 new waster")
+	e.saver("$saver:saver fix 1", "· fixed")
+	e.saver(" /saver:saver", "DECIDED (1)")
+	for _, r := range e.sessionRequests(0) {
+		body := string(r.Body)
+		for _, listed := range []string{"saver:saver:", "source-command-saver"} {
+			if strings.Contains(body, listed) {
+				t.Errorf("a request lists the plugin's skill to the model (%q)", listed)
+				break
+			}
+		}
+	}
+}
