@@ -174,6 +174,7 @@ func TestClaudeCodeTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Claude Code")
 	}
+	t.Parallel() // mostly waiting on the client: the two TUI tests share the wall clock
 	e := newClaudeTUI(t)
 	// No judge runs in the background here (a budget of 0 leaves only /saver check), so the band's
 	// change is the check's.
@@ -279,6 +280,7 @@ func TestClaudeCodePluginTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Claude Code")
 	}
+	t.Parallel()
 	e := newClaudeTUI(t)
 	e.p.judgeDelay = 2 * time.Second
 	// The plugin's launcher finds saverd-hook on PATH, where go install's directory is.
