@@ -95,40 +95,20 @@ func CodexOwnFiles(scope, dir string) ([]ownFile, error) {
 // installOwnFiles reports each file: written when absent; left as it is, with a note, when it holds
 // anything else (the person's own, or one they changed).
 func installOwnFiles(files []ownFile, err error) ([]FileReport, error) {
-	if err != nil {
-		return nil, err
-	}
-	var out []FileReport
-	for _, f := range files {
-		text, exists, err := readFile(f.Path)
-		if err != nil {
-			return nil, err
-		}
-		r := FileReport{Path: f.Path, Edit: Edit{Text: text}}
+	return ownReports(files, err, func(f ownFile, r *FileReport, text string, exists bool) {
 		switch {
 		case !exists:
 			r.Edit = Edit{Text: f.Text, Changes: []string{"added " + f.What}}
 		case text != f.Text:
 			r.Edit.Notes = []string{fmt.Sprintf("kept it: it is not the text saverd writes (yours, or changed since); %s is what saverd would write", f.What)}
 		}
-		out = append(out, r)
-	}
-	return out, nil
+	})
 }
 
 // uninstallOwnFiles reports each file: removed when it holds exactly what install wrote, else left, with
 // a note naming it.
 func uninstallOwnFiles(files []ownFile, err error) ([]FileReport, error) {
-	if err != nil {
-		return nil, err
-	}
-	var out []FileReport
-	for _, f := range files {
-		text, exists, err := readFile(f.Path)
-		if err != nil {
-			return nil, err
-		}
-		r := FileReport{Path: f.Path, Edit: Edit{Text: text}}
+	return ownReports(files, err, func(f ownFile, r *FileReport, text string, exists bool) {
 		switch {
 		case exists && text == f.Text:
 			r.Edit.Changes = []string{"removed " + f.What}
@@ -136,6 +116,22 @@ func uninstallOwnFiles(files []ownFile, err error) ([]FileReport, error) {
 		case exists:
 			r.Edit.Notes = []string{"left it: it is not the text saverd wrote (yours, or changed since)"}
 		}
+	})
+}
+
+// ownReports reads each file (a regular file only) and reports what decide makes of it.
+func ownReports(files []ownFile, err error, decide func(f ownFile, r *FileReport, text string, exists bool)) ([]FileReport, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FileReport, 0, len(files))
+	for _, f := range files {
+		text, exists, err := readFile(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		r := FileReport{Path: f.Path, Edit: Edit{Text: text}}
+		decide(f, &r, text, exists)
 		out = append(out, r)
 	}
 	return out, nil

@@ -24,34 +24,13 @@ import (
 //
 //	go test -run '^$' -bench HookRoundTrip -benchtime 2000x ./cmd/saverd
 func BenchmarkHookRoundTrip(b *testing.B) {
-	dir := b.TempDir()
-	saverd := filepath.Join(dir, "saverd")
-	small := filepath.Join(dir, "saverd-hook")
-	floor := filepath.Join(dir, "floor")
-	if err := os.WriteFile(filepath.Join(dir, "floor.go"), []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
+	floor := filepath.Join(b.TempDir(), "floor")
+	if err := os.WriteFile(floor+".go", []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	for _, build := range [][]string{{"build", "-o", saverd, "."}, {"build", "-o", small, "../saverd-hook"}, {"build", "-o", floor, filepath.Join(dir, "floor.go")}} {
-		cmd := exec.Command("go", build...)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("go %v: %v\n%s", build, err, out)
-		}
-	}
-	sock := filepath.Join(dir, "run", "saverd.sock")
-	env := append(os.Environ(), "SAVERD_SOCKET="+sock, "XDG_STATE_HOME="+filepath.Join(dir, "state"))
-	daemon := exec.Command(saverd, "serve", "--listen", sock, "--log-level", "error", "--idle-exit", "0")
-	daemon.Env = env
-	if err := daemon.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
-	conn, err := hookcmd.DialRetry(sock, 5*time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	fill(b, conn, 2000)
-	conn.Close()
+	goBuild(b, "-o", floor, floor+".go")
+	d := startBenchDaemon(b)
+	dir, saverd, small, env := d.dir, d.saverd, d.small, d.env
 
 	payload, _ := json.Marshal(map[string]any{"session_id": "bench", "transcript_path": "", "cwd": dir, "hook_event_name": "PostToolUse",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./..."}, "tool_use_id": "toolu_bench",
@@ -83,6 +62,46 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 		b.ReportMetric(float64(l[len(l)/2].Microseconds()), name+"-p50-µs")
 		b.ReportMetric(float64(l[len(l)*99/100].Microseconds()), name+"-p99-µs")
+	}
+}
+
+// benchDaemon is a socket daemon of a benchmark's own, built static as go install builds it, holding a
+// full session "bench" (2000 rows), with the small hook binary beside it.
+type benchDaemon struct {
+	dir, saverd, small string
+	env                []string // the environment that reaches its socket
+	pid                int
+}
+
+func startBenchDaemon(b *testing.B) benchDaemon {
+	d := benchDaemon{dir: b.TempDir()}
+	d.saverd, d.small = filepath.Join(d.dir, "saverd"), filepath.Join(d.dir, "saverd-hook")
+	goBuild(b, "-o", d.saverd, ".")
+	goBuild(b, "-o", d.small, "../saverd-hook")
+	sock := filepath.Join(d.dir, "run", "saverd.sock")
+	d.env = append(os.Environ(), "SAVERD_SOCKET="+sock, "XDG_STATE_HOME="+filepath.Join(d.dir, "state"))
+	daemon := exec.Command(d.saverd, "serve", "--listen", sock, "--log-level", "error", "--idle-exit", "0")
+	daemon.Env = d.env
+	if err := daemon.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
+	d.pid = daemon.Process.Pid
+	conn, err := hookcmd.DialRetry(sock, 5*time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fill(b, conn, 2000)
+	conn.Close()
+	return d
+}
+
+// goBuild runs go build with args, static (CGO_ENABLED=0) as the hooks are installed.
+func goBuild(b *testing.B, args ...string) {
+	cmd := exec.Command("go", append([]string{"build"}, args...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build %v: %v\n%s", args, err, out)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/install"
-	"github.com/saverd/saverd/internal/hookcmd"
 )
 
 // BenchmarkStatusLine is what the status line costs at the refreshInterval install sets: Claude Code
@@ -26,30 +24,8 @@ import (
 //
 //	go test -run '^$' -bench StatusLine -benchtime 2000x ./cmd/saverd
 func BenchmarkStatusLine(b *testing.B) {
-	dir := b.TempDir()
-	saverd := filepath.Join(dir, "saverd")
-	small := filepath.Join(dir, "saverd-hook")
-	for _, build := range [][]string{{"build", "-o", saverd, "."}, {"build", "-o", small, "../saverd-hook"}} {
-		cmd := exec.Command("go", build...)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("go %v: %v\n%s", build, err, out)
-		}
-	}
-	sock := filepath.Join(dir, "run", "saverd.sock")
-	env := append(os.Environ(), "SAVERD_SOCKET="+sock, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "COLUMNS=140")
-	daemon := exec.Command(saverd, "serve", "--listen", sock, "--log-level", "error", "--idle-exit", "0")
-	daemon.Env = env
-	if err := daemon.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
-	conn, err := hookcmd.DialRetry(sock, 5*time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	fill(b, conn, 2000)
-	conn.Close()
+	d := startBenchDaemon(b)
+	env := append(d.env, "COLUMNS=140")
 
 	// The status line input Claude Code 2.1.328 sends (its documented fields).
 	payload, _ := json.Marshal(map[string]any{"session_id": "bench", "transcript_path": "", "cwd": "/bench",
@@ -60,10 +36,10 @@ func BenchmarkStatusLine(b *testing.B) {
 			"total_input_tokens": 120000, "total_output_tokens": 9000}})
 	var lat []time.Duration
 	var clientCPU time.Duration
-	daemonBefore := procCPU(b, daemon.Process.Pid)
+	daemonBefore := procCPU(b, d.pid)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		cmd := exec.Command(small, "statusline")
+		cmd := exec.Command(d.small, "statusline")
 		cmd.Env = env
 		cmd.Stdin = bytes.NewReader(payload)
 		var out bytes.Buffer
@@ -79,7 +55,7 @@ func BenchmarkStatusLine(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	daemonCPU := procCPU(b, daemon.Process.Pid) - daemonBefore
+	daemonCPU := procCPU(b, d.pid) - daemonBefore
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	perRun := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) }
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")

@@ -95,6 +95,19 @@ func (e *claudeTUI) habit() {
 	e.turn("once more", "Turn three done.", e.edit("(a) + b", "a + (b)"), e.bash("npm test"), e.read("a.txt"))
 }
 
+// autocomplete types prefix as a person starts to, checks the UI offers command with saverd's
+// description, and clears the box again.
+func (e *claudeTUI) autocomplete(prefix, command string) {
+	e.t.Helper()
+	e.tm.Type(prefix)
+	menu := e.tm.WaitText(10*time.Second, command, "saverd — the pane")
+	if strings.Contains(menu, "No commands match") {
+		e.t.Fatalf("the UI does not know %s:\n%s", command, menu)
+	}
+	e.tm.Press(ptyterm.CtrlU)
+	e.tm.WaitFor("the box cleared", 5*time.Second, func(s string) bool { return inputBox(s) == "" })
+}
+
 // saverLine is one saverd command typed in the prompt box and what the screen must then show. A check
 // may make the judge's requests; no other /saver line makes any.
 type saverLine struct {
@@ -191,14 +204,7 @@ func TestClaudeCodeTUI(t *testing.T) {
 		t.Errorf("the band after three turns: %q", band)
 	}
 
-	// /saver as a person finds it: the autocomplete offers it with its description.
-	e.tm.Type("/sav")
-	menu := e.tm.WaitText(10*time.Second, "/saver", "saverd — the pane")
-	if strings.Contains(menu, "No commands match") {
-		t.Fatalf("the UI does not know /saver:\n%s", menu)
-	}
-	e.tm.Press(ptyterm.CtrlU)
-	e.tm.WaitFor("the box cleared", 5*time.Second, func(s string) bool { return inputBox(s) == "" })
+	e.autocomplete("/sav", "/saver")
 	e.saver(saverLine{line: "/saver", shows: "ContextSaver\n"})
 
 	answered := e.saver(saverLine{line: "/saver check", shows: "1 new waster", judge: true})
@@ -338,13 +344,7 @@ func TestClaudeCodePluginTUI(t *testing.T) {
 		}
 	}
 
-	e.tm.Type("/saver:")
-	menu := e.tm.WaitText(10*time.Second, "/saver:saver", "saverd — the pane")
-	if strings.Contains(menu, "No commands match") {
-		t.Fatalf("the UI does not know /saver:saver:\n%s", menu)
-	}
-	e.tm.Press(ptyterm.CtrlU)
-	e.tm.WaitFor("the box cleared", 5*time.Second, func(s string) bool { return inputBox(s) == "" })
+	e.autocomplete("/saver:", "/saver:saver")
 	for _, l := range []saverLine{
 		{line: "/saver:saver", shows: "WASTERS (1)"},
 		{line: "/saver:saver fix 1", shows: "· fixed"},

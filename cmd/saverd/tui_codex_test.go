@@ -206,6 +206,34 @@ func (e *codexTUI) saver(line, shows string) {
 	}
 }
 
+// offlineCodexTUI is a codexTUI inside the test's own network namespace (nil in the test process that
+// re-ran itself there), with a judge budget of 0 in the project: only a typed check runs the judge, so
+// what it finds is the check's.
+func offlineCodexTUI(t *testing.T) *codexTUI {
+	t.Helper()
+	bin := codexcli.Binary(t)
+	if !codexcli.Offline(t) {
+		return nil
+	}
+	e := newCodexTUI(t, bin, "")
+	if err := os.WriteFile(filepath.Join(e.proj, ".saverd.json"), []byte(`{"judgeBudget": 0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// popup types $sav as a person starts to, checks the skill's popup shows entry, takes it with Enter
+// (Codex inserts the name, it does not submit), and clears the composer again.
+func (e *codexTUI) popup(entry, inserted string) {
+	e.t.Helper()
+	e.tm.Type("$sav")
+	e.tm.WaitText(10*time.Second, entry)
+	e.tm.Press(ptyterm.Enter)
+	e.tm.WaitFor(inserted+" inserted", 5*time.Second, func(s string) bool { return composer(s) == inserted })
+	e.tm.Press(ptyterm.CtrlU)
+	e.tm.WaitFor("the composer cleared", 5*time.Second, func(s string) bool { return composer(s) == "" })
+}
+
 func (e *codexTUI) habit() {
 	e.t.Helper()
 	e.turn("fix the math", "Turn one done.", codexExec("npm test"), codexExec("cat math.js"), codexExec("sed -i s/a+b/a+b+0/ math.js"), codexExec("npm test"))
@@ -222,14 +250,9 @@ func TestCodexTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Codex CLI")
 	}
-	bin := codexcli.Binary(t)
-	if !codexcli.Offline(t) {
+	e := offlineCodexTUI(t)
+	if e == nil {
 		return
-	}
-	e := newCodexTUI(t, bin, "")
-	// Only /saver check runs the judge here, so what it finds is the check's.
-	if err := os.WriteFile(filepath.Join(e.proj, ".saverd.json"), []byte(`{"judgeBudget": 0}`), 0o644); err != nil {
-		t.Fatal(err)
 	}
 	if out := e.saverd("install", "codex"); !strings.Contains(out, "added the $saver skill") || !strings.Contains(out, "$saver check") {
 		t.Errorf("install codex:\n%s", out)
@@ -237,13 +260,7 @@ func TestCodexTUI(t *testing.T) {
 	e.start()
 	e.habit()
 
-	// $saver as a person finds it: the skill's popup, Enter inserts the name.
-	e.tm.Type("$sav")
-	e.tm.WaitText(10*time.Second, "[Skill] saverd — the pane")
-	e.tm.Press(ptyterm.Enter)
-	e.tm.WaitFor("$saver inserted", 5*time.Second, func(s string) bool { return composer(s) == "$saver" })
-	e.tm.Press(ptyterm.CtrlU)
-	e.tm.WaitFor("the composer cleared", 5*time.Second, func(s string) bool { return composer(s) == "" })
+	e.popup("[Skill] saverd — the pane", "$saver")
 
 	e.saver("$saver check", "1 new waster")
 	e.saver(" /saver fix 1", "· fixed")
@@ -322,11 +339,10 @@ func TestCodexPluginTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Codex CLI")
 	}
-	bin := codexcli.Binary(t)
-	if !codexcli.Offline(t) {
+	e := offlineCodexTUI(t)
+	if e == nil {
 		return
 	}
-	e := newCodexTUI(t, bin, "")
 	cfg := filepath.Join(e.home, "config.toml")
 	text, err := os.ReadFile(cfg)
 	if err != nil {
@@ -336,15 +352,12 @@ func TestCodexPluginTUI(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", e.bins+string(os.PathListSeparator)+os.Getenv("PATH")) // where go install puts saverd-hook
-	if err := os.WriteFile(filepath.Join(e.proj, ".saverd.json"), []byte(`{"judgeBudget": 0}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"plugin", "marketplace", "add", repo}, {"plugin", "add", "saver@saverd"}} {
-		if r := codexcli.Run(t, bin, e.home, e.proj, "", args...); r.Err != nil {
+		if r := codexcli.Run(t, e.bin, e.home, e.proj, "", args...); r.Err != nil {
 			t.Fatalf("codex %s: %v\n%s%s", strings.Join(args, " "), r.Err, r.Stdout, r.Stderr)
 		}
 	}
@@ -369,12 +382,7 @@ func TestCodexPluginTUI(t *testing.T) {
 	}
 	e.habit()
 
-	e.tm.Type("$sav")
-	e.tm.WaitText(10*time.Second, "saver (saver)", "[Skill]")
-	e.tm.Press(ptyterm.Enter)
-	e.tm.WaitFor("$saver:saver inserted", 5*time.Second, func(s string) bool { return composer(s) == "$saver:saver" })
-	e.tm.Press(ptyterm.CtrlU)
-	e.tm.WaitFor("the composer cleared", 5*time.Second, func(s string) bool { return composer(s) == "" })
+	e.popup("[Skill] saverd — the pane; $saver:saver", "$saver:saver")
 	e.saver("$saver:saver check", "1 new waster")
 	e.saver("$saver:saver fix 1", "· fixed")
 	e.saver(" /saver:saver", "DECIDED (1)")
