@@ -22,8 +22,8 @@ type ownFile struct {
 // UserPromptSubmit hook and the UserPromptExpansion guard failed to answer: it is one short line that
 // asks for one short line back.
 const ClaudeCommand = `---
-description: saverd — the pane; check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
-argument-hint: "check | fix N [note] | ignore N | debug | reset"
+description: saverd — the pane; check, fix N [note], ignore N, write N, undo, debug (answered by saverd's hook, never sent to the model)
+argument-hint: "check | fix N [note] | ignore N | write N | undo | debug | reset"
 disable-model-invocation: true
 ---
 saverd's hook did not answer this command. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
@@ -32,8 +32,8 @@ saverd's hook did not answer this command. Reply with exactly this line and noth
 // PluginCommand is the plugin's /saver:saver command file: ClaudeCommand, its body naming the arguments
 // ($ARGUMENTS also keeps Codex from turning the file into a second skill when it installs the plugin).
 const PluginCommand = `---
-description: saverd — the pane; check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
-argument-hint: "check | fix N [note] | ignore N | debug | reset"
+description: saverd — the pane; check, fix N [note], ignore N, write N, undo, debug (answered by saverd's hook, never sent to the model)
+argument-hint: "check | fix N [note] | ignore N | write N | undo | debug | reset"
 disable-model-invocation: true
 ---
 saverd's hook did not answer /saver:saver $ARGUMENTS. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
@@ -45,7 +45,7 @@ saverd's hook did not answer /saver:saver $ARGUMENTS. Reply with exactly this li
 // the model only when the hook did not block (it failed or is missing): one short line.
 const CodexSkill = `---
 name: saver
-description: saverd — the pane; $saver check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
+description: saverd — the pane; $saver check, fix N [note], ignore N, write N, undo, debug (answered by saverd's hook, never sent to the model)
 ---
 saverd's hook did not answer this $saver line. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
 `
@@ -53,7 +53,7 @@ saverd's hook did not answer this $saver line. Reply with exactly this line and 
 // PluginSkill is the Codex plugin's skill: CodexSkill under the plugin's name, typed `$saver:saver …`.
 const PluginSkill = `---
 name: saver
-description: saverd — the pane; $saver:saver check, fix N [note], ignore N, debug (answered by saverd's hook, never sent to the model)
+description: saverd — the pane; $saver:saver check, fix N [note], ignore N, write N, undo, debug (answered by saverd's hook, never sent to the model)
 ---
 saverd's hook did not answer this $saver:saver line. Reply with exactly this line and nothing else: saverd did not answer, run saverd doctor.
 `

@@ -180,9 +180,10 @@ func (e *claudeTUI) bandAfter(since time.Time, ok func(band string) bool) time.D
 
 // TestClaudeCodeTUI drives the real Claude Code's interactive UI as a person does, with saverd installed
 // by `saverd install claude-code`: three turns that show a habit, /saver picked from its autocomplete,
-// /saver check, /saver fix 1, the status line band following each without a model turn, the fix in the
-// next request once, and no request for any /saver line — also when the daemon is down, saverd-hook
-// fails, or saverd-hook is missing.
+// /saver check, /saver fix 1, /saver write 1 and /saver undo (CLAUDE.md written, then gone again), the
+// status line band following each without a model turn, the fix in the next request once, and no
+// request for any /saver line — also when the daemon is down, saverd-hook fails, or saverd-hook is
+// missing.
 func TestClaudeCodeTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Claude Code")
@@ -211,12 +212,23 @@ func TestClaudeCodeTUI(t *testing.T) {
 	t.Logf("the band followed /saver check in %v", e.bandAfter(answered, func(band string) bool { return strings.Contains(band, "1 waster waiting") }))
 	answered = e.saver(saverLine{line: "/saver fix 1", shows: "· fixed"})
 	t.Logf("the band followed /saver fix 1 in %v", e.bandAfter(answered, func(band string) bool { return !strings.Contains(band, "waiting") }))
+	claudeMD := filepath.Join(e.c.Dir, "CLAUDE.md")
 	for _, l := range []saverLine{
-		{line: "/saver", shows: "DECIDED (1)"},
+		{line: "/saver", shows: "RULES TO WRITE (1)"},
+		{line: "/saver write 1", shows: "/saver undo takes it back"},
+		{line: "/saver undo", shows: "took back"},
 		{line: "/saver debug", shows: "judge runs 1"},
 		{line: "/saver ignore 7", shows: "nothing to decide on"},
 	} {
 		e.saver(l)
+		if l.line == "/saver write 1" {
+			if b, err := os.ReadFile(claudeMD); err != nil || !strings.Contains(string(b), "- run only the tests covering the files you changed") {
+				t.Errorf("after /saver write 1, CLAUDE.md: %v\n%s", err, b)
+			}
+		}
+	}
+	if _, err := os.Stat(claudeMD); !os.IsNotExist(err) {
+		t.Errorf("/saver undo left CLAUDE.md, which the write made: %v", err)
 	}
 
 	// The next prompt carries the fix, once.

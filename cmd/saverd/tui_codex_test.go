@@ -244,8 +244,8 @@ func (e *codexTUI) habit() {
 // TestCodexTUI drives the real Codex CLI's interactive UI with `saverd install codex`, in the spellings
 // Codex allows: Codex 0.169.0 has no custom slash commands, so `$saver …` (the skill install writes,
 // picked from its popup) and ` /saver …` (a leading space) reach the hook and are answered at zero
-// requests, while `/saver` itself is refused by the TUI. The fix rides the next request once; with no
-// daemon the line is still blocked, saying why.
+// requests, while `/saver` itself is refused by the TUI; a rule is written to AGENTS.md and taken back.
+// The fix rides the next request once; with no daemon the line is still blocked, saying why.
 func TestCodexTUI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Codex CLI")
@@ -265,6 +265,16 @@ func TestCodexTUI(t *testing.T) {
 	e.saver("$saver check", "1 new waster")
 	e.saver(" /saver fix 1", "· fixed")
 	e.saver("$saver", "DECIDED (1)")
+	// A Codex session's lasting rule is an AGENTS.md bullet, written and taken back from the composer.
+	agentsMD := filepath.Join(e.proj, "AGENTS.md")
+	e.saver("$saver write 1", "undo takes it back")
+	if b, err := os.ReadFile(agentsMD); err != nil || !strings.Contains(string(b), "- run only the tests covering the files you changed") {
+		t.Errorf("after $saver write 1, AGENTS.md: %v\n%s", err, b)
+	}
+	e.saver(" /saver undo", "took back")
+	if _, err := os.Stat(agentsMD); !os.IsNotExist(err) {
+		t.Errorf("undo left AGENTS.md, which the write made: %v", err)
+	}
 	e.saver("$saver ignore 7", "nothing to decide on")
 
 	// /saver itself is Codex's unknown command: refused in the TUI, no hook, no request.
