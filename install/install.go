@@ -128,7 +128,7 @@ func Install(o Options) ([]FileReport, error) {
 			return nil, err
 		}
 		if plugin != "" {
-			e.Notes = append(e.Notes, "the "+plugin+" plugin is enabled and brings saverd's hooks, so none are added here (a plugin cannot set the status line: that is)")
+			e.Notes = append(e.Notes, "the "+plugin+" plugin is enabled and brings saverd's hooks, so none are added here; the status line is, since a plugin cannot set one")
 		}
 		settings, err := settingsReport(path, text, exists, e, RemoveClaude)
 		if err != nil {
