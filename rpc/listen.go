@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/saverd/saverd/internal/filelock"
+	"github.com/saverd/saverd/internal/usersock"
 )
 
 // ErrRunning: another daemon already serves the socket (it holds the socket's lock).
@@ -18,23 +19,20 @@ type Listener struct {
 	ln   *net.UnixListener
 	lock *os.File
 	path string
-	// Refused is called for each connection refused because its peer is another user.
+	// Refused is called for each connection refused because its peer is another user (uid -1: the
+	// kernel would not say who).
 	Refused func(uid int)
 }
 
-// Listen opens the Unix socket at path. The directory is made 0700 and the socket 0600; a lock on
-// path+".lock" makes one daemon per path, so a socket file left by a daemon that died is stale and is
-// replaced, while a live daemon's is never taken over (ErrRunning).
+// Listen opens the Unix socket at path. The directory is made 0700 when missing; one that exists must
+// be the user's own, no link, and closed to others (usersock.MakeDir), or Listen refuses it, changing
+// nothing: in a directory others can write, another user could swap the socket, or have made the
+// directory a link to one of theirs. The socket is made 0600; a lock on path+".lock" (never opened
+// through a link) makes one daemon per path, so a socket file left by a daemon that died is stale and
+// is replaced, while a live daemon's is never taken over (ErrRunning).
 func Listen(path string) (*Listener, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("socket directory %s: %w", dir, err)
-	}
-	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink == 0 && fi.Mode().Perm()&0o077 != 0 {
-		// A directory of ours that others can enter would let them race us for the socket name.
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("socket directory %s: %w", dir, err)
-		}
+	if err := usersock.MakeDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("socket directory: %w", err)
 	}
 	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|filelock.NoFollow, 0o600)
 	if err != nil {
@@ -72,13 +70,17 @@ func Listen(path string) (*Listener, error) {
 func (l *Listener) Path() string { return l.path }
 
 // Accept waits for the next connection of the same user; a peer of another uid is closed unanswered.
+// Where the platform cannot name a socket's peer (usersock.PeerUID), the 0700 directory keeps others out.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.ln.AcceptUnix()
 		if err != nil {
 			return nil, err
 		}
-		uid, ok := peerUID(c)
+		uid, ok, err := usersock.PeerUID(c)
+		if err != nil {
+			uid, ok = -1, true // a peer the kernel cannot name is no one we know
+		}
 		if ok && uid != os.Getuid() {
 			if l.Refused != nil {
 				l.Refused(uid)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/usersock"
 )
 
 // Usage is the hook client's help text.
@@ -97,6 +98,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 	}
 	out, err := Call(paths.Socket(), frame, wait, daemon)
 	if err != nil {
+		refused(err)
 		hookLog("%s: %v", event, err)
 		if event == "UserPromptSubmit" {
 			stdout.Write(unanswered(harness, payload, err))
@@ -160,14 +162,31 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.Write(q)
 }
 
+// stderr is where a refused socket is said: the harness shows a hook's stderr to the person (its stdout
+// is the agent's), and the person must learn why saverd stopped answering.
+var stderr io.Writer = os.Stderr
+
+// refused says in one line on stderr why the socket was not used, when it is not the user's own
+// (usersock.ErrUnsafe); any other failure stays in hook.log.
+func refused(err error) {
+	if errors.Is(err, usersock.ErrUnsafe) {
+		fmt.Fprintf(stderr, "saverd: not using the daemon's socket, nothing sent: %v (SAVERD_SOCKET can name one in a directory only you can enter)\n", err)
+	}
+}
+
 // Call sends one request frame to the daemon and returns its result's output (or text) member, raw;
-// daemon, when not empty, is the saverd binary to launch when no daemon answers.
+// daemon, when not empty, is the saverd binary to launch when no daemon answers. The socket's directory
+// and the process listening are checked before a byte is written (usersock.Dial): one that is not the
+// user's own is an error wrapping usersock.ErrUnsafe, and no daemon is launched for it.
 func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.RawMessage, error) {
-	c, err := net.DialTimeout("unix", sock, time.Second)
-	if err != nil && daemon != "" {
+	c, err := usersock.Dial(sock, time.Second)
+	if err != nil && daemon != "" && usersock.Absent(err) {
 		if err = launchDaemon(daemon, sock); err == nil {
 			c, err = DialRetry(sock, StartWait)
 		}
+	}
+	if errors.Is(err, usersock.ErrUnsafe) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("no daemon at %s: %w", sock, err)
@@ -209,11 +228,13 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 	return reply.Result.Output, nil
 }
 
+// DialRetry dials the user's socket (usersock.Dial) until a daemon answers or within has passed; a socket
+// that is not the user's own ends it at once.
 func DialRetry(sock string, within time.Duration) (net.Conn, error) {
 	deadline := time.Now().Add(within)
 	for {
-		c, err := net.DialTimeout("unix", sock, time.Second)
-		if err == nil || time.Now().After(deadline) {
+		c, err := usersock.Dial(sock, time.Second)
+		if err == nil || !usersock.Absent(err) || time.Now().After(deadline) {
 			return c, err
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -302,6 +323,7 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	b.WriteString("}}\n")
 	out, err := Call(paths.Socket(), b.Bytes(), time.Second, "")
 	if err != nil || len(out) == 0 {
+		refused(err)
 		fmt.Fprintln(stdout, IdleLine(payload))
 		return 0
 	}

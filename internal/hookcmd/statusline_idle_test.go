@@ -42,7 +42,7 @@ func TestIdleLine(t *testing.T) {
 // TestStatuslineWithoutDaemon: no daemon at the socket prints the idle line (never an empty one) and
 // starts none: the socket is still absent afterwards.
 func TestStatuslineWithoutDaemon(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "saverd.sock")
+	sock := filepath.Join(privateDir(t), "saverd.sock")
 	t.Setenv("SAVERD_SOCKET", sock)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	for _, payload := range []string{`{"session_id":"s","model":{"display_name":"Opus 5.5"},"cost":{"total_cost_usd":0.5}}`, `not json`} {
@@ -63,7 +63,7 @@ func TestStatuslineWithoutDaemon(t *testing.T) {
 // TestStatuslineDaemonWithoutSession: a daemon that draws nothing for the session (it does not hold it)
 // leaves the idle line too; one that draws the band has it printed as it came.
 func TestStatuslineDaemonWithoutSession(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "s.sock")
+	sock := filepath.Join(privateDir(t), "s.sock")
 	t.Setenv("SAVERD_SOCKET", sock)
 	for _, c := range []struct{ reply, want string }{
 		{`{"jsonrpc":"2.0","id":1,"result":{"text":""}}`, "saverd idle · Opus\n"},
@@ -98,11 +98,20 @@ func TestStatuslineDaemonWithoutSession(t *testing.T) {
 // BenchmarkStatuslineIdle is the status line's own cost when no daemon runs (Claude Code may run it
 // every second): the dial that fails and the idle line.
 func BenchmarkStatuslineIdle(b *testing.B) {
-	b.Setenv("SAVERD_SOCKET", filepath.Join(b.TempDir(), "none.sock"))
+	b.Setenv("SAVERD_SOCKET", filepath.Join(privateDir(b), "none.sock"))
 	payload := `{"session_id":"s","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"cost":{"total_cost_usd":1.5},"context_window":{"used_percentage":12,"context_window_size":1000000}}`
 	b.ReportAllocs()
 	for b.Loop() {
 		var out bytes.Buffer
 		Statusline(nil, strings.NewReader(payload), &out)
 	}
+}
+
+// privateDir is a directory the socket checks accept, the user's own and 0700 (a t.TempDir is 0755).
+func privateDir(tb testing.TB) string {
+	dir := filepath.Join(tb.TempDir(), "run")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
