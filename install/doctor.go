@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"slices"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/saverd/saverd/internal/usersock"
 )
 
 // Level says whether a doctor finding needs the person to act.
@@ -275,9 +276,13 @@ func untrusted(d Declared, trust map[string]string, cfg string) (Finding, bool) 
 }
 
 // checkDaemon asks the daemon's socket one initialize and wants a reply within wait. No daemon is not a
-// fault: the first hook starts one.
+// fault: the first hook starts one. A socket whose directory or listener is not the user's own is
+// (usersock.Dial): the hooks refuse it too, so nothing is asked of it.
 func checkDaemon(socket string, wait time.Duration) Finding {
-	conn, err := net.DialTimeout("unix", socket, wait)
+	conn, err := usersock.Dial(socket, wait)
+	if errors.Is(err, usersock.ErrUnsafe) {
+		return Finding{Level: Fix, Text: fmt.Sprintf("daemon: the hooks refuse the socket, and so does doctor: %v", err)}
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
 			return Finding{Level: Note, Text: "daemon: no daemon running at " + socket + " — the first hook starts one"}

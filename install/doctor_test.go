@@ -24,7 +24,11 @@ func fakeBin(t *testing.T, dir, name, script string) string {
 // answering serves a socket that answers every line with reply (none: accepts and stays silent).
 func answering(t *testing.T, reply string) string {
 	t.Helper()
-	sock := filepath.Join(t.TempDir(), "s.sock")
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.Mkdir(dir, 0o700); err != nil { // the user's own, as a client wants it
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +75,7 @@ func TestDoctor(t *testing.T) {
 		{"nothing installed", setup{judge: "echo 1"}, true, "claude-code: no saverd hooks", []string{"no saverd hooks installed for Claude Code or Codex"}},
 		{"untrusted first", setup{claude: true, codex: true, untrust: true, judge: "echo 1"}, true, "UNTRUSTED", []string{"codex judge: codex not found"}},
 		{"silent daemon", setup{claude: true, socket: "silent", judge: "echo 1"}, true, "claude-code", []string{"did not answer initialize"}},
+		{"socket directory open to all", setup{claude: true, socket: "open", judge: "echo 1"}, true, "claude-code", []string{"the hooks refuse the socket", "has mode 0777"}},
 		{"no judge", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH"}},
 		{"judge hangs", setup{claude: true, judge: "exec /bin/sleep 30"}, true, "claude-code", []string{"did not answer within"}},
 		{"judge fails", setup{claude: true, judge: "echo broken >&2; exit 3"}, true, "claude-code", []string{"--version failed", "broken"}},
@@ -120,12 +125,18 @@ func TestDoctor(t *testing.T) {
 				j := strings.Index(text[i+1:], "[hooks.state.") + i + 1
 				write(t, cfg, text[:i]+text[j:], 0o600)
 			}
-			sock := filepath.Join(home, "none.sock")
+			sock := filepath.Join(home, "run", "none.sock")
 			switch c.s.socket {
 			case "ok":
 				sock = answering(t, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"saverd","version":"0.1.0"},"protocolVersion":"1"}}`)
 			case "silent":
 				sock = answering(t, "")
+			case "open":
+				// A daemon that answers, in a directory every user may enter: nothing is asked of it.
+				sock = answering(t, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"saverd","version":"0.1.0"},"protocolVersion":"1"}}`)
+				if err := os.Chmod(filepath.Dir(sock), 0o777); err != nil {
+					t.Fatal(err)
+				}
 			}
 			got := Doctor(context.Background(), DoctorOptions{Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond})
 			var lines []string
@@ -160,7 +171,7 @@ func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
 		}
 	}
 	var all []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
 		all = append(all, f.Text)
 	}
 	text := strings.Join(all, "\n")
@@ -183,7 +194,7 @@ func TestDoctorCodexTwoScopes(t *testing.T) {
 		}
 	}
 	var fixes []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
 		if f.Level == Fix {
 			fixes = append(fixes, f.Text)
 		}
@@ -205,7 +216,7 @@ func TestCodexProjectNeedsTrust(t *testing.T) {
 		t.Errorf("install notes = %q; want one saying the project is not trusted", notes)
 	}
 	doctor := func() []Finding {
-		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
+		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
 	}
 	if f := doctor()[0]; f.Level != Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
 		t.Errorf("first finding %+v; want the untrusted project", f)
@@ -229,7 +240,7 @@ func TestDoctorJudgeConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(o DoctorOptions) string {
-		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "x.sock"), time.Second, time.Second
+		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "run", "x.sock"), time.Second, time.Second
 		var lines []string
 		for _, f := range Doctor(context.Background(), o) {
 			lines = append(lines, fmt.Sprint(f.Level, " ", f.Text))
@@ -257,7 +268,7 @@ func TestDoctorProjectAtHome(t *testing.T) {
 		}
 	}
 	var all []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
 		all = append(all, f.Text)
 	}
 	text := strings.Join(all, "\n")

@@ -37,7 +37,7 @@ func TestInstallCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, "claude"), "CODEX_HOME=" + filepath.Join(home, "codex"),
-		"SAVERD_SOCKET=" + filepath.Join(home, "none.sock"), "SAVERD_JUDGE_CMD=", "PATH=" + fakeBin}
+		"SAVERD_SOCKET=" + filepath.Join(home, "run", "none.sock"), "SAVERD_JUDGE_CMD=", "PATH=" + fakeBin}
 	settings := filepath.Join(proj, ".claude", "settings.json")
 	self, _ := filepath.EvalSymlinks(binPath)
 
