@@ -205,14 +205,14 @@ func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Reco
 // readFile reads one transcript into the session. main: the session's own transcript, whose lines name
 // the session and its cwd and whose cost-state lines are Claude Code's own figure.
 func (s *claudeSession) readFile(path string, main bool, opt Options) error {
-	lr, closeFn, err := openLog(path, opt.MaxLine)
+	lr, closeFn, err := openLog(path, opt)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	s.rec.Files = append(s.rec.Files, path)
 	named := false
-	lr.each(func(line []byte) {
+	if err := lr.each(func(line []byte) {
 		if !opt.decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			return
 		}
@@ -229,7 +229,9 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
 		}
 		s.line(l, main, lr)
-	})
+	}); err != nil {
+		return err
+	}
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	return nil
 }

@@ -110,12 +110,12 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		callIDs:   make(map[string]bool),
 	}
 	s.rec.SessionID, _ = RolloutSessionID(path)
-	lr, closeFn, err := openLog(path, opt.MaxLine)
+	lr, closeFn, err := openLog(path, opt)
 	if err != nil {
 		return Record{}, err
 	}
 	defer closeFn()
-	lr.each(func(line []byte) {
+	if err := lr.each(func(line []byte) {
 		if s.quick(line) {
 			return
 		}
@@ -124,7 +124,9 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 		if decodeRollout(lr, line, &l, &p) {
 			s.line(&l, &p)
 		}
-	})
+	}); err != nil {
+		return Record{}, err
+	}
 	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
 	s.finish(opt)
 	return s.rec, nil

@@ -55,7 +55,7 @@ type codexTranscript struct {
 // duration, and each turn's calls and tokens. A resumed session appends to the same file, so one file is
 // one session. Bad lines are warnings; only a file that cannot be opened is an error.
 func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
-	lr, closeFn, err := openLog(path, opt.MaxLine)
+	lr, closeFn, err := openLog(path, opt)
 	if err != nil {
 		return Transcript{}, err
 	}
@@ -67,14 +67,16 @@ func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
 		calls:    map[string]int{},
 	}}
 	c.r.t.SessionID, _ = RolloutSessionID(path)
-	lr.each(func(line []byte) {
+	if err := lr.each(func(line []byte) {
 		var l codexLine
 		var p codexTurnPayload
 		if decodeRollout(lr, line, &l, &p) {
 			at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
 			c.line(l.Type, &p, at)
 		}
-	})
+	}); err != nil {
+		return Transcript{}, err
+	}
 	if !c.records {
 		c.r.usage = c.fallback
 	}

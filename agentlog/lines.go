@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 const (
@@ -36,22 +35,24 @@ type lineReader struct {
 	last bool
 }
 
-// openLog opens path for reading, through a zstd decoder when the name ends in .zst. close releases both.
-func openLog(path string, maxLine int) (*lineReader, func(), error) {
-	f, closeFile, err := openFile(path)
+// openLog opens path for reading within opt's limits (safefile.Limits: regular files only, opened without
+// waiting, a size on disk, a .zst's inflated size, a deadline), through a zstd decoder when the name ends
+// in .zst. close releases both.
+func openLog(path string, opt Options) (*lineReader, func(), error) {
+	lim := opt.limits()
+	f, size, closeFile, err := openFile(path, lim.Size)
 	if err != nil {
+		if safefile.IsLimit(err) { // it names the file already
+			return nil, nil, fmt.Errorf("%w, skipped", err)
+		}
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	src, closeAll := f, closeFile
-	if strings.HasSuffix(path, ".zst") {
-		dec, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-		if err != nil {
-			closeFile()
-			return nil, nil, fmt.Errorf("zstd %s: %w", path, err)
-		}
-		src = dec
-		closeAll = func() { dec.Close(); closeFile() }
+	src, closeDec, err := safefile.Reader(f, path, size, lim)
+	if err != nil {
+		closeFile()
+		return nil, nil, err
 	}
+	maxLine := opt.MaxLine
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
@@ -59,7 +60,8 @@ func openLog(path string, maxLine int) (*lineReader, func(), error) {
 	br.Reset(src)
 	lr := &lineReader{path: path, r: br, max: maxLine}
 	release := func() {
-		closeAll()
+		closeDec()
+		closeFile()
 		br.Reset(nil)
 		readers.Put(br)
 	}
@@ -173,15 +175,20 @@ func (lr *lineReader) warnings() []string {
 }
 
 // each hands every line to fn, to the end of the file; a read error is a warning and ends the file there.
-func (lr *lineReader) each(fn func(line []byte)) {
+// A file cut short by its limits (its deadline, its inflated size) is no file at all: that error is
+// returned, and the caller drops what it read.
+func (lr *lineReader) each(fn func(line []byte)) error {
 	for {
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) {
-			return
+			return nil
+		}
+		if safefile.IsLimit(err) {
+			return fmt.Errorf("%w, skipped", err)
 		}
 		if err != nil {
 			lr.warn = append(lr.warn, err.Error()+", rest of file skipped")
-			return
+			return nil
 		}
 		fn(line)
 	}

@@ -4,14 +4,15 @@ package agentlog
 
 import (
 	"io"
-	"os"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
-// openFile opens path for reading.
-func openFile(path string) (io.Reader, func(), error) {
-	f, err := os.Open(path)
+// openFile opens path for reading: a regular file of at most maxSize bytes (safefile.OpenSized).
+func openFile(path string, maxSize int64) (io.Reader, int64, func(), error) {
+	f, size, err := safefile.OpenSized(path, maxSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
-	return f, func() { f.Close() }, nil
+	return f, size, func() { f.Close() }, nil
 }

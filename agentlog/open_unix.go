@@ -7,25 +7,23 @@ import (
 	"io"
 	"io/fs"
 	"syscall"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // openFile opens path for reading with open(2) and reads it on the descriptor (read(2); on Linux first
 // without waiting, see read), without an *os.File: for a regular file os.Open also asks the poller to take
 // the descriptor (which it refuses) and sets and clears non-blocking mode, five system calls more per file,
-// a tenth of the system calls of a scan of thousands of transcripts. Errors read as os.Open's and
-// os.File.Read's do.
-func openFile(path string) (io.Reader, func(), error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
-		}
-		f := &rawFile{fd: fd, path: path}
-		return f, func() { syscall.Close(f.fd) }, nil
+// a tenth of the system calls of a scan of thousands of transcripts. The open is safefile.OpenRaw's: it
+// never waits (a FIFO is refused), and only a regular file of at most maxSize bytes is read. Errors read
+// as os.Open's and os.File.Read's do.
+func openFile(path string, maxSize int64) (io.Reader, int64, func(), error) {
+	fd, size, err := safefile.OpenRaw(path, maxSize)
+	if err != nil {
+		return nil, 0, nil, err
 	}
+	f := &rawFile{fd: fd, path: path}
+	return f, size, func() { syscall.Close(f.fd) }, nil
 }
 
 // rawFile reads a descriptor with read(2) (on Linux first with preadv2, see read).

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // TestOpenFileReadsAsOSFile: openFile's reader gives the bytes and the errors an *os.File gives, in
@@ -24,7 +26,7 @@ func TestOpenFileReadsAsOSFile(t *testing.T) {
 	}
 	for _, size := range []int{7, 4096, 64 << 10, 256 << 10, 4 << 20} {
 		for _, blocking := range []bool{false, true} {
-			r, closeFn, err := openFile(path)
+			r, _, closeFn, err := openFile(path, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,25 +49,29 @@ func TestOpenFileReadsAsOSFile(t *testing.T) {
 			}
 		}
 	}
-	_, _, err := openFile(filepath.Join(dir, "missing.jsonl"))
+	_, _, _, err := openFile(filepath.Join(dir, "missing.jsonl"), 0)
 	_, want := os.Open(filepath.Join(dir, "missing.jsonl"))
 	if err == nil || err.Error() != want.Error() || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v, want %v", err, want)
 	}
-	r, closeFn, err := openFile(dir) // a directory opens, and refuses to be read
-	if err != nil {
+	// What is no regular file is refused at the open, never waited on or read: a directory, a FIFO with
+	// no writer (an open that waited would hold the reader for good); and a file past the bound is
+	// refused unread.
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	defer closeFn()
-	r.(*rawFile).blocking = false
-	f, err := os.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, err = r.Read(make([]byte, 16))
-	_, wantErr := f.Read(make([]byte, 16))
-	if err == nil || err.Error() != wantErr.Error() || !errors.Is(err, syscall.EISDIR) {
-		t.Errorf("reading a directory: %v, want %v", err, wantErr)
+	for _, tc := range []struct {
+		path string
+		max  int64
+		want error
+	}{
+		{dir, 0, safefile.ErrNotRegular},
+		{fifo, 0, safefile.ErrNotRegular},
+		{path, 1000, safefile.ErrTooLarge},
+	} {
+		if _, _, _, err := openFile(tc.path, tc.max); !errors.Is(err, tc.want) {
+			t.Errorf("openFile(%s, %d) = %v, want %v", filepath.Base(tc.path), tc.max, err, tc.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/prices"
 )
 
@@ -154,11 +155,31 @@ type Options struct {
 	Prices *prices.Table
 	// MaxLine bounds a line in bytes; 0: DefaultMaxLine.
 	MaxLine int
+	// Limits bound each file read: its size on disk and a .zst's inflated size (0: DefaultMaxFile), and
+	// a deadline (zero: none). A file past them is skipped with a warning naming it, never read in part.
+	Limits safefile.Limits
 
 	tops *sync.Map // set by Scan: the git top levels found during it
 	// decodeAll sends every Claude Code line through the decoder, past the quick pass and the one-pass
 	// reader: the reference the tests hold those two to.
 	decodeAll bool
+}
+
+// DefaultMaxFile bounds a log's size on disk and a .zst's inflated size: Claude Code's transcripts of
+// long sessions run to tens of megabytes; a file of gigabytes (a sparse one, a zstd bomb) is skipped
+// instead of read for minutes.
+const DefaultMaxFile = 1 << 30
+
+// limits is o.Limits with the defaults filled in.
+func (o Options) limits() safefile.Limits {
+	l := o.Limits
+	if l.Size <= 0 {
+		l.Size = DefaultMaxFile
+	}
+	if l.Inflated <= 0 {
+		l.Inflated = DefaultMaxFile
+	}
+	return l
 }
 
 func (o Options) table() *prices.Table {

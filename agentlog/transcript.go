@@ -118,7 +118,7 @@ type turnCall struct {
 // ReadClaudeTranscript reads the main transcript at path (its subagents are not part of the main loop's
 // rows). Bad lines are warnings; only a file that cannot be opened is an error.
 func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
-	lr, closeFn, err := openLog(path, opt.MaxLine)
+	lr, closeFn, err := openLog(path, opt)
 	if err != nil {
 		return Transcript{}, err
 	}
@@ -129,7 +129,7 @@ func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
 		outcomes: map[string]toolOutcome{},
 		calls:    map[string]int{},
 	}
-	lr.each(func(line []byte) {
+	if err := lr.each(func(line []byte) {
 		var l transcriptLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			lr.malformed(err)
@@ -138,7 +138,9 @@ func ReadClaudeTranscript(path string, opt Options) (Transcript, error) {
 		if err := r.line(&l); err != nil {
 			lr.malformed(err)
 		}
-	})
+	}); err != nil {
+		return Transcript{}, err
+	}
 	r.t.Warnings = append(r.t.Warnings, lr.warnings()...)
 	if r.summaries > 0 && r.others == 0 {
 		return Transcript{}, fmt.Errorf("%s: %w", path, ErrOrphanSummary)

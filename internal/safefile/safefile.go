@@ -44,6 +44,24 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenSized is Open that also refuses a file larger than maxSize bytes (0: any), and returns its size.
+func OpenSized(path string, maxSize int64) (*os.File, int64, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if maxSize > 0 && info.Size() > maxSize {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", path, ErrTooLarge, info.Size(), maxSize)
+	}
+	return f, info.Size(), nil
+}
+
 func kindOf(m os.FileMode) string {
 	switch {
 	case m.IsDir():
