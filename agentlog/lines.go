@@ -146,6 +146,8 @@ func (lr *lineReader) read() (line []byte, tooLong bool, err error) {
 			}
 			lr.buf = append(lr.buf, chunk...)
 			return lr.buf, len(lr.buf) > lr.max, nil
+		case safefile.IsLimit(err):
+			return nil, false, err // it names the file and the bound
 		default:
 			return nil, false, fmt.Errorf("read %s: line %d: %w", lr.path, lr.num+1, err)
 		}

@@ -2,17 +2,29 @@ package bridge
 
 import (
 	"bufio"
-
 	"errors"
 	"fmt"
-	"github.com/saverd/saverd/internal/safefile"
 	"io"
 	"os"
+	"time"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // MaxLine bounds one transcript line the readers decode; a longer one (a huge tool output) is skipped,
 // never held whole.
 const MaxLine = 16 << 20
+
+// ReadWait bounds one read of a transcript a hook named: a file that takes longer (a huge one, a slow
+// disk) is given up, its reader told why, so the hook still answers within the harness's wait.
+const ReadWait = 3 * time.Second
+
+// limits are the bounds of one transcript read that starts now (see safefile.Limits): the agent logs'
+// size on disk, and ReadWait.
+func limits() safefile.Limits {
+	return safefile.Limits{Size: agentlog.DefaultMaxFile, Inflated: agentlog.DefaultMaxFile, Deadline: time.Now().Add(ReadWait)}
+}
 
 // openRegular opens path for reading only when it is a regular file: a FIFO or a device where a
 // transcript is expected would block the reader for good.
@@ -22,7 +34,8 @@ func openRegular(path string) (*os.File, error) { return safefile.Open(path) }
 // after the last complete line (a line still being written is left for the next read). Lines over
 // MaxLine are skipped.
 func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
-	f, err := openRegular(path)
+	lim := limits()
+	f, size, err := safefile.OpenSized(path, lim.Size)
 	if err != nil {
 		return from, err
 	}
@@ -32,7 +45,12 @@ func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
 			return from, fmt.Errorf("seek %s: %w", path, err)
 		}
 	}
-	r := bufio.NewReaderSize(f, 256<<10)
+	src, closeDec, err := safefile.Reader(f, path, size, lim)
+	if err != nil {
+		return from, err
+	}
+	defer closeDec()
+	r := bufio.NewReaderSize(src, 256<<10)
 	off := from
 	var long []byte
 	skipping := false
@@ -67,6 +85,8 @@ func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
 				return off, nil
 			}
 			return off - int64(len(long)), nil
+		case safefile.IsLimit(err):
+			return off, err // it names the file and the bound
 		default:
 			return off, fmt.Errorf("read %s: %w", path, err)
 		}

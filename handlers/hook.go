@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/intake"
@@ -90,25 +91,44 @@ func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Sessi
 	return sess, nil
 }
 
-// joinOrStart is the held session, or a new one. Only a join takes joinMu, so a session being started
-// (its transcript read) never holds up the hooks of the sessions already held; and the parallel hooks of
-// one session the daemon does not hold yet (a restart meets a burst of tool calls) start it once.
+// joining is a session a hook is starting: the hooks of the same session that come meanwhile wait for
+// it (done), and no other session's do.
+type joining struct {
+	done chan struct{}
+	sess *Session // once done: the session started, nil if its start failed
+}
+
+// joinOrStart is the held session, or a new one. A start reads what a hook names (the transcript to adopt,
+// the project's registry and .saverd.json) under no lock another session waits on: the parallel hooks of
+// the session being started (a restart meets a burst of tool calls) wait for that one start, and every
+// other session's hooks go on, however long this one takes.
 func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *Session, started bool, err error) {
-	held := func() *Session {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.sessions[pl.SessionID]
-	}
-	sess = held()
-	if sess == nil {
-		if pl.Event == bridge.SessionEnd {
-			return nil, false, nil // nothing held, nothing to end
+	s.mu.Lock()
+	sess, j := s.sessions[pl.SessionID], s.joining[pl.SessionID]
+	switch {
+	case sess != nil:
+		s.mu.Unlock()
+	case j != nil:
+		s.mu.Unlock()
+		<-j.done
+		if sess = j.sess; sess == nil {
+			return nil, false, rpc.NewError(CodeRequestFailed, "session "+strconv.Quote(pl.SessionID)+" failed to start")
 		}
-		s.joinMu.Lock()
-		defer s.joinMu.Unlock()
-		if sess = held(); sess == nil {
-			return s.startBridged(p, pl, now), true, nil
-		}
+	case pl.Event == bridge.SessionEnd:
+		s.mu.Unlock()
+		return nil, false, nil // nothing held, nothing to end
+	default:
+		j = &joining{done: make(chan struct{})}
+		s.joining[pl.SessionID] = j
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.joining, pl.SessionID)
+			s.mu.Unlock()
+			close(j.done)
+		}()
+		j.sess = s.startBridged(p, pl, now)
+		return j.sess, true, nil
 	}
 	if sess.bridge == nil {
 		return nil, false, &rpc.Error{Code: rpc.CodeInvalidParams, Message: "params.payload: session_id " + strconv.Quote(pl.SessionID) + " is a host's session, not a hook's"}
@@ -116,21 +136,28 @@ func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *
 	return sess, false, nil
 }
 
-// startBridged starts a session for a harness's hooks, as session.start does for a host.
+// startBridged starts a session for a harness's hooks, as session.start does for a host. A transcript
+// that cannot be read (past its bounds, not a regular file) is warned of, naming it, and the session
+// starts without its history.
 func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Session {
 	b := newBridged(p.Harness, pl)
 	var history []intake.SessionMessage
 	if pl.TranscriptPath != "" {
 		h, err := bridge.History(pl.TranscriptPath)
-		if err != nil && len(h) == 0 {
+		switch {
+		case safefile.IsLimit(err):
+			s.log.Warn().Err(err).Str("sessionId", pl.SessionID).Str("transcript", pl.TranscriptPath).Msg("hook: transcript refused; the session starts without its history")
+		case err != nil && len(h) == 0:
 			s.log.Debug().Err(err).Str("transcript", pl.TranscriptPath).Msg("hook: no transcript to adopt")
 		}
 		history = h
-		if u, end, err := bridge.ReadUsage(pl.TranscriptPath, 0); err == nil {
-			if b.model == "" {
-				b.model = u.Model
+		if err == nil || !safefile.IsLimit(err) { // a file refused once is not read again
+			if u, end, err := bridge.ReadUsage(pl.TranscriptPath, 0); err == nil {
+				if b.model == "" {
+					b.model = u.Model
+				}
+				b.turnFrom = end
 			}
-			b.turnFrom = end
 		}
 	}
 	st := state.New(pl.Cwd, windowOf(b))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
@@ -157,7 +158,10 @@ func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridg
 func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 	var u bridge.Usage
 	if pl.AgentTranscriptPath != "" {
-		u, _, _ = bridge.ReadSubagentUsage(pl.AgentTranscriptPath)
+		var err error
+		if u, _, err = bridge.ReadSubagentUsage(pl.AgentTranscriptPath); err != nil {
+			transcriptUnread(s, err, sess.id, pl.AgentTranscriptPath, "hook: subagent usage unread")
+		}
 	}
 	sess.event(func() {
 		started, ok := sess.bridge.agents[pl.AgentID]
@@ -184,7 +188,7 @@ func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
 	if path != "" {
 		var err error
 		if u, end, err = bridge.ReadUsage(path, from); err != nil {
-			s.log.Debug().Err(err).Str("transcript", path).Msg("hook: turn usage unread")
+			transcriptUnread(s, err, sess.id, path, "hook: turn usage unread")
 		}
 	}
 	sess.event(func() {
@@ -204,6 +208,17 @@ func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
 		sess.turnComplete(TurnCompleteParams{Usage: turnUsage(u), DurationMs: ms, Answer: answer, Reason: state.EndAnswer,
 			Context: contextOf(windowOf(b), u.Context)}, now)
 	})
+}
+
+// transcriptUnread logs a transcript read that failed: a warning naming the file when it was refused
+// (past its bounds, not a regular file), as a person should look at it; a file not written yet is only
+// debug.
+func transcriptUnread(s *Server, err error, session, path, msg string) {
+	ev := s.log.Debug()
+	if safefile.IsLimit(err) {
+		ev = s.log.Warn()
+	}
+	ev.Err(err).Str("sessionId", session).Str("transcript", path).Msg(msg)
 }
 
 func turnUsage(u bridge.Usage) *TurnUsage {

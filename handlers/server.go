@@ -82,8 +82,8 @@ type Server struct {
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session
-	joinMu      sync.Mutex  // the hook bridge starts one session at a time (hook.go)
-	shutdown    atomic.Bool // after `shutdown`, every request but `exit` is refused; read on every request
+	joining     map[string]*joining // sessions a hook is starting (hook.go)
+	shutdown    atomic.Bool         // after `shutdown`, every request but `exit` is refused; read on every request
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -111,7 +111,7 @@ func New(opt Options) *Server {
 		opt.Prices = TablePrices{prices.Default()}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, ctx: ctx, cancel: cancel}
+	s := &Server{opt: opt, log: opt.Log, store: opt.Store, sessions: map[string]*Session{}, joining: map[string]*joining{}, ctx: ctx, cancel: cancel}
 	s.idle = sync.NewCond(&s.busyMu)
 	s.invalidates.Store(true)
 	s.canFork = opt.ForkAlways
