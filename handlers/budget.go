@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -50,10 +50,15 @@ func (s *Server) budgetFor(cwd string, own *float64) float64 {
 	return state.JudgeBudgetDefault
 }
 
+// projectSettingsMax bounds .saverd.json: it holds a setting or two.
+const projectSettingsMax = 1 << 20
+
 // projectBudget reads `judgeBudget` from cwd's .saverd.json: nil when the file or the field is absent.
 func projectBudget(cwd string) (*float64, error) {
 	path := filepath.Join(cwd, ProjectSettings)
-	data, err := os.ReadFile(path)
+	// The project's file, read as a session starts: a regular file only (a FIFO would hold the start for
+	// good), small, within fileReadTimeout.
+	data, err := safefile.ReadWithin(path, projectSettingsMax, fileReadTimeout)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

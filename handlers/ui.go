@@ -3,14 +3,13 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
@@ -144,14 +143,11 @@ func (sess *Session) proposals() []rules.Artifact {
 	return arts
 }
 
-// readRuleFile is the first ruleFileMax bytes of a rule's file, or nil when it cannot be read.
+// readRuleFile is the first ruleFileMax bytes of a rule's file, or nil when it cannot be read. The file is
+// the project's, read under the session's lock: only a regular file is read (a FIFO's open would wait for
+// a writer, and the session with it, for good), within fileReadTimeout.
 func readRuleFile(path string) *rules.RuleFile {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, ruleFileMax))
+	b, err := safefile.HeadWithin(path, ruleFileMax, fileReadTimeout)
 	if err != nil {
 		return nil
 	}
