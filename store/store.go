@@ -88,21 +88,28 @@ func (s *Store) lockPath(string) string { return filepath.Join(s.dir, lockName) 
 // key is absent. A corrupt file, or one holding another key, is moved aside and logged, and Get
 // reports (nil, nil): the session starts empty rather than failing.
 func (s *Store) Get(key string) (value any, err error) {
-	l, err := lock(s.lockPath(key), false)
+	v, bad, err := s.readShared(key)
+	if err != nil || bad == nil {
+		return v, err
+	}
+	// Moving a file aside is a write: take the lock exclusively, then look again, since another holder
+	// may have moved or rewritten it in between.
+	l, err := lock(s.lockPath(key), true)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, l.release()) }()
-	v, bad, err := s.read(key)
-	if err != nil || bad == nil {
-		return v, err
-	}
-	// Moving a file aside is a write: take the lock exclusively, then look again, since another
-	// process may have moved or rewritten it while the lock was being converted.
-	if err := l.upgrade(); err != nil {
-		return nil, err
-	}
 	return s.readOrSetAside(key)
+}
+
+// readShared is read under the shared lock.
+func (s *Store) readShared(key string) (value any, bad error, err error) {
+	l, err := lock(s.lockPath(key), false)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() { err = errors.Join(err, l.release()) }()
+	return s.read(key)
 }
 
 // Update reads key's value, passes it to merge (nil when absent or corrupt) and writes what merge

@@ -663,3 +663,51 @@ func TestLockHeldElsewhere(t *testing.T) {
 		t.Fatalf("after the lock was let go: %v, %v", got, err)
 	}
 }
+
+// TestOwnWritesNeverTimeOutOnEachOther: fifty writers in one process (a daemon's sessions deciding at
+// once) each wait for the ones before them, however long the queue, and all land: the lock's wait bounds
+// only how long another process may keep it. (They used to queue on the file lock itself, and with
+// every fsync a daemon's own writes timed out as "held by another process".)
+func TestOwnWritesNeverTimeOutOnEachOther(t *testing.T) {
+	s, _ := open(t)
+	was := lockWait
+	lockWait = 20 * time.Millisecond // well under fifty writes with an fsync each
+	t.Cleanup(func() { lockWait = was })
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := range 50 {
+		wg.Go(func() {
+			// Two stores on one directory, as two servers in one process would open it.
+			st := s
+			if i%2 == 1 {
+				var err error
+				if st, err = Open(s.Dir(), zerolog.Nop()); err != nil {
+					errs <- err
+					return
+				}
+			}
+			if err := st.Update("patterns.v5:/p"+strconv.Itoa(i%5), appendID(strconv.Itoa(i))); err != nil {
+				errs <- err
+			}
+			if _, err := st.Get("patterns.v5:/p" + strconv.Itoa(i%5)); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	n := 0
+	for k := range 5 {
+		v, err := s.Get("patterns.v5:/p" + strconv.Itoa(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(ids(t, v))
+	}
+	if n != 50 {
+		t.Fatalf("%d writes on disk, want 50", n)
+	}
+}
