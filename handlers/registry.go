@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/demo"
@@ -96,13 +97,28 @@ func (sess *Session) persist() {
 	}
 }
 
-// persistNow writes the registry before it returns: a decision is acknowledged only once it is on disk
-// (a person is waiting for the reply anyway, and decisions are rare). Called under the session's lock.
+// decisionRetries are the pauses before each new try of a decision's registry write: one that failed for a
+// moment (another process kept the lock, a disk was full for a while) lands on a later try, and only one
+// that keeps failing is told to the person.
+var decisionRetries = []time.Duration{200 * time.Millisecond, time.Second}
+
+// persistNow writes the registry before it returns, trying again (decisionRetries) before it gives up: a
+// decision is acknowledged only once it is on disk (a person is waiting for the reply anyway, and
+// decisions are rare). Called under the session's lock.
 func (sess *Session) persistNow() error {
-	if write := sess.registryWrite(); write != nil {
-		return write()
+	write := sess.registryWrite()
+	if write == nil {
+		return nil
 	}
-	return nil
+	err := write()
+	for _, pause := range decisionRetries {
+		if err == nil {
+			break
+		}
+		time.Sleep(pause)
+		err = write()
+	}
+	return err
 }
 
 // registryWrite is the store write for the session as it is now (nil with no store, or nothing changed);
