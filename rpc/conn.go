@@ -29,6 +29,9 @@ type Options struct {
 	Record io.Writer
 	// MaxFrameSize bounds one incoming frame; 0 means DefaultMaxFrameSize.
 	MaxFrameSize int
+	// FrameTimeout, on an input that takes a read deadline (a socket), is how long a frame begun may wait
+	// for the rest of its bytes, in all; past it the connection ends (frameclock.go). 0: no bound.
+	FrameTimeout time.Duration
 	// ParamsReaders read the params of the methods they are named for in the same pass as the frame
 	// (see ParamsReader); the handler finds what they read in Request.Read.
 	ParamsReaders map[string]ParamsReader

@@ -18,6 +18,7 @@ import (
 // of the input.
 type stream struct {
 	ahead  *aheadReader // the input, read ahead while a handler is busy (see readahead.go)
+	clock  *frameClock  // a partial frame's deadline (frameclock.go); nil without one
 	frames *frameReader
 	// wire is the frame being accepted (see accept), and req the request it made: the read loop's alone,
 	// reused for every frame (a request is handled before the next frame is read).
@@ -51,9 +52,11 @@ func newStream(r io.Reader, w io.Writer, opt Options) *stream {
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrameSize
 	}
+	r, clock := withFrameClock(r, opt.FrameTimeout)
 	ahead := &aheadReader{r: r}
 	return &stream{
 		ahead:   ahead,
+		clock:   clock,
 		frames:  newFrameReader(ahead, opt.framing(), maxFrame),
 		readers: opt.ParamsReaders,
 		rec:     newRecorder(opt.Record, opt.Logger),
@@ -122,6 +125,7 @@ func (s *stream) Read(context.Context) (message, int64, error) {
 			s.flush() // about to wait for the peer: it must have every reply first
 		}
 		f := s.frames.next()
+		s.clock.frameDone(s.frames.br.Buffered())
 		if err := s.cause(); err != nil {
 			return nil, 0, err
 		}

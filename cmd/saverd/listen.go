@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -67,7 +68,7 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 		h.opened()
 		go func() {
 			defer conns.Done()
-			serveConn(ctx, nc, h, srv, log)
+			serveConn(ctx, nc, h, srv, f.frameWait, log)
 		}()
 	}
 	flush, done := context.WithTimeout(context.Background(), shutdownGrace)
@@ -80,12 +81,25 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 	return 0
 }
 
+// defaultFrameWait is how long a socket connection's frame, once begun, may wait for the rest of its
+// bytes (rpc.Options.FrameTimeout): a hook writes its whole payload at once, 96 MB in well under a second,
+// so a frame still unfinished after this was abandoned, and what the daemon read of it is let go.
+const defaultFrameWait = 30 * time.Second
+
 // serveConn serves one connection until the peer hangs up or the daemon stops.
-func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, log zerolog.Logger) {
-	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders()})
+func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, frameWait time.Duration, log zerolog.Logger) {
+	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders(), FrameTimeout: frameWait})
 	defer h.closed(conn)
 	conn.Serve(ctx, h.handler(conn, srv.HandleConn, srv.FlushAll))
 	<-conn.Done()
+	if err := conn.Err(); errors.Is(err, rpc.ErrFrameStalled) {
+		// What the frame held (up to the frame's bound) is garbage now: given back to the system at once,
+		// not kept by the runtime for a heap that no longer needs it.
+		log.Warn().Err(err).Msg("connection closed mid-frame")
+		debug.FreeOSMemory()
+	} else if err != nil {
+		log.Info().Err(err).Msg("connection closed")
+	}
 	nc.Close()
 }
 

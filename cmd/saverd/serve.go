@@ -37,6 +37,7 @@ type serveFlags struct {
 	listen      string
 	idleExit    time.Duration
 	idleEvict   time.Duration
+	frameWait   time.Duration
 }
 
 func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
@@ -54,6 +55,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (what is live, and everything allocated) to this file at exit")
 	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
 	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
+	fs.DurationVar(&f.frameWait, "frame-timeout", defaultFrameWait, "with --listen: how long a connection's frame, once begun, may wait for the rest of its bytes before the connection is closed")
 	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -66,6 +68,9 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	}
 	if f.idleExit < 0 {
 		return f, fmt.Errorf("--idle-exit must not be negative, got %s", f.idleExit)
+	}
+	if f.frameWait <= 0 {
+		return f, fmt.Errorf("--frame-timeout must be positive, got %s", f.frameWait)
 	}
 	if f.listen == "default" {
 		f.listen = paths.Socket()
