@@ -414,8 +414,8 @@ func (fr *frameReader) readLine(limit int, lend bool) (line []byte, tooLong, len
 			tooLong = true
 			line = keepPrefix(line, chunk)
 		default:
-			// append copies out of bufio's buffer, which the next read reuses.
-			line = append(line, chunk...)
+			// Copied out of bufio's buffer, which the next read reuses.
+			line = appendDoubling(line, chunk, limit)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -428,6 +428,19 @@ func (fr *frameReader) readLine(limit int, lend bool) (line []byte, tooLong, len
 		}
 		return line, tooLong, false, nil
 	}
+}
+
+// appendDoubling is append that doubles the room when it must grow, never past limit (the frame's bound,
+// which line and chunk together are within): append grows a large slice by a quarter, and a 90 MB line
+// read 64 KB at a time left some four times its size in discarded arrays (458 MB allocated for one 91 MB
+// frame) before the collector ran.
+func appendDoubling(line, chunk []byte, limit int) []byte {
+	if need := len(line) + len(chunk); need > cap(line) {
+		grown := make([]byte, len(line), max(need, min(2*cap(line), limit), 512))
+		copy(grown, line)
+		line = grown
+	}
+	return append(line, chunk...)
 }
 
 // keepPrefix returns a fresh copy of the first rawPrefix bytes of line+chunk,
