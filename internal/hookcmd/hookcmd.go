@@ -193,11 +193,14 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(wait))
-	if _, err := c.Write(frame); err != nil {
+	// Sent with a Content-Length header rather than as a line: the daemon then reads a payload of tens
+	// of megabytes into one buffer of its size, instead of growing one line by line as it comes.
+	body := bytes.TrimSuffix(frame, []byte("\n"))
+	if _, err := c.Write(append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)), body...)); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	line, err := bufio.NewReaderSize(c, 64<<10).ReadBytes('\n')
-	if err != nil && len(line) == 0 {
+	line, err := readAnswer(bufio.NewReaderSize(c, 64<<10))
+	if err != nil {
 		return nil, fmt.Errorf("no answer: %w", err)
 	}
 	var reply struct {
@@ -227,6 +230,37 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 	}
 	return reply.Result.Output, nil
 }
+
+// readAnswer reads one Content-Length framed reply (the framing the daemon answers in, as it was asked in).
+func readAnswer(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			if length, err = strconv.Atoi(strings.TrimSpace(value)); err != nil || length < 0 || length > maxAnswer {
+				return nil, fmt.Errorf("bad Content-Length %q", value)
+			}
+		}
+	}
+	if length < 0 {
+		return nil, errors.New("an answer with no Content-Length")
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// maxAnswer bounds the daemon's answer a hook reads: a pane or a block reason, far under it.
+const maxAnswer = 64 << 20
 
 // DialRetry dials the user's socket (usersock.Dial) until a daemon answers or within has passed; a socket
 // that is not the user's own ends it at once.

@@ -3,6 +3,7 @@ package hookcmd
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -82,8 +83,11 @@ func TestStatuslineDaemonWithoutSession(t *testing.T) {
 				return
 			}
 			defer conn.Close()
-			_, _ = bufio.NewReader(conn).ReadBytes('\n')
-			_, _ = conn.Write([]byte(c.reply + "\n"))
+			// The request comes with a Content-Length header, and the answer goes back so, as the daemon's.
+			if _, err := readAnswer(bufio.NewReader(conn)); err != nil {
+				return
+			}
+			_, _ = fmt.Fprintf(conn, "Content-Length: %d\r\n\r\n%s", len(c.reply), c.reply)
 		}()
 		var out bytes.Buffer
 		Statusline(nil, strings.NewReader(`{"session_id":"s","model":{"display_name":"Opus"}}`), &out)
