@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func payloads(t *testing.T, name string) []Payload {
 		if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
 			t.Fatal(err)
 		}
-		p, err := Parse(head.Event, sc.Bytes())
+		p, err := Parse(head.Event, bytes.Clone(sc.Bytes())) // the payload keeps slices of its line
 		if err != nil {
 			t.Fatalf("%s: %v", head.Event, err)
 		}

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,14 +76,20 @@ type Payload struct {
 }
 
 // Parse reads a hook payload. event is the one the hook command was named for; a payload that names
-// another is refused, so a misconfigured hook never records a tool call as a prompt.
+// another is refused, so a misconfigured hook never records a tool call as a prompt. The payload's
+// ToolInput and ToolResponse are slices of raw, not copies: raw must not change while they are used.
 func Parse(event string, raw []byte) (Payload, error) {
 	var p Payload
 	if kind := intake.JSONKind(raw); kind != "object" {
 		return p, fmt.Errorf("hook payload: want a JSON object, got %s", kind)
 	}
-	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass.
-	if err := fastjson.Unmarshal(raw, &p); err != nil {
+	// segmentio's decoder: a payload can carry tens of megabytes of tool output, read here in one pass,
+	// and the tool's input and response are left where they lie in raw, not copied: raw outlives p.
+	rest, err := fastjson.Parse(raw, &p, fastjson.DontCopyRawMessage)
+	if err == nil && len(bytes.TrimSpace(rest)) > 0 {
+		err = errors.New("data after the JSON value")
+	}
+	if err != nil {
 		return p, fmt.Errorf("hook payload: %s", fieldError(err))
 	}
 	if !Known(event) {

@@ -19,7 +19,11 @@ type ToolCall struct {
 // ToolCallOf builds the flat event (the tool's input beside `tool`, `tool_use_id` and, for a
 // subagent's call, `agentId`) and the result: the structured tool_response, and the text the model
 // saw, rebuilt from it. A failure is an error row whose text is the error.
-func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
+func ToolCallOf(p Payload, agentID string) (ToolCall, error) { return toolCallOf(p, agentID, true) }
+
+// toolCallOf is ToolCallOf; measure false decodes a long output whole (the reference the measured one is
+// held to).
+func toolCallOf(p Payload, agentID string, measure bool) (ToolCall, error) {
 	var e intake.ToolEvent // given by the Sets below when there is no tool_input
 	if len(p.ToolInput) > 0 && string(p.ToolInput) != "null" {
 		in, err := intake.ToolEventFromJSON(p.ToolInput)
@@ -44,6 +48,12 @@ func ToolCallOf(p Payload, agentID string) (ToolCall, error) {
 			text = *p.Error
 		}
 		return ToolCall{Event: e, Result: intake.ToolResult{Text: &text, IsError: true}, Ms: ms}, nil
+	}
+	if measure && len(p.ToolResponse) > measureFrom {
+		// Megabytes of output: its text measured where it lies, never copied (measure.go).
+		if r, ok := measuredCall(p.ToolName, p.ToolResponse); ok {
+			return ToolCall{Event: e, Result: r, Ms: ms}, nil
+		}
 	}
 	var res any
 	if len(p.ToolResponse) > 0 {

@@ -32,6 +32,24 @@ type HookParams struct {
 	Debug bool `json:"debug,omitempty"`
 }
 
+// hookWire is HookParams as the hook method reads them: the payload, which can hold tens of megabytes of
+// tool output, left where it lies in the request's params (which are the request's own and outlive the
+// call) rather than copied.
+type hookWire struct {
+	Harness string `json:"harness"`
+	Event   string `json:"event"`
+	Payload lent   `json:"payload"`
+	Debug   bool   `json:"debug,omitempty"`
+}
+
+// lent is a JSON value kept as the decoder found it in its input, not copied (json.RawMessage copies).
+type lent []byte
+
+func (l *lent) UnmarshalJSON(b []byte) error {
+	*l = b
+	return nil
+}
+
 // HookResult is what the hook prints on its standard output; output null prints nothing.
 type HookResult struct {
 	Output *bridge.Answer `json:"output"`
@@ -40,10 +58,11 @@ type HookResult struct {
 // hook is one harness hook: the payload mapped onto the session methods, the answer in the harness's
 // own words, and the toasts since the last answer as its systemMessage. protocol.md has the table.
 func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[HookParams](raw)
+	w, err := decode[hookWire](raw)
 	if err != nil {
 		return nil, err
 	}
+	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug}
 	switch p.Harness {
 	case "", bridge.Claude:
 		p.Harness = bridge.Claude

@@ -171,6 +171,17 @@ func readText(sc *jsonscan.Scanner, r *ToolResult) bool {
 	return ok && (whole || h.full)
 }
 
+// MeasuredResult is a result whose text was measured where it lay instead of decoded (a hook's tool
+// output of megabytes): its length in UTF-16 units and its start (all of it when whole), from which the
+// row's head is made, as ReadToolResult measures a tool.call's. ok is false when a start that is not
+// whole does not settle the head (a start of control characters, which a head drops): the text must then
+// be read whole.
+func MeasuredResult(result any, units int64, start string, whole bool) (ToolResult, bool) {
+	var h headBuilder
+	h.addBytes([]byte(start))
+	return ToolResult{Result: result, measured: measuredText{ok: true, chars: units, head: h.String()}}, whole || h.full
+}
+
 // headRead is how much of a text's start is decoded for its head: any head of rowHeadMax units fits,
 // with room for the tabs, newlines and control characters among them.
 const headRead = 4 * rowHeadMax
