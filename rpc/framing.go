@@ -169,6 +169,12 @@ func (fr *frameReader) headerBlock(first []byte) frame {
 	length := int64(-1)
 	line := first
 	for {
+		if line == nil && raw != nil && fr.bodyStarts() {
+			// A header with no blank line after it: the body is where the next header line should be.
+			// Answered now, not once a newline comes (a body has none, and its sender waits for the
+			// answer); the body is then skipped to the next header.
+			return frame{data: raw, bad: "no blank line after the headers: the body began where a header line was due"}
+		}
 		if line == nil {
 			l, tooLong, _, err := fr.readLine(maxHeaderLine, false)
 			if err != nil {
@@ -193,11 +199,12 @@ func (fr *frameReader) headerBlock(first []byte) frame {
 			problem = "conflicting Content-Length headers"
 		}
 		if problem != "" {
-			if at := headerAt(line); at > 0 && len(raw) == len(line) {
-				// Junk glued to the next header (a body longer than its Content-Length said): the
-				// junk is answered, and the next frame starts at the header.
+			if at := headerAt(line); at > 0 {
+				// Junk glued to the next header (a body longer than its Content-Length said, or a body
+				// sent with no blank line after its header, read as a header line): the junk is answered,
+				// and the next frame starts at the header.
 				fr.pending = append([]byte(nil), line[at:]...)
-				raw = raw[:at]
+				raw = raw[:len(raw)-len(line)+at]
 			}
 			return frame{data: raw, bad: problem}
 		}
@@ -207,6 +214,16 @@ func (fr *frameReader) headerBlock(first []byte) frame {
 		line = nil
 	}
 	return fr.body(length, raw)
+}
+
+// bodyStarts reports whether the next line of a header block begins as a JSON body does ('{' or '['),
+// which no header line does. It waits for that byte.
+func (fr *frameReader) bodyStarts() bool {
+	if fr.lineErr != nil {
+		return false
+	}
+	b, err := fr.br.Peek(1)
+	return err == nil && (b[0] == '{' || b[0] == '[')
 }
 
 // body reads the length-byte body that follows a header block.

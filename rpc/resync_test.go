@@ -31,6 +31,10 @@ func TestBadContentLengthIsAnsweredOnce(t *testing.T) {
 		{"over int64", "Content-Length: 99999999999999999999\r\n\r\n" + body(1), "invalid Content-Length", 2},
 		{"two conflicting", "Content-Length: 5\r\nContent-Length: 6\r\n\r\n" + body(1), "conflicting Content-Length", 2},
 		{"over the frame cap", "Content-Length: 1000000000000\r\n\r\n" + body(1), "exceeds", 2},
+		// No blank line after the header: its body is read as a header line, and the next frame's header
+		// glued to the body's end used to be skipped with it, so the next request was lost too.
+		{"no blank line after the header", fmt.Sprintf("Content-Length: %d\r\n%s", len(body(1)), body(1)), "no blank line after the headers", 2},
+		{"no blank line, a second header first", fmt.Sprintf("Content-Length: %d\r\nContent-Type: x\r\n%s", len(body(1)), body(1)), "no blank line after the headers", 2},
 		{"a pretty-printed body after a bad header", "Content-Length: x\r\n\r\n{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1\n}\n", "invalid Content-Length", 2},
 	}
 	for _, tt := range tests {
@@ -44,6 +48,18 @@ func TestBadContentLengthIsAnsweredOnce(t *testing.T) {
 			h.noFrame(50 * time.Millisecond)
 		})
 	}
+}
+
+// TestNoBlankLineIsAnsweredAtOnce: a header whose body follows with no blank line is answered as soon as
+// the body begins (its sender may wait for that answer before sending more), and the next request, sent
+// only after the answer, is answered too.
+func TestNoBlankLineIsAnsweredAtOnce(t *testing.T) {
+	h := startHost(t, Options{Framing: FramingHeader}, echo)
+	bad := `{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}`
+	h.send(fmt.Sprintf("Content-Length: %d\r\n%s", len(bad), bad))
+	h.expectError("null", CodeParseError, "no blank line after the headers")
+	h.sendHeader(`{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}`)
+	h.expectResult("2", "[2]")
 }
 
 // TestOverCapLengthDoesNotSwallowTheStream: a Content-Length of 10^12 was read (and discarded) to its
