@@ -40,6 +40,9 @@ type stream struct {
 	held    []byte     // replies not written yet (see hold); guarded by wmu
 	wclosed atomic.Bool
 	wclose  sync.Once
+	// wfailed: a write failed (the peer gone, or not reading past a write deadline); nothing more is
+	// written, so the writers queued behind it do not each wait out the deadline again.
+	wfailed atomic.Bool
 }
 
 // maxHeld bounds the replies held back for one write (see Write): pipelined debug.state requests, each
@@ -255,7 +258,7 @@ func (s *stream) frameWaiting() bool {
 func (s *stream) flush() {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if len(s.held) == 0 || s.wclosed.Load() {
+	if len(s.held) == 0 || s.wclosed.Load() || s.wfailed.Load() {
 		return
 	}
 	s.writeHeld(nil)
@@ -273,6 +276,7 @@ func (s *stream) writeHeld(buf []byte) (int, error) {
 		s.held = nil // do not pin a huge buffer
 	}
 	if err != nil {
+		s.wfailed.Store(true)
 		err = fmt.Errorf("writing frame: %w", err)
 		s.shutdown(err)
 	}
@@ -285,7 +289,7 @@ func (s *stream) writeHeld(buf []byte) (int, error) {
 func (s *stream) writeFrame(body []byte, hold bool) (int, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if s.wclosed.Load() {
+	if s.wclosed.Load() || s.wfailed.Load() {
 		return 0, ErrClosed
 	}
 	if hold && len(s.held)+len(body) <= maxHeld {

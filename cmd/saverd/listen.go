@@ -86,9 +86,23 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 // so a frame still unfinished after this was abandoned, and what the daemon read of it is let go.
 const defaultFrameWait = 30 * time.Second
 
+// writeWait is how long a write to a socket connection may wait for its peer to read. Notifications go to
+// every host in turn, on the goroutine that made them (a session's event, a hook's): a host that stopped
+// reading once held them all, and every hook behind them, for good. Past this its connection is closed,
+// so a stuck host costs the others one wait, once; a host that reads, however busy, never waits this long.
+const writeWait = 5 * time.Second
+
+// deadlineWriter is a connection's output, each write bounded by writeWait.
+type deadlineWriter struct{ net.Conn }
+
+func (w deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.SetWriteDeadline(time.Now().Add(writeWait))
+	return w.Conn.Write(p)
+}
+
 // serveConn serves one connection until the peer hangs up or the daemon stops.
 func serveConn(ctx context.Context, nc net.Conn, h *hub, srv *handlers.Server, frameWait time.Duration, log zerolog.Logger) {
-	conn := rpc.NewConn(nc, nc, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders(), FrameTimeout: frameWait})
+	conn := rpc.NewConn(nc, deadlineWriter{nc}, rpc.Options{Logger: log, ParamsReaders: handlers.ParamsReaders(), FrameTimeout: frameWait})
 	defer h.closed(conn)
 	conn.Serve(ctx, h.handler(conn, srv.HandleConn, srv.FlushAll))
 	<-conn.Done()
