@@ -1,11 +1,13 @@
 package handlers
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/demo"
+	saverdstore "github.com/saverd/saverd/store"
 )
 
 // The per-project registry is shared by every session on the project, in this daemon and in others.
@@ -146,7 +148,12 @@ func (sess *Session) registryWrite() func() error {
 		}
 		sess.wroteSeq = seq
 		err := store.Update(key, func(old any) (any, error) {
-			return state.MergeStored(state.ParseRegistry(old), mine), nil
+			merged := state.MergeStored(state.ParseRegistry(old), mine)
+			if n := state.InvalidStored(old); n > 0 {
+				// Entries that fail validation are not carried over: the file as it was is kept aside.
+				return saverdstore.SetAside{Value: merged, Why: fmt.Errorf("%d entries fail validation", n)}, nil
+			}
+			return merged, nil
 		})
 		if err != nil {
 			log.Error().Err(err).Str("key", key).Msg("registry write failed")

@@ -46,6 +46,25 @@ func ParseRegistry(value any) []StoredPattern {
 	return out
 }
 
+// InvalidStored is how many of a stored registry's entries ParseRegistry drops for failing validation (a
+// value that is not a list at all counts as one): a write of what ParseRegistry kept would lose them.
+func InvalidStored(value any) int {
+	if value == nil {
+		return 0
+	}
+	items, ok := value.([]any)
+	if !ok {
+		return 1
+	}
+	n := 0
+	for _, item := range items {
+		if _, ok := storedEntryOf(item); !ok {
+			n++
+		}
+	}
+	return n
+}
+
 // ParseRegistryJSON reads a stored registry from its JSON text.
 func ParseRegistryJSON(data []byte) ([]StoredPattern, error) {
 	if at, deep := jsondepth.Check(data, jsondepth.Max); deep {

@@ -136,6 +136,12 @@ func (s *Store) update(key string, merge func(old any) (any, error)) error {
 	if err != nil {
 		return fmt.Errorf("merge store %s: %w", key, err)
 	}
+	if aside, ok := next.(SetAside); ok {
+		if err := s.keepAside(s.Path(key), aside.Why); err != nil {
+			return err
+		}
+		next = aside.Value
+	}
 	value, err := json.Marshal(next)
 	if err != nil {
 		return fmt.Errorf("encode store %s: %w", key, err)
@@ -200,6 +206,38 @@ func decode(key string, data []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// SetAside, returned by Update's merge in place of its value, has the file as it was kept beside it
+// (<file>.corrupt-<ns>, as a corrupt file is moved aside) before Value is written over it: what the merge
+// could not carry over (entries that fail validation) is not lost with the write. It marshals as Value,
+// so a registry that is not this store reads it as the value.
+type SetAside struct {
+	Value any
+	Why   error
+}
+
+func (a SetAside) MarshalJSON() ([]byte, error) { return json.Marshal(a.Value) }
+
+// keepAside keeps path as it is now beside it, under the exclusive lock: a hard link (the write then
+// replaces path with a new file, and the link keeps the old one), else a copy.
+func (s *Store) keepAside(path string, why error) error {
+	aside := fmt.Sprintf("%s.corrupt-%d", path, s.now().UnixNano())
+	err := os.Link(path, aside)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		data, rerr := safefile.Read(path, MaxFileSize)
+		if rerr != nil {
+			return fmt.Errorf("set aside store %s: %w", path, errors.Join(err, rerr))
+		}
+		if err := os.WriteFile(aside, data, 0o600); err != nil {
+			return fmt.Errorf("set aside store %s: %w", path, err)
+		}
+	}
+	s.log.Warn().Str("path", path).Str("kept_at", aside).AnErr("why", why).Msg("store file kept aside before a write that would lose part of it")
+	return nil
 }
 
 // setAside renames a corrupt file out of the way, so the next write starts fresh and a person can
