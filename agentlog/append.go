@@ -1,7 +1,9 @@
 package agentlog
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,29 +53,81 @@ func appendLine(path, what string, line []byte) error {
 		return fmt.Errorf("append %s: lock %s: %w", what, path, err)
 	}
 	defer filelock.Unlock(f) //nolint:errcheck // closing unlocks too
-	if torn(f) {
-		// A line cut off (a writer that died mid-write): the record starts a line of its own, so only
-		// the torn one is lost, not this one glued to it.
-		line = append([]byte{'\n'}, line...)
+	size, err := cutTornTail(f)
+	if err != nil {
+		return fmt.Errorf("append %s to %s: %w", what, path, err)
 	}
 	n, err := f.Write(line)
 	if err == nil && n < len(line) {
 		err = fmt.Errorf("short write: %d of %d bytes", n, len(line))
 	}
 	if err != nil {
+		// Whatever part of the line was written (the disk full mid-line) is cut off again: the log holds
+		// whole lines only, and the reader of the next record never meets the fragment.
+		if terr := f.Truncate(size); terr != nil {
+			err = errors.Join(err, fmt.Errorf("cut back the part written: %w", terr))
+		}
 		return fmt.Errorf("append %s to %s: %w", what, path, err)
 	}
 	return nil
 }
 
-// torn reports whether f ends in anything but a newline (an empty file is not torn). Its size is read
-// again here, under the lock: one read before it may end inside a line another writer was writing.
-func torn(f *os.File) bool {
+// maxTornTail is how far back from the end cutTornTail looks for the last line's end: a record is a few
+// KB; a last line longer than this is no record cut short, and is ended with a newline instead.
+const maxTornTail = 16 << 20
+
+// cutTornTail cuts a last line that has no newline (a record cut off: a writer that died, a disk full)
+// back to the end of the line before it, so the next record starts a line of its own and the log holds
+// only whole lines (the fragment used to stay, and every later reading of the log warned of it). Its size
+// is read here, under the lock: one read before it may end inside a line another writer was writing. It
+// returns the size the log has now.
+func cutTornTail(f *os.File) (int64, error) {
 	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
-		return false
+	if err != nil {
+		return 0, err
+	}
+	size := fi.Size()
+	if size == 0 {
+		return 0, nil
 	}
 	var last [1]byte
-	_, err = f.ReadAt(last[:], fi.Size()-1)
-	return err == nil && last[0] != '\n'
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return 0, err
+	}
+	if last[0] == '\n' {
+		return size, nil
+	}
+	end, err := lastLineEnd(f, size)
+	if err != nil {
+		return 0, err
+	}
+	if end < 0 { // no line end near: the long line is ended, not cut
+		_, err := f.Write([]byte{'\n'})
+		return size + 1, err
+	}
+	if err := f.Truncate(end); err != nil {
+		return 0, fmt.Errorf("cut back a torn last line: %w", err)
+	}
+	return end, nil
+}
+
+// lastLineEnd is the offset just past the last newline in f's last maxTornTail bytes, 0 when the file
+// is all one line shorter than that, or -1 when none is found within them.
+func lastLineEnd(f *os.File, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0 && size-end < maxTornTail; {
+		start := max(0, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := f.ReadAt(chunk, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+		if end == 0 {
+			return 0, nil
+		}
+	}
+	return -1, nil
 }
