@@ -1,8 +1,6 @@
 package bridge
 
 import (
-	"encoding/json"
-
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state/intake"
@@ -236,19 +234,8 @@ func recordMeasure(tool string, r map[string]any) (part, bool) {
 // numberedMeasure is numbered's text measured: every line gets its number and a tab before it, so the
 // text is the content's units, and for lines start..start+L-1 their numbers' digits and a tab each.
 func numberedMeasure(m measured, startLine any) part {
-	n := 1
-	switch v := startLine.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil && i > 0 {
-			n = int(i)
-		}
-	case float64:
-		if v > 0 {
-			n = int(v)
-		}
-	}
 	lines := m.newlines + 1
-	return part{units: m.units + lines + digitsIn(int64(n), lines), text: numbered(m.start, startLine)}
+	return part{units: m.units + lines + digitsIn(int64(startLineOf(startLine)), lines), text: numbered(m.start, startLine)}
 }
 
 // digitsIn is how many decimal digits the numbers from..from+count-1 are written with, in all.

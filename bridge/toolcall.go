@@ -143,17 +143,7 @@ func textOfRecord(tool string, r map[string]any) string {
 // numbered is a file's content as Read shows it to the model: each line after its number and a tab
 // (observed: "1\texport function add…\n2\t" for a file of one line and its final newline).
 func numbered(content string, start any) string {
-	n := 1
-	switch v := start.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil && i > 0 {
-			n = int(i)
-		}
-	case float64:
-		if v > 0 {
-			n = int(v)
-		}
-	}
+	n := startLineOf(start)
 	var b strings.Builder
 	b.Grow(len(content) + 8*strings.Count(content, "\n") + 8)
 	for i, line := range strings.Split(content, "\n") {
@@ -165,6 +155,21 @@ func numbered(content string, start any) string {
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// startLineOf is a Read's first line number: its startLine when that is a positive number, else 1.
+func startLineOf(start any) int {
+	switch v := start.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil && i > 0 {
+			return int(i)
+		}
+	case float64:
+		if v > 0 {
+			return int(v)
+		}
+	}
+	return 1
 }
 
 func filesText(r map[string]any) string {

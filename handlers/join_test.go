@@ -148,7 +148,7 @@ func TestHostileTranscriptIsRefused(t *testing.T) {
 		{"a zstd bomb", bomb, "bomb.jsonl.zst: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var log syncBuffer
+			var log lockedBuffer
 			srv := New(Options{Store: &memRegistry{values: map[string]any{}}, Log: zerolog.New(&log)})
 			srv.SetHost(&fakeHost{})
 			cwd := t.TempDir()
@@ -158,29 +158,11 @@ func TestHostileTranscriptIsRefused(t *testing.T) {
 				map[string]any{"transcript_path": tc.path, "tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{"stdout": "a"}}))
 			answered(t, "the hostile session's turn end", hookAsync(srv, "hostile", cwd, bridge.Stop, map[string]any{"transcript_path": tc.path}))
 			answered(t, "another session's start", hookAsync(srv, "other", cwd, bridge.SessionStart, map[string]any{"source": "startup"}))
-			got := log.String()
+			got := string(log.bytes())
 			if !strings.Contains(got, tc.path) || !strings.Contains(got, tc.why) || !strings.Contains(got, `"level":"warn"`) ||
 				(tc.path == bomb && !strings.Contains(got, "inflates past") && !strings.Contains(got, "deadline passed")) {
 				t.Fatalf("no warning names %s and says %q:\n%s", tc.path, tc.why, got)
 			}
 		})
 	}
-}
-
-// syncBuffer is a log the daemon's goroutines write at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

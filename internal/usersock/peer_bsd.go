@@ -2,27 +2,13 @@
 
 package usersock
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// PeerUID is the uid of the process at the other end of c (LOCAL_PEERCRED, what getpeereid reads).
-func PeerUID(c *net.UnixConn) (uid int, ok bool, err error) {
-	raw, err := c.SyscallConn()
+// peerCred reads a Unix socket's peer uid with LOCAL_PEERCRED (what getpeereid reads).
+func peerCred(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var cred *unix.Xucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return 0, false, err
-	}
-	if credErr != nil {
-		return 0, false, credErr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }

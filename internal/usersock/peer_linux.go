@@ -1,27 +1,12 @@
 package usersock
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// PeerUID is the uid of the process at the other end of c (SO_PEERCRED: the listener's credentials as
-// they were when it called listen, or the connecting process's as it connected).
-func PeerUID(c *net.UnixConn) (uid int, ok bool, err error) {
-	raw, err := c.SyscallConn()
+// peerCred reads a Unix socket's peer uid with SO_PEERCRED.
+func peerCred(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, false, err
-	}
-	if credErr != nil {
-		return 0, false, credErr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }
