@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/saverd/saverd/internal/safefile"
+	"github.com/saverd/saverd/internal/safefile/zstdlog"
 )
 
 const (
@@ -47,7 +48,7 @@ func openLog(path string, opt Options) (*lineReader, func(), error) {
 		}
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	src, closeDec, err := safefile.Reader(f, path, size, lim)
+	src, closeDec, err := zstdlog.Reader(f, path, size, lim)
 	if err != nil {
 		closeFile()
 		return nil, nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/safefile"
+	"github.com/saverd/saverd/internal/safefile/zstdlog"
 )
 
 // MaxLine bounds one transcript line the readers decode; a longer one (a huge tool output) is skipped,
@@ -45,7 +46,7 @@ func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
 			return from, fmt.Errorf("seek %s: %w", path, err)
 		}
 	}
-	src, closeDec, err := safefile.Reader(f, path, size, lim)
+	src, closeDec, err := zstdlog.Reader(f, path, size, lim)
 	if err != nil {
 		return from, err
 	}

@@ -13,7 +13,8 @@ import (
 func noDaemon(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	t.Setenv("SAVERD_SOCKET", filepath.Join(dir, "none.sock"))
+	// In a directory only this user can enter: one others can reach is refused before "no daemon" is seen.
+	t.Setenv("SAVERD_SOCKET", filepath.Join(privateDir(t), "none.sock"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	t.Setenv("HOME", dir)
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))

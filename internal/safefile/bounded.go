@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // Limits bound one read of a file saverd reads because a payload, a log or a project named it (a
@@ -18,48 +15,17 @@ type Limits struct {
 	// Size bounds the file's size on disk, checked at open (a sparse 10 GB file is refused unread).
 	Size int64
 	// Inflated bounds what a .zst file decompresses to; past it the read fails. A file also may not
-	// inflate past maxRatio times its own size (at least minInflated): a few KB that inflate to GBs is a
+	// inflate past a multiple of its own size (zstdlog): a few KB that inflate to GBs is a
 	// bomb, not a log.
 	Inflated int64
 	// Deadline is when a read gives up with ErrTimeout (checked before each read of the file).
 	Deadline time.Time
 }
 
-// maxRatio and minInflated bound a .zst file's decompressed size by its own: JSON lines compress some
-// 5 to 20 times, and a hundred-fold and more is what a bomb is made of.
-const (
-	maxRatio    = 256
-	minInflated = 64 << 20
-)
-
-// maxWindow bounds the window a zstd frame may ask the decoder to hold (the zstd command line's own
-// default limit): a frame asking for more is refused rather than allocated.
-const maxWindow = 128 << 20
-
-// Reader reads an open file within l: src is the file (of size bytes on disk) and path names it in the
-// errors. A name ending in .zst is decompressed, its output bounded by l.Inflated and the ratio. close
-// releases the decoder (the caller closes the file).
-func Reader(src io.Reader, path string, size int64, l Limits) (r io.Reader, closeFn func(), err error) {
-	r, closeFn = &bounded{r: src, path: path, deadline: l.Deadline, max: -1}, func() {}
-	if !strings.HasSuffix(path, ".zst") {
-		return r, closeFn, nil
-	}
-	dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(maxWindow))
-	if err != nil {
-		return nil, nil, fmt.Errorf("zstd %s: %w", path, err)
-	}
-	return &bounded{r: dec, path: path, deadline: l.Deadline, max: inflatedLimit(size, l), compressed: size}, dec.Close, nil
-}
-
-// inflatedLimit is how far a .zst of size bytes may inflate: maxRatio times its size (minInflated at
-// least), and l.Inflated at most.
-func inflatedLimit(size int64, l Limits) int64 {
-	limit := max(minInflated, maxRatio*size)
-	if l.Inflated > 0 {
-		limit = min(limit, l.Inflated)
-	}
-	return limit
+// Bounded reads r (what path holds) until deadline (zero: none) and up to max bytes (-1: no bound);
+// compressed, when r inflates a compressed file, is that file's size, for the error past max.
+func Bounded(r io.Reader, path string, deadline time.Time, max, compressed int64) io.Reader {
+	return &bounded{r: r, path: path, deadline: deadline, max: max, compressed: compressed}
 }
 
 // bounded is a reader that fails past a deadline or past max bytes (-1: no bound).
