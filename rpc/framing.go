@@ -411,8 +411,8 @@ func truncate(b []byte, n int) string {
 
 // readLine reads through the next '\n'. A line longer than limit is consumed
 // to its end but only a prefix is kept and tooLong is set. An error is
-// returned only when no bytes at all were read; otherwise it is kept for the
-// next call so a final unterminated line still counts as a frame. With lend, a
+// returned only when no bytes at all were read, or the frame stalled (ErrFrameStalled); otherwise it is
+// kept for the next call so a final unterminated line still counts as a frame. With lend, a
 // line the buffer holds whole is lent (the buffer's own bytes, good until the
 // next read, and lent says so), not copied.
 func (fr *frameReader) readLine(limit int, lend bool) (line []byte, tooLong, lent bool, err error) {
@@ -439,7 +439,9 @@ func (fr *frameReader) readLine(limit int, lend bool) (line []byte, tooLong, len
 		}
 		if err != nil {
 			fr.lineErr = err
-			if len(line) == 0 {
+			// A line the peer stopped sending (ErrFrameStalled) is no frame: answering what came of it
+			// would answer a frame nobody finished. Only the end of input makes a last line whole.
+			if len(line) == 0 || errors.Is(err, ErrFrameStalled) {
 				return nil, false, false, err
 			}
 		}
