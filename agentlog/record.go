@@ -39,6 +39,10 @@ type Record struct {
 	Judge *ForkSpend `json:"judge,omitempty"`
 	// Files are the logs the record was read from: the transcript or rollout first.
 	Files []string `json:"files,omitempty"`
+	// Unlogged names the API calls the harness makes that its log never records (Gemini CLI's model
+	// router, OpenCode's session title): they are billed, but no figure here can count them. A note, not
+	// a warning: nothing in the log is wrong.
+	Unlogged string `json:"unlogged_calls,omitempty"`
 	// Saver is what saverd found and fixed in the session; only the daemon's own records have it.
 	Saver *Saver `json:"saver,omitempty"`
 

@@ -61,11 +61,14 @@ func DefaultCodexDirs() []string {
 	return []string{filepath.Join(home, ".codex")}
 }
 
-// File is one session's log: a Claude Code transcript (its subagents are found beside it) or a Codex rollout.
+// File is one session's log: a Claude Code transcript (its subagents are found beside it), a Codex rollout,
+// or what a harness package's Discover lists (with its Reader).
 type File struct {
 	Path    string
 	Harness string
 	Size    int64 // bytes on disk, subagents not included; for progress
+	// Reader reads a harness package's File; nil for Claude Code's and Codex's, which Scan reads itself.
+	Reader Reader
 
 	// noSubagents: Discover saw nothing named like the session beside its transcript, so it has no
 	// <session>/subagents/ to look in (one stat per session saved). Fixed when Discover walked: a
@@ -242,10 +245,27 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
 	recs, errs := make([]Record, len(files)), make([]error, len(files))
+	// What the Reader of a harness package's file found, by file, and what it said of the sessions it left
+	// out; nil when no file has a Reader.
+	var others [][]Record
+	var otherWarn [][]string
+	for i := range files {
+		if files[i].Reader != nil {
+			others, otherWarn = make([][]Record, len(files)), make([][]string, len(files))
+			break
+		}
+	}
 	iter.Iterator[int]{MaxGoroutines: workers}.ForEach(order, func(i *int) {
 		f, rec := &files[*i], &recs[*i]
 		if ctx.Err() != nil {
 			errs[*i] = fmt.Errorf("%s: %w", f.Path, ctx.Err())
+			return
+		}
+		if f.Reader != nil {
+			others[*i], otherWarn[*i], errs[*i] = readOther(f, opt.Options)
+			if opt.Done != nil {
+				opt.Done(f.Size)
+			}
 			return
 		}
 		if f.Harness == HarnessCodex {
@@ -275,6 +295,10 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 			warn = append(warn, errs[i].Error())
 			continue
 		}
+		if files[i].Reader != nil {
+			warn = append(warn, otherWarn[i]...)
+			continue // its records are in others
+		}
 		if n != i {
 			recs[n] = recs[i]
 		}
@@ -282,6 +306,9 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	}
 	clear(recs[n:])
 	recs = recs[:n]
+	for _, more := range others {
+		recs = append(recs, more...)
+	}
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
 	// A fork of saverd's own repeats its parent's history by design: that is no news to the person.
@@ -299,6 +326,26 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		warn = append(warn, recs[i].Warnings...)
 	}
 	return recs, warn
+}
+
+// readOther reads a harness package's file; its records are hashed as Scan's own are, and a session with
+// no dated line is left out with a warning, as an empty transcript is.
+func readOther(f *File, opt Options) ([]Record, []string, error) {
+	got, err := f.Reader.ReadFile(*f, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warn []string
+	out := got[:0]
+	for i := range got {
+		if got[i].Start.IsZero() {
+			warn = append(warn, fmt.Sprintf("%s: session %s has no dated line: not a session (yet), skipped", f.Path, got[i].SessionID))
+			continue
+		}
+		hashCalls(&got[i])
+		out = append(out, got[i])
+	}
+	return out, warn, nil
 }
 
 // sameSession keeps one record per harness and session id: the one with more calls.

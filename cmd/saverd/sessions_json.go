@@ -75,6 +75,10 @@ func appendRecordJSON(b []byte, r *agentlog.Record) ([]byte, bool) {
 		j.raw(`,"files":`)
 		j.strs(r.Files)
 	}
+	if r.Unlogged != "" {
+		j.raw(`,"unlogged_calls":`)
+		j.str(r.Unlogged)
+	}
 	if r.Saver != nil {
 		j.ok = false // only the daemon's records carry it, never one read from the logs: left to encoding/json
 	}

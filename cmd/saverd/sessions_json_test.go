@@ -54,7 +54,7 @@ func TestRecordJSONIsEncodingJSON(t *testing.T) {
 		Tokens: agentlog.Tokens{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4},
 		Models: map[string]*agentlog.ModelUse{"z": {Calls: 1, Cost: nil}, "a": {Calls: 2, Cost: num(0.25)}, "n": nil},
 		Judge:  &agentlog.ForkSpend{Forks: 1, Calls: 2, Cost: num(1e-7)}, Files: []string{"/a", "/b"},
-		Warnings: []string{"not written"},
+		Unlogged: "the router's calls", Warnings: []string{"not written"},
 	}
 	for _, tc := range []struct {
 		name    string
@@ -77,6 +77,7 @@ func TestRecordJSONIsEncodingJSON(t *testing.T) {
 		{"non-ASCII project", func(r *agentlog.Record) { r.Project = str("café") }, false},
 		{"control character", func(r *agentlog.Record) { r.Cwd = "a\tb" }, false},
 		{"backslash in a tool", func(r *agentlog.Record) { r.Tools = map[string]int{`a\b`: 1} }, false},
+		{"quote in the unlogged note", func(r *agentlog.Record) { r.Unlogged = `the "title" call` }, false},
 		{"NaN", func(r *agentlog.Record) { r.Cost.Priced = math.NaN() }, false},
 		{"infinite model cost", func(r *agentlog.Record) { r.Models["a"].Cost = num(math.Inf(1)) }, false},
 		{"year 10000", func(r *agentlog.Record) { r.End = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }, false},
@@ -126,7 +127,7 @@ func FuzzRecordJSON(f *testing.F) {
 // field: appendRecordJSON is then to be changed with it.
 func TestRecordJSONKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type][]string{
-		reflect.TypeFor[agentlog.Record]():    {"session_id", "harness", "repo", "project", "cwd,omitempty", "start", "end", "calls", "tools", "cost", "tokens", "models", "judge,omitempty", "files,omitempty", "saver,omitempty", "-"},
+		reflect.TypeFor[agentlog.Record]():    {"session_id", "harness", "repo", "project", "cwd,omitempty", "start", "end", "calls", "tools", "cost", "tokens", "models", "judge,omitempty", "files,omitempty", "unlogged_calls,omitempty", "saver,omitempty", "-"},
 		reflect.TypeFor[agentlog.Cost]():      {"total", "priced", "unpriced_models,omitempty", "unpriced_tokens", "harness,omitempty"},
 		reflect.TypeFor[agentlog.Tokens]():    {"input", "output", "cache_read", "cache_write"},
 		reflect.TypeFor[agentlog.ModelUse]():  {"calls", "tokens", "cost"},

@@ -1,0 +1,73 @@
+package agentlog
+
+import (
+	"time"
+
+	"github.com/saverd/saverd/prices"
+)
+
+// What a harness package (harness/gemini, harness/opencode, …) builds its readers on: the record's calls,
+// its finish (repository, prices, warnings), the bounded line reader and the audit's history. Claude Code's
+// and Codex's readers live in this package and use the same pieces unexported.
+
+// Reader reads one File of a harness package into the records of the sessions it holds (an OpenCode
+// database holds many; a Gemini CLI session may span several files, found beside the one listed). A bad
+// line is a warning in the record it belongs to; only a File that cannot be read at all is an error. A
+// Reader is a comparable value (File is compared in tests): a struct, not a func.
+type Reader interface {
+	ReadFile(f File, opt Options) ([]Record, error)
+}
+
+// Call is one API call a harness package's reader found in its log.
+type Call struct {
+	// Key names the call among every log Scan reads: a call two logs copy (a fork's history) has one key
+	// and one time, and counts once; two distinct calls never share both. Prefix it with the harness id.
+	Key string
+	// Owner is the session the log line names, when it names one.
+	Owner string
+	Model string
+	At    time.Time
+	// Usage is what the call was billed, in prices.Usage's meanings (input not read from cache, cache
+	// reads, cache writes, output with reasoning).
+	Usage prices.Usage
+	// Tools are the tools the call asked for, by name.
+	Tools []string
+}
+
+// AddCall adds one API call to the record; Finish sums them.
+func (r *Record) AddCall(c Call) {
+	r.calls = append(r.calls, call{key: c.Key, owner: c.Owner, model: c.Model, at: c.At, usage: c.Usage, tools: c.Tools})
+}
+
+// Finish fills what the record's calls give (calls, tools, tokens, models, cost at opt's prices), its
+// repository from Cwd, and a warning per model with no price. A harness package's reader calls it once,
+// when the record's calls are all added.
+func (r *Record) Finish(opt Options) {
+	r.placeRepo(opt.tops)
+	r.finish(opt.table())
+	r.unpricedWarnings()
+}
+
+// Lines reads one log line by line with the bounds every reader here keeps: a line over Options.MaxLine is
+// reported and skipped (never held), a binary file is refused, a malformed or truncated last line is
+// named with its file and line number, and past five of them the rest are counted.
+type Lines struct{ lr *lineReader }
+
+// OpenLines opens path for Lines (through a zstd decoder when the name ends in .zst); close releases it.
+func OpenLines(path string, opt Options) (*Lines, func(), error) {
+	lr, closeFn, err := openLog(path, opt.MaxLine)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Lines{lr: lr}, closeFn, nil
+}
+
+// Each hands every non-blank line to fn, to the end of the file; the slice is valid only during the call.
+// A read error is a warning and ends the file there.
+func (l *Lines) Each(fn func(line []byte)) { l.lr.each(fn) }
+
+// Malformed reports the line just handed out as not the JSON it should be.
+func (l *Lines) Malformed(err error) { l.lr.malformed(err) }
+
+// Warnings is everything reading the file reported.
+func (l *Lines) Warnings() []string { return l.lr.warnings() }
