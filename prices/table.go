@@ -20,6 +20,19 @@ func openai(in, cached, out float64) Rate {
 	return Rate{Input: in, CacheRead: cached, Output: out, CacheWrite5m: in, CacheWrite1h: in}
 }
 
+// google is a Gemini API rate: input, cached input (context caching), output (thinking included). The
+// Gemini API bills no cache write (implicit caching), so a write is priced as the input it is.
+func google(in, cached, out float64) Rate {
+	return Rate{Input: in, CacheRead: cached, Output: out, CacheWrite5m: in, CacheWrite1h: in}
+}
+
+// geminiProBand: Gemini Pro prompts over 200k tokens pay 2× every input-side price and 1.5× output for
+// the whole request (3.1 Pro Preview: $4 / $18 against $2 / $12; 2.5 Pro: $2.50 / $15 against $1.25 / $10).
+func geminiProBand(r Rate) Rate {
+	r.LongAbove, r.LongInput, r.LongOutput = 200_000, 2, 1.5
+	return r
+}
+
 // gpt6Band: GPT-6.x requests over 272k input tokens pay 2× input and 1.5× output for the whole request
 // (OpenAI's model pages, as cited in the Codex notes of this project's shared facts).
 func gpt6Band(r Rate) Rate {
@@ -36,7 +49,8 @@ func sonnet4Band(r Rate) Rate {
 
 // Default is the embedded table. Every figure is USD per million tokens and comes from the published tables
 // the project's Claude Code and Codex notes list (Anthropic's pricing page as of 2026-08 and the later model
-// pages; OpenAI's pricing and model pages, some figures through third-party trackers, hence overridable).
+// pages; OpenAI's pricing and model pages, some figures through third-party trackers, hence overridable),
+// and Google's (addGemini).
 func Default() *Table {
 	t := &Table{}
 	// Anthropic: Opus 5 and Opus 4.5–4.8 share one price.
@@ -70,5 +84,37 @@ func Default() *Table {
 	t.add("gpt-6-sol", since, gpt6Band(sol))
 	t.add("gpt-6.2-sol", since, gpt6Band(openai(2, 0.10, 10)))
 	t.add("gpt-6-luna", since, gpt6Band(openai(0.10, 0.01, 0.50)))
+	addGemini(t)
 	return t
+}
+
+// addGemini adds Google's models as Gemini CLI and OpenCode use them, at the paid tier of the Gemini
+// Developer API's pricing page (ai.google.dev/gemini-api/docs/pricing, as transcribed on 2026-09-20 and
+// 2026-10-07; the Flash-Lite 3.1 and 3 Flash Preview rows as its 2026-03 and 2026-07 readings quote them).
+// Thinking is billed as output. Qwen's models (Qwen Code, and OpenCode through Alibaba's Model Studio)
+// are left out: their published prices are tiered by prompt length in more bands than a Rate has, and no
+// price page of Model Studio's own was found; they stay unpriced, each with its warning, until a prices
+// file names them.
+func addGemini(t *Table) {
+	for _, m := range []string{"gemini-3.1-pro-preview", "gemini-3.1-pro-preview-customtools", "gemini-3-pro-preview"} {
+		// gemini-3-pro-preview was shut down and now answers as 3.1 Pro Preview, at its price.
+		t.add(m, since, geminiProBand(google(2, 0.20, 12)))
+	}
+	// 3.8 Flash: $0.75 / $3.75 through 2026-12-31, $1.50 / $7.50 from 2027-01-01. Its context-caching
+	// price is not in the readings found: a tenth of input, as every other Gemini 3.x row lists it.
+	t.add("gemini-3.8-flash", since, google(0.75, 0.075, 3.75))
+	t.add("gemini-3.8-flash", day(2027, time.January, 1), google(1.50, 0.15, 7.50))
+	t.add("gemini-3.5-flash", since, google(1.50, 0.15, 9))
+	t.add("gemini-3.5-flash-lite", since, google(0.30, 0.03, 2.50))
+	t.add("gemini-3-flash-preview", since, google(0.50, 0.05, 3))
+	for _, m := range []string{"gemini-3.1-flash-lite", "gemini-3.1-flash-lite-preview"} {
+		t.add(m, since, google(0.25, 0.025, 1.50))
+	}
+	t.add("gemini-2.5-pro", since, geminiProBand(google(1.25, 0.125, 10)))
+	t.add("gemini-2.5-flash", since, google(0.30, 0.03, 2.50))
+	t.add("gemini-2.5-flash-lite", since, google(0.10, 0.01, 0.40))
+	// Gemma 4 is free of charge on the Gemini API (free tier only).
+	for _, m := range []string{"gemma-4-31b-it", "gemma-4-26b-a4b-it"} {
+		t.add(m, since, google(0, 0, 0))
+	}
 }
