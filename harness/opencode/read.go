@@ -1,0 +1,246 @@
+package opencode
+
+import (
+	"cmp"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	json "github.com/segmentio/encoding/json"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/prices"
+)
+
+// info is a session's row (or, in storage/, its file).
+type info struct {
+	ID        string `json:"id"`
+	ParentID  string `json:"parentID"`
+	Directory string `json:"directory"`
+	Time      struct {
+		Created int64 `json:"created"`
+		Updated int64 `json:"updated"`
+	} `json:"time"`
+}
+
+// message is a message's data: one API call when its role is assistant.
+type message struct {
+	ID         string   `json:"id"`
+	SessionID  string   `json:"sessionID"`
+	Role       string   `json:"role"`
+	ModelID    string   `json:"modelID"`
+	ProviderID string   `json:"providerID"`
+	Cost       *float64 `json:"cost"`
+	Tokens     *tokens  `json:"tokens"`
+	Path       struct {
+		Cwd string `json:"cwd"`
+	} `json:"path"`
+	Time struct {
+		Created int64 `json:"created"`
+	} `json:"time"`
+}
+
+// tokens is OpenCode's count of a call's usage: input is the prompt less its cached part, output the
+// completion less its reasoning.
+type tokens struct {
+	Input     int64 `json:"input"`
+	Output    int64 `json:"output"`
+	Reasoning int64 `json:"reasoning"`
+	Cache     struct {
+		Read  int64 `json:"read"`
+		Write int64 `json:"write"`
+	} `json:"cache"`
+}
+
+func (t *tokens) usage() prices.Usage {
+	return prices.Usage{Input: t.Input, CacheRead: t.Cache.Read, CacheWrite5m: t.Cache.Write, Output: t.Output + t.Reasoning}
+}
+
+// store is what one database (or storage/ directory) holds, read whole: sessions, messages in time
+// order, and the tools each message's parts ran.
+type store struct {
+	path     string
+	sessions []info
+	messages []message
+	tools    map[string][]string // message id → tool names, in part order
+	warn     []string
+}
+
+// dbReader is the agentlog.Reader of an OpenCode database.
+type dbReader struct{}
+
+func (dbReader) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
+	st, err := readDB(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	return st.records(opt), nil
+}
+
+// readDB reads a database's sessions, messages and tool parts from a private copy of it.
+func readDB(path string) (*store, error) {
+	snap, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.close()
+	st := &store{path: path, tools: map[string][]string{}}
+	if err := st.query(snap.db); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var newer int
+	if snap.db.QueryRow(`SELECT count(*) FROM session_message`).Scan(&newer) == nil && newer > 0 {
+		st.warn = append(st.warn, fmt.Sprintf("%s: %d rows in session_message, a table this reader does not know yet: their calls are not counted", path, newer))
+	}
+	return st, nil
+}
+
+func (st *store) query(db *sql.DB) error {
+	rows, err := db.Query(`SELECT id, coalesce(parent_id, ''), directory, time_created, time_updated FROM session`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var s info
+		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Time.Created, &s.Time.Updated); err != nil {
+			rows.Close()
+			return err
+		}
+		st.sessions = append(st.sessions, s)
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	rows, err = db.Query(`SELECT id, session_id, time_created, data FROM message ORDER BY session_id, time_created, id`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id, session string
+		var created int64
+		var data []byte
+		if err := rows.Scan(&id, &session, &created, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			st.warn = append(st.warn, fmt.Sprintf("%s: message %s: %v, skipped", st.path, id, err))
+			continue
+		}
+		m.ID, m.SessionID = id, session // the row's, not the data's (which leaves them out)
+		if m.Time.Created == 0 {
+			m.Time.Created = created
+		}
+		st.messages = append(st.messages, m)
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	rows, err = db.Query(`SELECT message_id, json_extract(data, '$.tool') FROM part WHERE json_extract(data, '$.type') = 'tool' ORDER BY message_id, id`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var msg string
+		var tool sql.NullString
+		if err := rows.Scan(&msg, &tool); err != nil {
+			rows.Close()
+			return err
+		}
+		st.tools[msg] = append(st.tools[msg], tool.String)
+	}
+	return closeRows(rows)
+}
+
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// records are the store's sessions: each assistant message one call, with the tools its parts ran; a
+// subagent's session (one with a parent) read into its top parent's, when that is in the store.
+func (st *store) records(opt agentlog.Options) []agentlog.Record {
+	byID := make(map[string]*info, len(st.sessions))
+	for i := range st.sessions {
+		byID[st.sessions[i].ID] = &st.sessions[i]
+	}
+	top := func(id string) string {
+		for hops := 0; hops < 64; hops++ { // a cycle in the parent ids ends here
+			s := byID[id]
+			if s == nil || s.ParentID == "" || byID[s.ParentID] == nil {
+				return id
+			}
+			id = s.ParentID
+		}
+		return id
+	}
+	recs := map[string]*agentlog.Record{}
+	var order []string
+	rec := func(id string) *agentlog.Record {
+		if r := recs[id]; r != nil {
+			return r
+		}
+		r := &agentlog.Record{SessionID: id, Harness: string(harness.OpenCode), Files: []string{st.path}, Unlogged: unlogged}
+		if s := byID[id]; s != nil {
+			r.Cwd = s.Directory
+			r.Start, r.End = ms(s.Time.Created), ms(s.Time.Updated)
+		}
+		recs[id] = r
+		order = append(order, id)
+		return r
+	}
+	own := map[string]float64{} // OpenCode's own cost of each record's calls
+	for _, s := range st.sessions {
+		rec(top(s.ID))
+	}
+	for i := range st.messages {
+		m := &st.messages[i]
+		if m.Role != "assistant" || m.Tokens == nil {
+			continue
+		}
+		r := rec(top(m.SessionID))
+		at := ms(m.Time.Created)
+		if r.Start.IsZero() || at.Before(r.Start) {
+			r.Start = at
+		}
+		if at.After(r.End) {
+			r.End = at
+		}
+		if r.Cwd == "" {
+			r.Cwd = m.Path.Cwd
+		}
+		r.AddCall(agentlog.Call{Key: "opencode\x00" + m.ID, Owner: m.SessionID, Model: m.ModelID, At: at, Usage: m.Tokens.usage(), Tools: st.tools[m.ID]})
+		if m.Cost != nil {
+			own[r.SessionID] += *m.Cost
+		}
+	}
+	out := make([]agentlog.Record, 0, len(order))
+	for _, id := range order {
+		r := recs[id]
+		r.Finish(opt)
+		if c, ok := own[id]; ok {
+			c = float64(int64(c*1e9+0.5)) / 1e9
+			r.Cost.Harness = &c
+		}
+		out = append(out, *r)
+	}
+	if len(out) > 0 {
+		out[0].Warnings = append(out[0].Warnings, st.warn...)
+	}
+	slices.SortFunc(out, func(a, b agentlog.Record) int { return cmp.Compare(a.SessionID, b.SessionID) })
+	return out
+}
+
+// ms is a time OpenCode stores: milliseconds since the epoch.
+func ms(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
