@@ -31,6 +31,9 @@ type Local struct {
 	Done func(size int64)
 	// Files, when set, is called with the agent logs found, before they are read.
 	Files func([]File)
+	// Discover, when set, lists the agent logs in place of Discover(Sources): a caller that reads the
+	// harness packages' logs too (their readers import this package, so it cannot list them itself).
+	Discover func() ([]File, []string)
 }
 
 // Named is the sources a person named: the directories given, else the defaults. Naming only one
@@ -51,7 +54,15 @@ func Named(claudeDirs, codexDirs []string) Sources {
 // it read from them: those repeats are not duplicates, impact keeps one) as impact's input records.
 // What cannot be read is a warning; only a cancelled ctx is an error.
 func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error) {
-	files, warn := Discover(l.Sources)
+	var (
+		files []File
+		warn  []string
+	)
+	if l.Discover != nil {
+		files, warn = l.Discover()
+	} else {
+		files, warn = Discover(l.Sources)
+	}
 	if l.Files != nil {
 		l.Files(files)
 	}
@@ -78,7 +89,7 @@ func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error
 		found, warn = append(found, daemon...), append(warn, w...)
 	}
 	if len(found) == 0 {
-		warn = append(warn, "no agent sessions found: no Claude Code transcripts, no Codex rollouts, no daemon sessions log (see --claude-dir, --codex-dir, --sessions)")
+		warn = append(warn, "no agent sessions found: no agent's logs, no daemon sessions log (see --claude-dir, --codex-dir, --gemini-dir, --opencode-dir, --qwen-dir, --sessions)")
 	}
 	return found, warn, nil
 }

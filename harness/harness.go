@@ -8,7 +8,6 @@ package harness
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/saverd/saverd/agentlog"
 )
@@ -33,13 +32,14 @@ func IDs() []ID { return []ID{ClaudeCode, Codex, Gemini, OpenCode, Qwen} }
 // Known reports whether id is a harness saverd reads the logs of.
 func Known(id string) bool { return slices.Contains(IDs(), ID(id)) }
 
-// Parse is the harness a person named: its id, or its id without "-code" (`qwen` for qwen-code, as
-// ccusage names it).
+// Parse is the harness a person named: its id, or `qwen` for qwen-code (as ccusage names it). No other
+// short name is taken: `claude` for claude-code is the typo impact warns of.
 func Parse(name string) (ID, bool) {
-	for _, id := range IDs() {
-		if name == string(id) || name == strings.TrimSuffix(string(id), "-code") {
-			return id, true
-		}
+	if name == "qwen" {
+		return Qwen, true
+	}
+	if slices.Contains(IDs(), ID(name)) {
+		return ID(name), true
 	}
 	return "", false
 }
@@ -61,6 +61,8 @@ type Logs interface {
 	// Discover lists the logs under dirs, each an agentlog.File whose Reader reads it into session
 	// records; a directory it cannot read is a warning, and the rest is still listed.
 	Discover(dirs []string) ([]agentlog.File, []string)
+	// Reader reads a log it Owns into session records, as the Files it lists are read.
+	agentlog.Reader
 	// History reads one session of the log at path (a File's Path) for `saverd audit`.
 	History(path, sessionID string, opt agentlog.Options) (agentlog.Transcript, error)
 	// Owns reports whether the file at path, named on the command line, is one of its logs.

@@ -8,7 +8,7 @@ func TestParse(t *testing.T) {
 		want ID
 		ok   bool
 	}{
-		{"claude-code", ClaudeCode, true}, {"claude", ClaudeCode, true}, {"codex", Codex, true},
+		{"claude-code", ClaudeCode, true}, {"claude", "", false}, {"codex", Codex, true},
 		{"gemini", Gemini, true}, {"opencode", OpenCode, true}, {"qwen-code", Qwen, true}, {"qwen", Qwen, true},
 		{"Gemini", "", false}, {"", "", false}, {"aider", "", false},
 	} {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+
+	"github.com/saverd/saverd/harness"
 )
 
 // TrailerRule is one entry of AGENT_TRAILERS: a pattern in a commit message
@@ -116,10 +118,14 @@ func TrailerHarness(msg string) string {
 	return newTrailerMatcher(AgentTrailers).harness([]byte(msg))
 }
 
-// KnownHarnesses are the harness ids AgentTrailers names, sorted.
+// KnownHarnesses are the harness ids AgentTrailers names and those saverd reads the logs of, sorted.
 func KnownHarnesses() []string {
 	seen := make(map[string]bool)
 	var out []string
+	for _, id := range harness.IDs() {
+		seen[string(id)] = true
+		out = append(out, string(id))
+	}
 	for _, r := range AgentTrailers {
 		if !seen[r.Harness] {
 			seen[r.Harness] = true
@@ -130,12 +136,13 @@ func KnownHarnesses() []string {
 	return out
 }
 
-// KnownHarness reports whether some agent trailer names harness.
-func KnownHarness(harness string) bool {
+// KnownHarness reports whether some agent trailer names harness, or it is a harness saverd reads the
+// logs of (Gemini CLI writes no trailer: its sessions link by window only, and that is no typo).
+func KnownHarness(id string) bool {
 	for _, r := range AgentTrailers {
-		if r.Harness == harness {
+		if r.Harness == id {
 			return true
 		}
 	}
-	return false
+	return harness.Known(id)
 }

@@ -28,6 +28,7 @@ var daemonOnly = []rule{
 	{module + "/impact", "impact"},
 	{module + "/prices", "the price table"},
 	{module + "/replay", "the replay engine"},
+	{module + "/harness", "the agents' log readers (OpenCode's brings a SQLite engine)"},
 	{module + "/internal/jsonscan", "a JSON decoder the hook does not need"},
 	{module + "/internal/jstext", "a JSON decoder the hook does not need"},
 	{module + "/internal/jsonobj", "a JSON decoder the hook does not need"},

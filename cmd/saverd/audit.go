@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -23,28 +21,25 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-const auditUsage = `Usage:
+var auditUsage = `Usage:
   saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [flags]
-      A past Claude Code or Codex session played through the reducer offline: the rows rebuilt from its
-      transcript (or rollout) with their real durations, then the header (window, trend, where time and
+      A past session (Claude Code, Codex, Gemini CLI, OpenCode or Qwen Code) played through the reducer
+      offline: the rows rebuilt from its transcript (rollout, session log, database) with their real durations, then the header (window, trend, where time and
       context went), the repeated calls with what they cost, the largest context consumers and the
       compaction forecast.
 
 Flags:
   --judge            also run the habit judge over it through the fork command (claude -p --resume
                      <session> --fork-session, codex exec for a Codex session, or $SAVERD_JUDGE_CMD /
-                     the config file's judgeCommand / codexJudgeCommand) and print its cards
+                     the config file's judgeCommand / codexJudgeCommand, which Gemini CLI's, OpenCode's
+                     and Qwen Code's sessions need) and print its cards
   --judge-timeout D  how long the judge may take (default 10m)
-  --last             the most recently written transcript or rollout
+  --last             the most recently written session
   --since D          every session active since D (a date, RFC 3339, or an age: 7d, 12h)
   --format F         text or json (default text)
   --width N          text width (default 100)
   --window N         context window in tokens (default: the model's, else 200000)
-  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
-                     and ~/.config/claude)
-  --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex); naming only one
-                     harness's directory audits only that harness
-`
+` + logDirsHelp
 
 // auditCmd holds the flags of `saverd audit`.
 type auditCmd struct {
@@ -64,8 +59,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("saverd audit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
-	fs.Var(&c.logs.claudeDirs, "claude-dir", "")
-	fs.Var(&c.logs.codexDirs, "codex-dir", "")
+	c.logs.registerDirs(fs)
 	fs.BoolVar(&c.last, "last", false, "")
 	fs.BoolVar(&c.judge, "judge", false, "")
 	fs.DurationVar(&c.wait, "judge-timeout", 10*time.Minute, "")
@@ -84,7 +78,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := c.check(pos); err != nil {
 		return auditUsageError(stderr, err.Error())
 	}
-	paths, err := c.transcripts(pos)
+	paths, err := c.targets(ctx, pos)
 	if err != nil {
 		fmt.Fprintf(stderr, "saverd audit: %v\n", err)
 		return 1
@@ -157,75 +151,6 @@ func (c *auditCmd) check(pos []string) error {
 	return nil
 }
 
-// transcripts resolves what to audit: a transcript or rollout path, a session id among the agents' logs,
-// the newest one, or every one active since a date.
-func (c *auditCmd) transcripts(pos []string) ([]string, error) {
-	if len(pos) == 1 {
-		if fi, err := os.Stat(pos[0]); err == nil && fi.Mode().IsRegular() {
-			return pos, nil
-		}
-	}
-	src := c.logs.sources()
-	files, warn := agentlog.Discover(src)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no Claude Code transcripts and no Codex rollouts found under %s (see --claude-dir, --codex-dir)%s",
-			strings.Join(searched(src), ", "), joinWarnings(warn))
-	}
-	switch {
-	case len(pos) == 1:
-		for _, f := range files {
-			if sessionIDOf(f) == pos[0] {
-				return []string{f.Path}, nil
-			}
-		}
-		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", pos[0], strings.Join(searched(src), ", "))
-	case c.last:
-		newest, at := "", time.Time{}
-		for _, f := range files {
-			if fi, err := os.Stat(f.Path); err == nil && fi.ModTime().After(at) {
-				newest, at = f.Path, fi.ModTime()
-			}
-		}
-		return []string{newest}, nil
-	}
-	from, _ := parseSince(c.since, time.Now())
-	var out []string
-	for _, f := range files {
-		if fi, err := os.Stat(f.Path); err == nil && !fi.ModTime().Before(from) {
-			out = append(out, f.Path)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no transcript or rollout written since %s", from.Format(time.RFC3339))
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-// searched names the directories a discovery looked in.
-func searched(src agentlog.Sources) []string {
-	claude, codex := src.ClaudeDirs, src.CodexDirs
-	if claude == nil {
-		claude = agentlog.DefaultClaudeDirs()
-		if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
-			claude = []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} // where Claude Code would write, though absent
-		}
-	}
-	if codex == nil {
-		codex = agentlog.DefaultCodexDirs()
-	}
-	return append(append([]string{}, claude...), codex...)
-}
-
-// sessionIDOf is the session id a log file's name carries: a Claude Code transcript is <id>.jsonl, a
-// Codex rollout rollout-<time>-<id>.jsonl(.zst).
-func sessionIDOf(f agentlog.File) string {
-	if id, ok := agentlog.RolloutSessionID(f.Path); ok && f.Harness == agentlog.HarnessCodex {
-		return id
-	}
-	return strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
-}
-
 func joinWarnings(w []string) string {
 	if len(w) == 0 {
 		return ""
@@ -266,13 +191,14 @@ type forecast struct {
 // largestShown is how many of the largest context consumers are listed.
 const largestShown = 5
 
-func (c *auditCmd) audit(ctx context.Context, path string) (audit, error) {
-	tr, err := agentlog.ReadTranscript(path, agentlog.Options{})
+func (c *auditCmd) audit(ctx context.Context, target auditTarget) (audit, error) {
+	tr, err := target.read()
 	if err != nil {
 		return audit{}, err
 	}
+	path := target.path
 	if len(tr.Messages) == 0 && len(tr.Turns) == 0 {
-		why := "no Claude Code transcript or Codex rollout line in it"
+		why := "no session line in it"
 		if len(tr.Warnings) > 0 {
 			why += " (" + tr.Warnings[0] + ")"
 		}

@@ -38,6 +38,9 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	if err != nil {
 		return nil, err
 	}
+	if tr.Harness != agentlog.HarnessClaude && tr.Harness != agentlog.HarnessCodex && cfg.Claude == "" {
+		return nil, fmt.Errorf("judge: %s: %w", tr.Harness, errNoJudgeFork) // claude --resume knows no such session
+	}
 	aliases := judge.Aliases(st)
 	prompt := judge.BuildPrompt(st, aliases)
 	state.Reduce(st, state.JudgeStart{Kind: state.HabitJudge, Seq: st.Seq})

@@ -107,7 +107,7 @@ func TestAuditErrors(t *testing.T) {
 		{"bad format", []string{twoTurns, "--format", "xml"}, 2, "--format"},
 		{"bad since", []string{"--since", "soon"}, 2, "--since"},
 		{"unknown id", []string{"nope", "--claude-dir", fixtureClaude}, 1, `"nope" is neither a transcript file nor the id`},
-		{"no transcripts", []string{"--last", "--claude-dir", t.TempDir()}, 1, "no Claude Code transcripts and no Codex rollouts found"},
+		{"no transcripts", []string{"--last", "--claude-dir", t.TempDir()}, 1, "no session logs found"},
 		{"binary transcript", []string{bad}, 1, "binary data"},
 		{"help", []string{"-h"}, 0, ""},
 	} {

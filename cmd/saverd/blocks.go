@@ -14,7 +14,7 @@ import (
 	"github.com/saverd/saverd/report"
 )
 
-const blocksUsage = `Usage:
+var blocksUsage = `Usage:
   saverd blocks [flags]        the 5-hour windows a subscription counts, per harness, from the agents' own logs
 
 A window starts at its first call's hour and holds the calls until one comes more than five hours after
@@ -25,13 +25,11 @@ Flags:
   --since D          calls since D: a date (2026-11-01 or 20261101, in --tz), RFC 3339, or an age (7d, 12h)
   --until D          calls before D: a date (the whole day is in), RFC 3339, or an age
   --tz ZONE          the IANA time zone of dates and of the times shown (default: local time)
-  --harness H        claude-code or codex
+  --harness H        claude-code, codex, gemini, opencode or qwen-code (qwen)
   --active           only the window still open
   --format F         table or json (default: table on a terminal, else json)
   --now TIME         RFC 3339 "now", for reproducible runs (which window is open, its pace)
-  --claude-dir DIR   Claude Code's config directory (repeatable)
-  --codex-dir DIR    Codex's home (repeatable)
-  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
+` + logDirsHelp + `  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
 `
 
 // blocksCmd holds the flags of `saverd blocks`.
@@ -113,11 +111,11 @@ func (c *blocksCmd) check(stdout io.Writer) error {
 	if err := c.span.resolve(c.now); err != nil {
 		return err
 	}
-	switch c.harness {
-	case "", agentlog.HarnessClaude, agentlog.HarnessCodex:
-	default:
-		return fmt.Errorf("--harness: want %s or %s, got %q", agentlog.HarnessClaude, agentlog.HarnessCodex, c.harness)
+	h, err := parseHarness(c.harness)
+	if err != nil {
+		return err
 	}
+	c.harness = h
 	switch c.format {
 	case "":
 		c.format = "json"

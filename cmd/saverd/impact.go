@@ -15,7 +15,7 @@ import (
 	"github.com/saverd/saverd/impact"
 )
 
-const impactUsage = `Usage:
+var impactUsage = `Usage:
   saverd impact [flags]                  report linked and pending records with a cost summary
   saverd impact pending [flags]          list the subjects waiting for a commit_link decision
   saverd impact decide SUBJECT --yes P --decisions FILE
@@ -23,11 +23,9 @@ const impactUsage = `Usage:
 
 Flags:
   --sessions FILE    sessions JSONL file (repeatable); without it, the agents' own logs (Claude Code's
-                     transcripts, Codex's rollouts) and the daemon's sessions log are read
-  --claude-dir DIR   with no --sessions: Claude Code's config directory (repeatable; default
-                     $CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude)
-  --codex-dir DIR    with no --sessions: Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
-  --prices FILE      with no --sessions: price overrides (default <config dir>/prices.json)
+                     transcripts, Codex's rollouts, Gemini CLI's, OpenCode's and Qwen Code's sessions) and
+                     the daemon's sessions log are read, from these directories:
+` + logDirsHelp + `  --prices FILE      with no --sessions: price overrides (default <config dir>/prices.json)
   --repo DIR         repository to scan (repeatable; default: the sessions' repos)
   --decisions FILE   the decide log, decisions.jsonl
   --days N           sessions that ended within N days (default 30)

@@ -8,31 +8,125 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/prices"
 )
 
 // logFlags are the flags that say where the agents' logs and the prices are, shared by `saverd sessions`,
-// `saverd impact` and `saverd audit`.
+// `blocks`, `report`, `impact` and `audit`.
 type logFlags struct {
 	claudeDirs stringList
 	codexDirs  stringList
 	prices     string
+	// others are the directories named for each harness package's logs (--gemini-dir, …), by harness.
+	others map[harness.ID]*stringList
+}
+
+// harnesses are the harness packages whose logs the commands read beside Claude Code's and Codex's.
+var harnesses = all.Logs()
+
+// logDirsHelp is the help of every harness's directory flag, as the usages list them.
+var logDirsHelp = func() string {
+	var b strings.Builder
+	b.WriteString(`  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
+                     and ~/.config/claude)
+  --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
+`)
+	for _, h := range harnesses {
+		fmt.Fprintf(&b, "  %-18s %s\n", "--"+h.DirFlag()+" DIR", h.DirHelp())
+	}
+	b.WriteString("                     Naming any harness's directory reads only the harnesses named.\n")
+	return b.String()
+}()
+
+// harnessNames lists the harness ids --harness takes.
+func harnessNames() string {
+	var ids []string
+	for _, id := range harness.IDs() {
+		ids = append(ids, string(id))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// parseHarness is a --harness value as the records name it (`qwen` is qwen-code), "" for none.
+func parseHarness(name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	id, ok := harness.Parse(name)
+	if !ok {
+		return "", fmt.Errorf("--harness: want one of %s, got %q", harnessNames(), name)
+	}
+	return string(id), nil
 }
 
 func (l *logFlags) register(fs *flag.FlagSet) {
-	fs.Var(&l.claudeDirs, "claude-dir", "")
-	fs.Var(&l.codexDirs, "codex-dir", "")
+	l.registerDirs(fs)
 	fs.StringVar(&l.prices, "prices", "", "")
 }
 
-// sources: the directories given, else the defaults (agentlog.Named).
-func (l *logFlags) sources() agentlog.Sources { return agentlog.Named(l.claudeDirs, l.codexDirs) }
+// registerDirs registers the directory flag of every harness.
+func (l *logFlags) registerDirs(fs *flag.FlagSet) {
+	fs.Var(&l.claudeDirs, "claude-dir", "")
+	fs.Var(&l.codexDirs, "codex-dir", "")
+	l.others = map[harness.ID]*stringList{}
+	for _, h := range harnesses {
+		l.others[h.ID()] = &stringList{}
+		fs.Var(l.others[h.ID()], h.DirFlag(), "")
+	}
+}
+
+// named reports whether any harness's directory was named.
+func (l *logFlags) named() bool {
+	if len(l.claudeDirs) > 0 || len(l.codexDirs) > 0 {
+		return true
+	}
+	for _, d := range l.others {
+		if len(*d) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sources: Claude Code's and Codex's directories given, else the defaults; none of a harness whose
+// directory was not named when another's was.
+func (l *logFlags) sources() agentlog.Sources {
+	if l.named() && len(l.claudeDirs) == 0 && len(l.codexDirs) == 0 {
+		return agentlog.Sources{ClaudeDirs: []string{}, CodexDirs: []string{}}
+	}
+	return agentlog.Named(l.claudeDirs, l.codexDirs)
+}
+
+// dirsOf is the directories to read h's logs in: the ones named, else its defaults when no harness's
+// directory was named.
+func (l *logFlags) dirsOf(h harness.Logs) []string {
+	if d := l.others[h.ID()]; d != nil && len(*d) > 0 {
+		return *d
+	}
+	if l.named() {
+		return nil
+	}
+	return h.DefaultDirs()
+}
+
+// discover lists every harness's logs: Claude Code's and Codex's, then each harness package's.
+func (l *logFlags) discover() ([]agentlog.File, []string) {
+	files, warn := agentlog.Discover(l.sources())
+	for _, h := range harnesses {
+		f, w := h.Discover(l.dirsOf(h))
+		files, warn = append(files, f...), append(warn, w...)
+	}
+	return files, warn
+}
 
 // table is the price table: the embedded one with --prices FILE, else <config dir>/prices.json, applied.
 func (l *logFlags) table() (*prices.Table, error) {
@@ -59,7 +153,7 @@ func (l *logFlags) read(ctx context.Context, stderr io.Writer) ([]agentlog.Recor
 	if err != nil {
 		return nil, nil, err
 	}
-	files, warn := agentlog.Discover(l.sources())
+	files, warn := l.discover()
 	warn = append(warn, l.dirWarnings()...)
 	var forks map[string]agentlog.ForkRecord
 	if path, err := paths.ForksLog(); err == nil {
@@ -85,7 +179,7 @@ func (l *logFlags) readLocal(ctx context.Context, stderr io.Writer) ([]json.RawM
 	}
 	bar := newProgress(stderr)
 	defer bar.finish()
-	local := agentlog.Local{Sources: l.sources(), Prices: tab, Files: bar.files, Done: bar.done}
+	local := agentlog.Local{Sources: l.sources(), Prices: tab, Files: bar.files, Done: bar.done, Discover: l.discover}
 	if path, err := paths.SessionsLog(); err == nil {
 		local.SessionsLog = path
 	}
@@ -99,7 +193,13 @@ func (l *logFlags) readLocal(ctx context.Context, stderr io.Writer) ([]json.RawM
 // dirWarnings: a directory named by a flag that is none reads nothing, and says so.
 func (l *logFlags) dirWarnings() []string {
 	var warn []string
-	for _, d := range append(append([]string(nil), l.claudeDirs...), l.codexDirs...) {
+	dirs := append(append([]string(nil), l.claudeDirs...), l.codexDirs...)
+	for _, h := range harnesses {
+		if d := l.others[h.ID()]; d != nil {
+			dirs = append(dirs, *d...)
+		}
+	}
+	for _, d := range dirs {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 			warn = append(warn, fmt.Sprintf("%s is not a directory: no sessions read from it", d))
 		}

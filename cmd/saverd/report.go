@@ -20,7 +20,7 @@ import (
 	"github.com/saverd/saverd/report"
 )
 
-const reportUsage = `Usage:
+var reportUsage = `Usage:
   saverd report [flags]        one HTML page of where the money went: cost per day by agent and model, the
                                costliest sessions, cost per kept commit per repository week by week, and the
                                habits saverd found and fixed with what they saved
@@ -39,9 +39,7 @@ Flags:
   --sessions-log F   the daemon's sessions log, read for the habits (default: the state directory's)
   --now TIME         RFC 3339 "now", for reproducible runs
   --git PATH         git binary (default: git on PATH)
-  --claude-dir DIR   Claude Code's config directory (repeatable)
-  --codex-dir DIR    Codex's home (repeatable)
-  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
+` + logDirsHelp + `  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
 `
 
 // reportCmd holds the flags of `saverd report`.

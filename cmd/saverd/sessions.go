@@ -15,22 +15,19 @@ import (
 	"github.com/saverd/saverd/report"
 )
 
-const sessionsUsage = `Usage:
+var sessionsUsage = `Usage:
   saverd sessions [flags]      one row per agent session read from the agents' own logs, with totals
 
 Flags:
   --since D          sessions active since D: a date (2026-11-01 or 20261101, in --tz), RFC 3339, or an age (7d, 12h)
   --until D          sessions started before D: a date (the whole day is in), RFC 3339, or an age
   --tz ZONE          the IANA time zone of dates and of days, weeks and months (default: local time)
-  --harness H        claude-code or codex
+  --harness H        claude-code, codex, gemini, opencode or qwen-code (qwen)
   --repo DIR         sessions whose git repository (or working directory) is DIR or inside it
   --by K             day, week, month, model, project or harness: one row per group instead of per session
                      (a week is ISO 8601's, from Monday, named by that Monday's date)
   --format F         table, json, ndjson or csv (default: table on a terminal, else json)
-  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
-                     and ~/.config/claude)
-  --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
-  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
+` + logDirsHelp + `  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
 `
 
 // sessionsCmd holds the flags of `saverd sessions`.
@@ -94,11 +91,11 @@ func (c *sessionsCmd) check(now time.Time, stdout io.Writer) error {
 	if err := c.span.resolve(now); err != nil {
 		return err
 	}
-	switch c.harness {
-	case "", agentlog.HarnessClaude, agentlog.HarnessCodex:
-	default:
-		return fmt.Errorf("--harness: want %s or %s, got %q", agentlog.HarnessClaude, agentlog.HarnessCodex, c.harness)
+	h, err := parseHarness(c.harness)
+	if err != nil {
+		return err
 	}
+	c.harness = h
 	if c.by != "" && !slices.Contains(report.Groupings, c.by) {
 		return fmt.Errorf("--by: want %s, got %q", strings.Join(report.Groupings, ", "), c.by)
 	}

@@ -167,7 +167,7 @@ func TestSessionsUsageErrors(t *testing.T) {
 		{[]string{"--tz", "Mars/Olympus"}, 2, `--tz: want an IANA zone name`},
 		{[]string{"--until", "tomorrow"}, 2, `--until: want a date`},
 		{[]string{"--since", "2026-12-02", "--until", "2026-12-01"}, 2, `--until 2026-12-01 is not after --since 2026-12-02`},
-		{[]string{"--harness", "claude"}, 2, `--harness: want claude-code or codex, got "claude"`},
+		{[]string{"--harness", "claude"}, 2, `--harness: want one of claude-code, codex, gemini, opencode, qwen-code, got "claude"`},
 		{[]string{"--since", "soon"}, 2, "--since"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"--prices", "/nonexistent/dir/"}, 1, "--prices: stat /nonexistent/dir/: no such file"}, // named, so it must be there

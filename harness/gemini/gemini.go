@@ -148,3 +148,8 @@ func (Logs) Owns(path string) bool {
 	head = bytes.TrimSpace(head)
 	return bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head, []byte(`"projectHash"`)) && bytes.Contains(head, []byte(`"sessionId"`))
 }
+
+// ReadFile reads the session of a file named by a person (Owns), as a File Discover lists is read.
+func (Logs) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
+	return reader{}.ReadFile(f, opt)
+}

@@ -97,3 +97,11 @@ func isStorage(path string) bool {
 
 // unlogged is what every OpenCode record says its log leaves out.
 const unlogged = "OpenCode's session title (one call per new session, to its small model) is billed but never stored in its database"
+
+// ReadFile reads a database or storage/ directory named by a person, as a File Discover lists is read.
+func (Logs) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
+	if isStorage(f.Path) {
+		return storageReader{}.ReadFile(f, opt)
+	}
+	return dbReader{}.ReadFile(f, opt)
+}

@@ -88,3 +88,8 @@ func (Logs) Owns(path string) bool {
 	first, _, _ := bytes.Cut(head, []byte("\n"))
 	return bytes.Contains(first, []byte(`"uuid"`)) && bytes.Contains(first, []byte(`"sessionId"`)) && bytes.Contains(first, []byte(`"provenance"`))
 }
+
+// ReadFile reads a chat log (or usage_record.jsonl) named by a person, as a File Discover lists is read.
+func (Logs) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
+	return reader{}.ReadFile(f, opt)
+}

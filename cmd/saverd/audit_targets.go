@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+)
+
+// auditTarget is one session to audit: a Claude Code transcript or Codex rollout (h nil), or a session
+// of a harness package's log.
+type auditTarget struct {
+	path    string
+	session string // "" for a transcript or rollout: the file is the session
+	h       harness.Logs
+	at      time.Time // when it was last written, for --last and --since
+}
+
+// read reads the target's history.
+func (t auditTarget) read() (agentlog.Transcript, error) {
+	if t.h == nil {
+		return agentlog.ReadTranscript(t.path, agentlog.Options{})
+	}
+	return t.h.History(t.path, t.session, agentlog.Options{})
+}
+
+// targets resolves what to audit: a log file (every session it holds), a session id among the agents'
+// logs, the newest session, or every one active since a date.
+func (c *auditCmd) targets(ctx context.Context, pos []string) ([]auditTarget, error) {
+	if len(pos) == 1 {
+		if fi, err := os.Stat(pos[0]); err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
+			return fileTargets(pos[0], fi.IsDir())
+		}
+	}
+	all, warn := c.allTargets(ctx)
+	if len(all) == 0 {
+		return nil, fmt.Errorf("no session logs found under %s (see --claude-dir, --codex-dir, --gemini-dir, --opencode-dir, --qwen-dir)%s",
+			strings.Join(c.searched(), ", "), joinWarnings(warn))
+	}
+	switch {
+	case len(pos) == 1:
+		for _, t := range all {
+			if t.session == pos[0] {
+				return []auditTarget{t}, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", pos[0], strings.Join(c.searched(), ", "))
+	case c.last:
+		newest := all[0]
+		for _, t := range all[1:] {
+			if t.at.After(newest.at) {
+				newest = t
+			}
+		}
+		return []auditTarget{newest}, nil
+	}
+	from, _ := parseSince(c.since, time.Now())
+	var out []auditTarget
+	for _, t := range all {
+		if !t.at.Before(from) {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no session written since %s", from.Format(time.RFC3339))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
+}
+
+// fileTargets are the sessions of a log a person named: a Claude Code transcript or Codex rollout is
+// one; another harness's log (the harness that Owns it) holds one session or, an OpenCode database, many.
+func fileTargets(path string, dir bool) ([]auditTarget, error) {
+	for _, h := range harnesses {
+		if !h.Owns(path) {
+			continue
+		}
+		recs, err := h.ReadFile(agentlog.File{Path: path, Harness: string(h.ID())}, agentlog.Options{})
+		if err != nil {
+			return nil, err
+		}
+		var out []auditTarget
+		for _, r := range recs {
+			out = append(out, auditTarget{path: path, session: r.SessionID, h: h, at: r.End})
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%s: no %s session in it", path, h.Name())
+		}
+		return out, nil
+	}
+	if dir {
+		return nil, fmt.Errorf("%s is a directory, not a session log", path)
+	}
+	return []auditTarget{{path: path}}, nil
+}
+
+// allTargets is every session of the logs the flags name: Claude Code's transcripts and Codex's rollouts
+// by their file (its name carries the session id, its time the last write), the harness packages' by the
+// records their logs read into.
+func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
+	files, warn := agentlog.Discover(c.logs.sources())
+	var out []auditTarget
+	for _, f := range files {
+		t := auditTarget{path: f.Path, session: sessionIDOf(f)}
+		if fi, err := os.Stat(f.Path); err == nil {
+			t.at = fi.ModTime()
+		}
+		out = append(out, t)
+	}
+	for _, h := range harnesses {
+		files, w := h.Discover(c.logs.dirsOf(h))
+		warn = append(warn, w...)
+		if len(files) == 0 {
+			continue
+		}
+		recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{})
+		warn = append(warn, w...)
+		for _, r := range recs {
+			if len(r.Files) > 0 {
+				out = append(out, auditTarget{path: r.Files[0], session: r.SessionID, h: h, at: r.End})
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		warn = append(warn, err.Error())
+	}
+	return out, warn
+}
+
+// searched names the directories a discovery looked in.
+func (c *auditCmd) searched() []string {
+	src := c.logs.sources()
+	claude, codex := src.ClaudeDirs, src.CodexDirs
+	if claude == nil {
+		claude = agentlog.DefaultClaudeDirs()
+		if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
+			claude = []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} // where Claude Code would write, though absent
+		}
+	}
+	if codex == nil {
+		codex = agentlog.DefaultCodexDirs()
+	}
+	out := append(append([]string{}, claude...), codex...)
+	for _, h := range harnesses {
+		out = append(out, c.logs.dirsOf(h)...)
+	}
+	return out
+}
+
+// sessionIDOf is the session id a log file's name carries: a Claude Code transcript is <id>.jsonl, a
+// Codex rollout rollout-<time>-<id>.jsonl(.zst).
+func sessionIDOf(f agentlog.File) string {
+	if id, ok := agentlog.RolloutSessionID(f.Path); ok && f.Harness == agentlog.HarnessCodex {
+		return id
+	}
+	return strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+}
+
+// errNoJudgeFork: a harness package's session has no built-in judge fork.
+var errNoJudgeFork = errors.New("no built-in judge fork for this harness's sessions: set $SAVERD_JUDGE_CMD or judgeCommand in the config file")
