@@ -71,3 +71,9 @@ func (l *Lines) Malformed(err error) { l.lr.malformed(err) }
 
 // Warnings is everything reading the file reported.
 func (l *Lines) Warnings() []string { return l.lr.warnings() }
+
+// StringField is the value of the first `"key": "value"` in a line, read without decoding it (key is
+// given quoted: []byte(`"type"`)); false when the key is absent, its value no plain string, or holds an
+// escape. A reader uses it to pass over the lines it has no use for (a tool's output, a snapshot) by
+// their type and time, as Codex's reader does, and leaves every other line to the decoder.
+func StringField(line, quotedKey []byte) (string, bool) { return valueOf(line, quotedKey) }
