@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -149,6 +150,9 @@ func (p *parser) file(path string, opt agentlog.Options) {
 	}
 	defer closeFn()
 	lines.Each(func(raw []byte) {
+		if !p.full && p.cur != nil && p.passOver(raw) {
+			return
+		}
 		var l line
 		if err := p.decode(raw, &l); err != nil {
 			lines.Malformed(err)
@@ -186,6 +190,41 @@ func (p *parser) decode(raw []byte, l *line) error {
 		l.ToolCalls = append(l.ToolCalls, toolCall{Name: tc.Name})
 	}
 	return nil
+}
+
+var (
+	setMessages = []byte(`{"$set":{"messages":`)
+	setPrefix   = []byte(`{"$set":`)
+	typeKey     = []byte(`"type"`)
+	timeKey     = []byte(`"timestamp"`)
+	updatedKey  = []byte(`"lastUpdated"`)
+)
+
+// passOver takes a line the record reader needs only the time of, if that, without decoding it: a
+// whole-history snapshot (never counted), a metadata update, a user message (a prompt, or a tool's
+// response: most of a log's bytes), by the keys Gemini CLI writes first. Anything else, or laid out
+// otherwise, is left to the decoder (false).
+func (p *parser) passOver(raw []byte) bool {
+	raw = bytes.TrimLeft(raw, " \t")
+	switch {
+	case bytes.HasPrefix(raw, setMessages):
+		return true
+	case bytes.HasPrefix(raw, setPrefix):
+		if ts, ok := agentlog.StringField(raw, updatedKey); ok {
+			p.cur.touch(ts)
+			return true
+		}
+		return false
+	}
+	if typ, ok := agentlog.StringField(raw, typeKey); !ok || typ != "user" {
+		return false
+	}
+	ts, ok := agentlog.StringField(raw, timeKey)
+	if !ok {
+		return false
+	}
+	p.cur.touch(ts)
+	return true
 }
 
 // skip is a value the decoder reads past without keeping it.

@@ -122,7 +122,7 @@ func toolHistory(h *agentlog.History, p *part) {
 
 // readDBSession reads a database's sessions and messages, and one session's parts by message.
 func readDBSession(path, sessionID string) (*store, map[string][]part, error) {
-	snap, err := open(path)
+	snap, err := openCopy(path) // one session's audit: a copy is cheap, and always one state of the database
 	if err != nil {
 		return nil, nil, err
 	}

@@ -110,6 +110,33 @@ func checkHistory(t *testing.T, tr agentlog.Transcript, fx fixture, want agentlo
 	}
 }
 
+// TestInPlace: a database with no -wal (OpenCode folded it in when it closed) is read where it is, as
+// immutable: the same record as from its copy, and not a byte written or a file made beside it.
+func TestInPlace(t *testing.T) {
+	snap, err := openCopy(filepath.Join("testdata", "run3", "opencode.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "opencode")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snap.db.Exec(`VACUUM INTO ?`, filepath.Join(dir, "opencode.db")); err != nil {
+		t.Fatal(err)
+	}
+	snap.close()
+	before := fingerprint(t, dir)
+	files, _ := Logs{}.Discover([]string{dir})
+	recs, _ := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+	fx := fixtures[0]
+	if len(recs) != 1 || recs[0].Calls != fx.calls || recs[0].Tokens != (agentlog.Tokens{Input: fx.prompt - fx.cached, CacheRead: fx.cached, Output: fx.completion}) {
+		t.Fatalf("records %+v", recs)
+	}
+	if after := fingerprint(t, dir); after != before {
+		t.Errorf("reading in place changed the directory:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
 // fingerprint names every file of dir with its size, modification time and hash.
 func fingerprint(t *testing.T, dir string) string {
 	t.Helper()

@@ -79,13 +79,27 @@ func (dbReader) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Reco
 	return st.records(opt), nil
 }
 
-// readDB reads a database's sessions, messages and tool parts from a private copy of it.
+// readDB reads a database's sessions, messages and tool parts (see open); when the database changed
+// while it was read in place, from a private copy instead.
 func readDB(path string) (*store, error) {
 	snap, err := open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer snap.close()
+	st, err := snap.read(path)
+	if err == nil && snap.changed() {
+		snap.close()
+		if snap, err = openCopy(path); err != nil {
+			return nil, err
+		}
+		st, err = snap.read(path)
+	}
+	snap.close()
+	return st, err
+}
+
+// read reads the store the snapshot holds.
+func (snap *snapshot) read(path string) (*store, error) {
 	st := &store{path: path, tools: map[string][]string{}}
 	if err := st.query(snap.db); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -139,20 +153,58 @@ func (st *store) query(db *sql.DB) error {
 	if err := closeRows(rows); err != nil {
 		return err
 	}
-	rows, err = db.Query(`SELECT message_id, json_extract(data, '$.tool') FROM part WHERE json_extract(data, '$.type') = 'tool' ORDER BY message_id, id`)
+	return st.toolParts(db)
+}
+
+var (
+	typeKey = []byte(`"type"`)
+	toolKey = []byte(`,"tool"`) // after a comma: "tool" is also the type's value
+)
+
+// toolParts notes the tool each tool part ran. OpenCode writes a part's type and tool first, so they are
+// read from its first bytes rather than by parsing its JSON in SQLite (a part holds the tool's whole
+// output: most of the database's bytes); a part laid out otherwise is asked of SQLite's JSON reader.
+func (st *store) toolParts(db *sql.DB) error {
+	rows, err := db.Query(`SELECT id, message_id, substr(data, 1, 256) FROM part ORDER BY message_id, id`)
 	if err != nil {
 		return err
 	}
+	var odd []string // parts whose first bytes do not say
 	for rows.Next() {
-		var msg string
-		var tool sql.NullString
-		if err := rows.Scan(&msg, &tool); err != nil {
+		var id, msg string
+		var head []byte
+		if err := rows.Scan(&id, &msg, &head); err != nil {
 			rows.Close()
 			return err
 		}
-		st.tools[msg] = append(st.tools[msg], tool.String)
+		typ, ok := agentlog.StringField(head, typeKey)
+		switch {
+		case !ok:
+			odd = append(odd, id)
+		case typ == "tool":
+			tool, ok := agentlog.StringField(head, toolKey)
+			if !ok {
+				odd = append(odd, id)
+				continue
+			}
+			st.tools[msg] = append(st.tools[msg], tool)
+		}
 	}
-	return closeRows(rows)
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, id := range odd {
+		var msg string
+		var typ, tool sql.NullString
+		err := db.QueryRow(`SELECT message_id, json_extract(data, '$.type'), json_extract(data, '$.tool') FROM part WHERE id = ?`, id).Scan(&msg, &typ, &tool)
+		if err != nil {
+			return err
+		}
+		if typ.String == "tool" {
+			st.tools[msg] = append(st.tools[msg], tool.String)
+		}
+	}
+	return nil
 }
 
 func closeRows(rows *sql.Rows) error {

@@ -16,18 +16,63 @@ import (
 // maxDB bounds the database and its -wal, each: past it the file is not copied, and a warning says so.
 const maxDB = 8 << 30
 
-// snapshot is a private copy of a database and its -wal, open read-only.
+// snapshot is a database open read-only: the user's own file opened immutable (live), or a private
+// copy of it and its -wal (dir).
 type snapshot struct {
-	db  *sql.DB
-	dir string
+	db     *sql.DB
+	dir    string
+	live   string
+	before os.FileInfo
 }
 
-// open copies the database at path and its -wal (the newest rows may all be in it) into a private
-// temporary directory and opens the copy. Copying the two is not one atomic step: OpenCode may write,
-// or fold its -wal into the database (a checkpoint), between them, so the database is stat'ed before and
-// after and the copy made again while it changed. A -wal that grew meanwhile is harmless: SQLite reads
-// its frames up to the last whole commit.
+// open opens the database at path for reading without writing or locking anything of it. With no -wal
+// (or an empty one: OpenCode folds it in when it closes) every row is in the database file, which is opened
+// as immutable: no lock, no -shm, nothing written; read reports if it changed meanwhile, and the rows are
+// read again from a copy. Otherwise the newest rows may all be in the -wal, which only a writable -shm beside
+// it lets SQLite read, so the two are copied into a private temporary directory and the copy is opened.
 func open(path string) (*snapshot, error) {
+	if walEmpty(path) {
+		before, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !before.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w", path, safefile.ErrNotRegular)
+		}
+		db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+		if err == nil {
+			err = db.Ping()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &snapshot{db: db, live: path, before: before}, nil
+	}
+	return openCopy(path)
+}
+
+// walEmpty: the database has no -wal, or an empty one.
+func walEmpty(path string) bool {
+	info, err := os.Stat(path + "-wal")
+	return errors.Is(err, os.ErrNotExist) || err == nil && info.Size() == 0
+}
+
+// changed reports whether a database read in place was written while it was read (its size or time
+// moved, or a -wal with rows appeared): what was read may mix two states.
+func (s *snapshot) changed() bool {
+	if s.live == "" {
+		return false
+	}
+	after, err := os.Stat(s.live)
+	return err != nil || !after.ModTime().Equal(s.before.ModTime()) || after.Size() != s.before.Size() || !walEmpty(s.live)
+}
+
+// openCopy copies the database at path and its -wal into a private temporary directory and opens the
+// copy. Copying the two is not one atomic step: OpenCode may write, or fold its -wal into the database
+// (a checkpoint), between them, so the database is stat'ed before and after and the copy made again
+// while it changed. A -wal that grew meanwhile is harmless: SQLite reads its frames up to the last whole
+// commit.
+func openCopy(path string) (*snapshot, error) {
 	dir, err := os.MkdirTemp("", "saverd-opencode-*")
 	if err != nil {
 		return nil, fmt.Errorf("%s: a private copy: %w", path, err)
@@ -109,5 +154,7 @@ func (s *snapshot) close() {
 	if s.db != nil {
 		s.db.Close()
 	}
-	os.RemoveAll(s.dir)
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+	}
 }

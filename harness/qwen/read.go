@@ -89,6 +89,9 @@ func readChat(path string, opt agentlog.Options) (agentlog.Record, error) {
 	calls := map[string]agentlog.Call{}
 	var order []string
 	lines.Each(func(raw []byte) {
+		if rec.Cwd != "" && passOver(raw, &rec) {
+			return
+		}
 		var l line
 		if err := json.Unmarshal(raw, &l); err != nil {
 			lines.Malformed(err)
@@ -96,12 +99,7 @@ func readChat(path string, opt agentlog.Options) (agentlog.Record, error) {
 		}
 		at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 		if err == nil {
-			if rec.Start.IsZero() || at.Before(rec.Start) {
-				rec.Start = at
-			}
-			if at.After(rec.End) {
-				rec.End = at
-			}
+			span(&rec, at)
 		}
 		if l.SessionID != "" {
 			rec.SessionID = l.SessionID
@@ -129,6 +127,41 @@ func readChat(path string, opt agentlog.Options) (agentlog.Record, error) {
 	rec.Warnings = lines.Warnings()
 	rec.Finish(opt)
 	return rec, nil
+}
+
+// span widens the record's start and end to at.
+func span(rec *agentlog.Record, at time.Time) {
+	if rec.Start.IsZero() || at.Before(rec.Start) {
+		rec.Start = at
+	}
+	if at.After(rec.End) {
+		rec.End = at
+	}
+}
+
+var (
+	typeKey = []byte(`"type"`)
+	timeKey = []byte(`"timestamp"`)
+)
+
+// passOver takes a record the record reader has no use for but its time — a prompt, a tool's result,
+// telemetry: most of a log's bytes — by its envelope's type and timestamp, which Qwen Code writes before
+// the record's content; anything else, or laid out otherwise, is left to the decoder (false).
+func passOver(raw []byte, rec *agentlog.Record) bool {
+	typ, ok := agentlog.StringField(raw, typeKey)
+	if !ok || typ == "assistant" {
+		return false
+	}
+	ts, ok := agentlog.StringField(raw, timeKey)
+	if !ok {
+		return false
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return false
+	}
+	span(rec, at)
+	return true
 }
 
 // usageLine is one line of usage_record.jsonl: one run's running totals of its session (a resumed
@@ -216,12 +249,16 @@ func (u *usageLine) check(rec *agentlog.Record) string {
 // line's time. Its tokens are exact; its calls are counted, not listed.
 func (r reader) unrecorded(dir string, opt agentlog.Options) ([]agentlog.Record, error) {
 	last, warn := readTotals(filepath.Join(dir, usageRecord), opt)
+	chats, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "chats", "*.jsonl"))
+	recorded := make(map[string]bool, len(chats))
+	for _, c := range chats {
+		recorded[strings.TrimSuffix(filepath.Base(c), ".jsonl")] = true
+	}
 	var out []agentlog.Record
 	for id, u := range last {
-		if chats, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "chats", id+".jsonl")); len(chats) > 0 {
-			continue
+		if !recorded[id] {
+			out = append(out, u.record(dir, opt))
 		}
-		out = append(out, u.record(dir, opt))
 	}
 	if len(out) > 0 {
 		out[0].Warnings = append(out[0].Warnings, warn...)
