@@ -1,8 +1,9 @@
 // Package opencode reads OpenCode's sessions (harness.Logs) from its SQLite database
 // (~/.local/share/opencode/opencode.db, in WAL mode) and, where no database is, from the JSON files of its
-// older storage/ layout. The user's database is never opened: its file and its -wal are copied into a
-// private directory and the copy is read (opening the live files would write their -shm, and a reader's
-// locks would be taken on the user's database). Each assistant message is one API call; a subagent's
+// older storage/ layout. Nothing of the user's database is written or locked: with no -wal it is opened
+// immutable (SQLite then takes no lock and makes no -shm), else its file and its -wal are copied into a
+// private directory and the copy is read (opening the live files would write their -shm and take a
+// reader's locks on them). Each assistant message is one API call; a subagent's
 // session is read into its parent's, as Claude Code's subagents are. The session title's call is billed
 // but never stored, which each record says.
 package opencode
