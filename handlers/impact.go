@@ -43,10 +43,14 @@ func impactParams(raw json.RawMessage) (impactRequest, error) {
 	return r, nil
 }
 
-// HistoryLogs are the daemon's own logs of a machine's sessions.
+// HistoryLogs are the daemon's own logs of a machine's sessions, and where the harness packages' logs are.
 type HistoryLogs struct {
 	SessionsLog string // one record per ended session (paths.SessionsLog)
 	ForksLog    string // the forks the socket daemon ran through a client (paths.ForksLog)
+	// Others, when set, lists the logs of the harnesses agentlog does not read itself (Gemini CLI,
+	// OpenCode, Qwen Code) at their default directories: the caller knows them (harness/all), this
+	// package does not link them.
+	Others func() ([]agentlog.File, []string)
 }
 
 // impactReport runs the analysis the method's params describe. With no sessions file named it reads
@@ -57,6 +61,14 @@ func (s *Server) impactReport(ctx context.Context, r impactRequest) (*impact.Rep
 	if len(opt.Sessions) == 0 {
 		local := agentlog.Local{Sources: r.logs, Prices: s.priceTable(),
 			SessionsLog: s.opt.HistoryLogs.SessionsLog, ForksLog: s.opt.HistoryLogs.ForksLog}
+		if others := s.opt.HistoryLogs.Others; others != nil && r.logs.ClaudeDirs == nil && r.logs.CodexDirs == nil {
+			// No directory named: every harness at its defaults, as `saverd impact` reads them.
+			local.Discover = func() ([]agentlog.File, []string) {
+				files, warn := agentlog.Discover(r.logs)
+				f, w := others()
+				return append(files, f...), append(warn, w...)
+			}
+		}
 		var err error
 		if opt.Found, warn, err = agentlog.ReadLocal(ctx, local); err != nil {
 			return nil, requestFailed("%s", err.Error())

@@ -121,6 +121,16 @@ func (l *logFlags) dirsOf(h harness.Logs) []string {
 // discover lists every harness's logs: Claude Code's and Codex's, then each harness package's.
 func (l *logFlags) discover() ([]agentlog.File, []string) {
 	files, warn := agentlog.Discover(l.sources())
+	f, w := l.discoverOthers()
+	return append(files, f...), append(warn, w...)
+}
+
+// discoverOthers lists the harness packages' logs.
+func (l *logFlags) discoverOthers() ([]agentlog.File, []string) {
+	var (
+		files []agentlog.File
+		warn  []string
+	)
 	for _, h := range harnesses {
 		f, w := h.Discover(l.dirsOf(h))
 		files, warn = append(files, f...), append(warn, w...)

@@ -265,7 +265,7 @@ func daemonPrices(log zerolog.Logger) handlers.PriceTable {
 // historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
 // state directory has none.
 func historyLogs() handlers.HistoryLogs {
-	var h handlers.HistoryLogs
+	h := handlers.HistoryLogs{Others: (&logFlags{}).discoverOthers}
 	if p, err := paths.SessionsLog(); err == nil {
 		h.SessionsLog = p
 	}
