@@ -12,6 +12,8 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/chatapi"
+	"github.com/saverd/saverd/internal/claudeapi"
+	"github.com/saverd/saverd/internal/clientrun"
 )
 
 // What the real-client tests of the harness packages' logs share: a project to work in, saverd's own
@@ -33,6 +35,48 @@ func agentProject(t *testing.T, dir string) string {
 		}
 	}
 	return dir
+}
+
+// chatRun is a client set up offline against a scripted OpenAI-compatible API: the namespace it runs
+// in, the server, the client, its HOME and its project.
+type chatRun struct {
+	ns     *claudeapi.Netns
+	srv    *chatapi.Server
+	client clientrun.Client
+	home   string
+	proj   string
+}
+
+// offlineChat starts the scripted API inside a network namespace of the test's own and sets the client
+// bin up against it (setup: the client's test support) in a fresh HOME and project.
+func offlineChat(t *testing.T, bin string, setup func(t testing.TB, bin, home, proj, baseURL string) clientrun.Client) chatRun {
+	t.Helper()
+	ns := claudeapi.Isolate(t)
+	ln, err := ns.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := chatapi.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	root := t.TempDir()
+	r := chatRun{ns: ns, srv: srv, home: filepath.Join(root, "home"), proj: agentProject(t, filepath.Join(root, "proj"))}
+	r.client = setup(t, bin, r.home, r.proj, srv.URL)
+	return r
+}
+
+// chatTurns are the three turns both chat clients' tests script: a shell command and a read of
+// notes.txt, then a line count, then the same count again (the repeated command the audit must find),
+// each turn ending in text. shell and read are the client's tool names, path the read's field.
+func chatTurns(proj, shell, read, path string) [3][]chatapi.Step {
+	run := func(cmd string) chatapi.Step {
+		return chatapi.Step{Calls: []chatapi.Call{{Name: shell, Args: map[string]any{"command": cmd, "description": "run it"}}}}
+	}
+	count := []chatapi.Step{run("wc -l notes.txt"), {Text: "notes.txt has 2 lines."}}
+	return [3][]chatapi.Step{
+		{run("echo hello-from-shell && ls"), {Calls: []chatapi.Call{{Name: read, Args: map[string]any{path: filepath.Join(proj, "notes.txt")}}}},
+			{Text: "Done: the shell printed hello-from-shell and notes.txt says it is a test file."}},
+		count, count,
+	}
 }
 
 // savedSessions runs `saverd sessions --format json` with args and returns its records and warnings.

@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/harness/opencode/opencodetest"
-	"github.com/saverd/saverd/internal/chatapi"
-	"github.com/saverd/saverd/internal/claudeapi"
 )
 
 // TestRealOpenCode runs the real OpenCode offline against a scripted API: `opencode run` with a shell
@@ -26,60 +24,44 @@ func TestRealOpenCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real OpenCode")
 	}
-	bin := opencodetest.Binary(t)
-	ns := claudeapi.Isolate(t)
-	ln, err := ns.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := chatapi.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	root := t.TempDir()
-	home := filepath.Join(root, "home")
-	proj := agentProject(t, filepath.Join(root, "proj"))
-	oc := opencodetest.Setup(t, bin, home, proj, srv.URL)
-
-	bash := func(cmd string) chatapi.Step {
-		return chatapi.Step{Calls: []chatapi.Call{{Name: "bash", Args: map[string]any{"command": cmd, "description": "run it"}}}}
-	}
-	srv.Add(bash("echo hello-from-shell && ls"),
-		chatapi.Step{Calls: []chatapi.Call{{Name: "read", Args: map[string]any{"filePath": filepath.Join(proj, "notes.txt")}}}},
-		chatapi.Step{Text: "Done: the shell printed hello-from-shell and notes.txt says it is a test file."})
-	oc.Must(t, ns, "run", "TURN-A run a shell command then read notes.txt")
-	srv.Add(bash("wc -l notes.txt"), chatapi.Step{Text: "Second turn done: notes.txt has 2 lines."})
-	oc.Must(t, ns, "run", "--continue", "TURN-B count lines")
+	r := offlineChat(t, opencodetest.Binary(t), opencodetest.Setup)
+	turns := chatTurns(r.proj, "bash", "read", "filePath")
+	r.srv.Add(turns[0]...)
+	r.client.Must(t, r.ns, "run", "TURN-A run a shell command then read notes.txt")
+	r.srv.Add(turns[1]...)
+	r.client.Must(t, r.ns, "run", "--continue", "TURN-B count lines")
 	var list []struct {
 		ID string `json:"id"`
 	}
-	out := oc.Must(t, ns, "session", "list", "--format", "json").Stdout
+	out := r.client.Must(t, r.ns, "session", "list", "--format", "json").Stdout
 	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 {
 		t.Fatalf("opencode session list: %v\n%s", err, out)
 	}
 	id := list[0].ID
-	srv.Add(bash("wc -l notes.txt"), chatapi.Step{Text: "Second turn done: notes.txt has 2 lines."})
-	oc.Must(t, ns, "run", "--session", id, "TURN-B count lines again")
+	r.srv.Add(turns[2]...)
+	r.client.Must(t, r.ns, "run", "--session", id, "TURN-B count lines again")
 
-	log := srv.Log()
+	log := r.srv.Log()
 	calls, billed, helpers := chatBilled(log)
 	if calls != 7 || helpers != 1 {
 		t.Fatalf("the server answered %d main calls and %d helpers, want 7 and the title's 1", calls, helpers)
 	}
-	data := filepath.Join(home, ".local", "share", "opencode")
+	data := filepath.Join(r.home, ".local", "share", "opencode")
 	before := dirState(t, data)
 	recs, warn := savedSessions(t, "--opencode-dir", data, "--harness", "opencode")
 	if len(recs) != 1 || recs[0].SessionID != id {
 		t.Fatalf("sessions %+v, want %s alone", recs, id)
 	}
-	r := recs[0]
-	checkRecord(t, r, "opencode", calls, billed, chatTools(log))
-	if !strings.Contains(r.Unlogged, "title") || r.Cwd != proj {
-		t.Errorf("unlogged %q, cwd %q", r.Unlogged, r.Cwd)
+	rec := recs[0]
+	checkRecord(t, rec, "opencode", calls, billed, chatTools(log))
+	if !strings.Contains(rec.Unlogged, "title") || rec.Cwd != r.proj {
+		t.Errorf("unlogged %q, cwd %q", rec.Unlogged, rec.Cwd)
 	}
 	// OpenCode's own figure: each call at the config's prices, the reasoning billed as output.
 	p := opencodetest.Price
 	want := (float64(billed.Input)*p.Input + float64(billed.Output)*p.Output + float64(billed.CacheRead)*p.CacheRead) / 1e6
-	if r.Cost.Harness == nil || math.Abs(*r.Cost.Harness-want) > 1e-9 {
-		t.Errorf("cost.harness %v, want %v from the server's usage at the config's prices", r.Cost.Harness, want)
+	if rec.Cost.Harness == nil || math.Abs(*rec.Cost.Harness-want) > 1e-9 {
+		t.Errorf("cost.harness %v, want %v from the server's usage at the config's prices", rec.Cost.Harness, want)
 	}
 	for _, w := range warn {
 		if !strings.Contains(w, `no price for model "mock-model"`) {

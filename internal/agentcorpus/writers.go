@@ -28,15 +28,12 @@ func (c *corpus) claude(i int, per int64) error {
 				return fmt.Sprintf(`{"parentUuid":"u%d","isSidechain":false,"message":{"id":"msg_%d_%d","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[%s],"stop_reason":"tool_use","usage":%s},"requestId":"req_%d_%d","type":"assistant","uuid":"a%d",%s}`,
 					j, i, j, content, u, i, j, j, env)
 			}
-			for _, l := range []string{
+			n += put(w,
 				msg(`{"type":"text","text":"Looking at the file next."}`),
 				msg(fmt.Sprintf(`{"type":"tool_use","id":"toolu_%d_%d","name":"Read","input":{"file_path":"%s/f%d.go"}}`, i, j, cwd, j)),
 				fmt.Sprintf(`{"parentUuid":"a%d","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d_%d","type":"tool_result","content":%q}]},"uuid":"u%d",%s}`, j, i, j, output, j+1, env),
 				fmt.Sprintf(`{"type":"attachment","attachment":{"type":"todo_reminder","content":[]},"uuid":"t%d",%s}`, j, env),
-			} {
-				k, _ := w.WriteString(l + "\n")
-				n += int64(k)
-			}
+			)
 		}
 		return nil
 	})
@@ -65,15 +62,12 @@ func (c *corpus) codex(i int, per int64) error {
 			ts := stamp(c.at(i, j))
 			last := fmt.Sprintf(`{"input_tokens":%d,"cached_input_tokens":%d,"cache_write_input_tokens":0,"output_tokens":%d,"reasoning_output_tokens":0,"total_tokens":%d}`, whole, cached, out, whole+out)
 			tot := fmt.Sprintf(`{"input_tokens":%d,"cached_input_tokens":%d,"cache_write_input_tokens":0,"output_tokens":%d,"reasoning_output_tokens":0,"total_tokens":%d}`, totIn, totCached, totOut, total)
-			for _, l := range []string{
+			n += put(w,
 				fmt.Sprintf(`{"timestamp":"%s","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat f%d.go\"}","call_id":"call_%d"}}`, ts, j, j),
 				fmt.Sprintf(`{"timestamp":"%s","type":"token_usage_record","payload":{"turn_id":"t1","session_id":"%s","response_id":"resp_%d_%d","usage":%s,"thread_token_usage":%s}}`, ts, sid, i, j, last, tot),
 				fmt.Sprintf(`{"timestamp":"%s","type":"response_item","payload":{"type":"function_call_output","call_id":"call_%d","output":%q}}`, ts, j, output),
 				fmt.Sprintf(`{"timestamp":"%s","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":%s,"last_token_usage":%s}}}`, ts, tot, last),
-			} {
-				k, _ := w.WriteString(l + "\n")
-				n += int64(k)
-			}
+			)
 		}
 		return nil
 	})
@@ -107,15 +101,12 @@ func (c *corpus) gemini(i int, per int64) error {
 			tok := fmt.Sprintf(`{"input":%d,"output":%d,"cached":%d,"thoughts":0,"tool":0,"total":%d}`, in+cached, out, cached, in+cached+out)
 			msg := fmt.Sprintf(`{"id":"g-%d-%d","timestamp":"%s","type":"gemini","content":"","thoughts":[],"tokens":%s,"model":"gemini-2.5-pro"`, i, j, ts, tok)
 			resp := fmt.Sprintf(`{"functionResponse":{"id":"read_file__%d","name":"read_file","response":{"output":%q}}}`, j, output)
-			for _, l := range []string{
-				msg + "}",
+			n += put(w,
+				msg+"}",
 				fmt.Sprintf(`{"$set":{"lastUpdated":"%s"}}`, ts),
-				msg + fmt.Sprintf(`,"toolCalls":[{"id":"read_file__%d","name":"read_file","args":{"file_path":"f%d.go"},"result":[%s],"status":"success","timestamp":"%s"}]}`, j, j, resp, ts),
+				msg+fmt.Sprintf(`,"toolCalls":[{"id":"read_file__%d","name":"read_file","args":{"file_path":"f%d.go"},"result":[%s],"status":"success","timestamp":"%s"}]}`, j, j, resp, ts),
 				fmt.Sprintf(`{"id":"r-%d-%d","timestamp":"%s","type":"user","content":[%s]}`, i, j, ts, resp),
-			} {
-				k, _ := w.WriteString(l + "\n")
-				n += int64(k)
-			}
+			)
 		}
 		return nil
 	})
@@ -142,14 +133,11 @@ func (c *corpus) qwen(i int, per int64) error {
 			c.count("qwen-code", agentlog.Tokens{Input: in, CacheRead: cached, Output: out})
 			prompt, cachedSum, outSum, calls = prompt+in+cached, cachedSum+cached, outSum+out, calls+1
 			ts := stamp(c.at(i, j))
-			for _, l := range []string{
+			n += put(w,
 				fmt.Sprintf(`{%s,"provenance":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_id":"chatcmpl-%d-%d","model":"qwen3-coder-plus","input_token_count":%d,"output_token_count":%d,"cached_content_token_count":%d}}}`, env(fmt.Sprintf("t%d", j), ts, "system"), i, j, in+cached, out, cached),
 				fmt.Sprintf(`{%s,"provenance":"assistant_output","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"functionCall":{"id":"call_%d","name":"read_file","args":{"file_path":"%s/f%d.go"}}}]},"usageMetadata":{"promptTokenCount":%d,"candidatesTokenCount":%d,"thoughtsTokenCount":0,"totalTokenCount":%d,"cachedContentTokenCount":%d}}`, env(fmt.Sprintf("a%d", j), ts, "assistant"), j, cwd, j, in+cached, out, in+cached+out, cached),
 				fmt.Sprintf(`{%s,"provenance":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"id":"call_%d","name":"read_file","response":{"output":%q}}}]},"toolCallResult":{"callId":"call_%d","status":"success"}}`, env(fmt.Sprintf("r%d", j), ts, "tool_result"), j, output, j),
-			} {
-				k, _ := w.WriteString(l + "\n")
-				n += int64(k)
-			}
+			)
 		}
 		return nil
 	})
@@ -159,4 +147,14 @@ func (c *corpus) qwen(i int, per int64) error {
 	return c.appendLine("qwen-code", filepath.Join(c.home, ".qwen", "usage_record.jsonl"), fmt.Sprintf(
 		`{"version":1,"sessionId":"%s","timestamp":%d,"startTime":%d,"project":"%s","models":{"qwen3-coder-plus":{"requests":%d,"inputTokens":%d,"outputTokens":%d,"cachedTokens":%d,"thoughtsTokens":0,"totalTokens":%d}},"tools":{"byName":{"read_file":{"count":%d}}}}`,
 		sid, c.at(i, calls-1).UnixMilli(), c.at(i, 0).UnixMilli(), cwd, calls, prompt, outSum, cachedSum, prompt+outSum, calls))
+}
+
+// put writes lines to w, each ended, and returns the bytes written.
+func put(w *bufio.Writer, lines ...string) int64 {
+	var n int64
+	for _, l := range lines {
+		k, _ := w.WriteString(l + "\n")
+		n += int64(k)
+	}
+	return n
 }
