@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func TestFixtures(t *testing.T) {
 			if m := r.Models[fx.model]; m == nil || m.Calls != fx.calls || m.Tokens != want {
 				t.Errorf("models %+v, want all in %s", r.Models, fx.model)
 			}
-			if !equalMaps(r.Tools, fx.tools) {
+			if !maps.Equal(r.Tools, fx.tools) {
 				t.Errorf("tools %v, want %v", r.Tools, fx.tools)
 			}
 			start, _ := time.Parse(time.RFC3339Nano, fx.start)
@@ -210,16 +211,4 @@ func TestOlderWholeFile(t *testing.T) {
 	if r := recs[0]; r.SessionID != "s1" || r.Calls != 1 || r.Tokens != (agentlog.Tokens{Input: 60, CacheRead: 40, Output: 7}) {
 		t.Errorf("record %+v", r)
 	}
-}
-
-func equalMaps(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
