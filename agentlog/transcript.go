@@ -16,7 +16,7 @@ import (
 // sends them on session.start (so state.AdoptRows rebuilds the same rows), each tool call's real duration
 // and each turn's usage.
 type Transcript struct {
-	Harness   string // HarnessClaude or HarnessCodex
+	Harness   string // HarnessClaude, HarnessCodex, or a harness package's id
 	SessionID string
 	Cwd       string
 	Model     string // the model of the last call
