@@ -79,10 +79,19 @@ func chatTurns(proj, shell, read, path string) [3][]chatapi.Step {
 	}
 }
 
+// ownState is the environment saverd runs in for these tests: a state and config directory of the
+// test's own, so no forks log or prices file another test (or the machine) left is read.
+func ownState(t *testing.T) []string {
+	dir := t.TempDir()
+	return append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+}
+
 // savedSessions runs `saverd sessions --format json` with args and returns its records and warnings.
 func savedSessions(t *testing.T, args ...string) ([]agentlog.Record, []string) {
 	t.Helper()
-	out, err := exec.Command(binPath, append([]string{"sessions", "--format", "json"}, args...)...).Output()
+	cmd := exec.Command(binPath, append([]string{"sessions", "--format", "json"}, args...)...)
+	cmd.Env = ownState(t)
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("saverd sessions %q: %v", args, err)
 	}
@@ -121,6 +130,7 @@ type auditedSession struct {
 func audited(t *testing.T, args ...string) auditedSession {
 	t.Helper()
 	cmd := exec.Command(binPath, append([]string{"audit", "--format", "json"}, args...)...)
+	cmd.Env = ownState(t)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
