@@ -53,9 +53,10 @@ func (r *Record) Finish(opt Options) {
 // named with its file and line number, and past five of them the rest are counted.
 type Lines struct{ lr *lineReader }
 
-// OpenLines opens path for Lines (through a zstd decoder when the name ends in .zst); close releases it.
+// OpenLines opens path for Lines within opt's bounds (safefile: regular files only, a size, an inflated
+// size for a .zst, a deadline), through a zstd decoder when the name ends in .zst; close releases it.
 func OpenLines(path string, opt Options) (*Lines, func(), error) {
-	lr, closeFn, err := openLog(path, opt.MaxLine)
+	lr, closeFn, err := openLog(path, opt)
 	if err != nil {
 		return nil, nil, err
 	}
