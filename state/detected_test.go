@@ -43,3 +43,62 @@ func TestDetected(t *testing.T) {
 		t.Error("the reducer kept the caller's slice")
 	}
 }
+
+// TestExplained: a detection counts the rows its findings cite past the habit judge's last run, and
+// their context in tokens; a run that starts since makes the counts stale, and a reset forgets them.
+func TestExplained(t *testing.T) {
+	ledger := func() *state.State {
+		s := state.New("/w", 200_000)
+		state.Reduce(s, state.TurnStart{Now: 1})
+		for i, chars := range []int64{4_000, 8_000, 8_001, 400} {
+			state.Reduce(s, state.AddRow{Row: statetest.Call("r"+string(rune('1'+i)), "build:npm run build", state.ClassBuild, 1, 100, chars)})
+		}
+		return s
+	}
+	cases := []struct {
+		name       string
+		lastAtSeq  int
+		cited      []string
+		rows       int
+		tokens     int64
+		afterStart bool
+	}{
+		{"nothing cited", 0, nil, 0, 0, false},
+		{"every cited row, chars / 4 each", 0, []string{"r2", "r3", "r1"}, 3, 1_000 + 2_000 + 2_000, false},
+		{"rows the judge weighed are not counted", 2, []string{"r1", "r2", "r3", "r4"}, 2, 2_000 + 100, false},
+		{"an id the ledger lacks", 0, []string{"r9"}, 0, 0, false},
+		{"a run started since: stale", 0, []string{"r1", "r2"}, 0, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := ledger()
+			s.Judge.LastAtSeq = c.lastAtSeq
+			state.Reduce(s, state.Detected{Patterns: s.Patterns, Cited: c.cited, Through: s.Seq})
+			if c.afterStart {
+				state.Reduce(s, state.JudgeStart{Kind: state.HabitJudge, Now: 5, Seq: s.Seq})
+			}
+			if rows, tokens := state.Explained(s); rows != c.rows || tokens != c.tokens {
+				t.Errorf("explained %d rows, %d tokens; want %d, %d", rows, tokens, c.rows, c.tokens)
+			}
+			if s.Detections.Through != 4 {
+				t.Errorf("through r%d, want r4", s.Detections.Through)
+			}
+		})
+	}
+	t.Run("through never goes back", func(t *testing.T) {
+		s := ledger()
+		state.Reduce(s, state.Detected{Patterns: s.Patterns, Through: 4})
+		state.Reduce(s, state.Detected{Patterns: s.Patterns, Through: 2})
+		if s.Detections.Through != 4 {
+			t.Errorf("through r%d, want r4", s.Detections.Through)
+		}
+	})
+	t.Run("a reset forgets them", func(t *testing.T) {
+		s := ledger()
+		state.Reduce(s, state.Detected{Patterns: s.Patterns, Cited: []string{"r1"}, Through: 4})
+		state.Reduce(s, state.Reset{})
+		if rows, _ := state.Explained(s); rows != 0 || s.Detections.Through != 0 {
+			t.Errorf("after a reset: %+v", s.Detections)
+		}
+	})
+}

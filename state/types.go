@@ -443,6 +443,9 @@ type State struct {
 	// plugin's state, which re-sent every standing instruction with every prompt. Replaced, never
 	// appended to in place.
 	Delivered []string `json:"-"`
+	// Detections is what the live detectors last read and how much of the new work their findings
+	// explain (detected.go); beyond the plugin, which had no detectors.
+	Detections Detections `json:"-"`
 
 	// What the daemon remembers of the session besides the plugin's state, reduced like the rest so one
 	// rollback covers it; debug.state keeps the plugin's shape without it. The maps are copy-on-write

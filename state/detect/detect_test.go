@@ -11,15 +11,35 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// Each case is a session and the findings the detectors must make of it: a waste is named with its
-// rows, and every look-alike of it — the same call after a change, a retry, a range read, another
-// loop's call, a turn later — is named by none.
+// detectorCase is a session and the findings the detectors must make of it.
+type detectorCase struct {
+	name  string
+	build func(s *session)
+	want  []string // finding ids, in Run's order
+}
+
+// TestDetectors: a waste is named with its rows, and every look-alike of it — the same call after a
+// change, a retry, a range read, another loop's call, a turn later — is named by none.
 func TestDetectors(t *testing.T) {
-	cases := []struct {
-		name  string
-		build func(s *session)
-		want  []string // finding ids, in Run's order
-	}{
+	for _, c := range detectorCases() {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSession()
+			c.build(s)
+			got := ids(s.detect())
+			want := c.want
+			if want == nil {
+				want = []string{}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("findings %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// detectorCases are TestDetectors' sessions: wastes, and the look-alikes of each.
+func detectorCases() []detectorCase {
+	return []detectorCase{
 		{"four builds back to back", func(s *session) {
 			for range 4 {
 				s.bash("npm run build", 900, lasting(20_000))
@@ -279,20 +299,6 @@ func TestDetectors(t *testing.T) {
 			s.bash("rg -n useCart src", 3000)
 			s.bash("rg -n useCart src", 3000)
 		}, []string{"reading:repeated-search-rg-n-usecart-src-" + hashOf("Bash\tBash\tsearch:rg -n useCart src")}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := newSession()
-			c.build(s)
-			got := ids(s.detect())
-			want := c.want
-			if want == nil {
-				want = []string{}
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("findings %q, want %q", got, want)
-			}
-		})
 	}
 }
 

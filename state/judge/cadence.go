@@ -3,15 +3,19 @@ package judge
 import "github.com/saverd/saverd/state"
 
 // turnGate: the ordinary session, where the judge runs between turns — enough new tokens (scaled by the
-// backoff) and enough turns since the last run.
+// backoff) and enough turns since the last run. The tokens the rows a detector finding cites put into
+// the context are not new work for the judge: a rule already named that waste (state.Explained).
 func turnGate(s *state.State) bool {
-	return state.TotalTokens(s)-s.Judge.LastAtTokens >= state.JudgeMinNewTokens*s.Judge.Backoff &&
+	_, explained := state.Explained(s)
+	return state.TotalTokens(s)-s.Judge.LastAtTokens-explained >= state.JudgeMinNewTokens*s.Judge.Backoff &&
 		s.Turn-s.Judge.LastAtTurn >= state.JudgeMinTurns
 }
 
 // rowGate: rows and wall time, because one agentic turn can run for hours and its end is no cadence.
+// The rows a detector finding cites are not counted.
 func rowGate(s *state.State, now int64) bool {
-	return int64(s.Seq-s.Judge.LastAtSeq) >= state.JudgeMinNewRows*s.Judge.Backoff &&
+	explained, _ := state.Explained(s)
+	return int64(s.Seq-s.Judge.LastAtSeq-explained) >= state.JudgeMinNewRows*s.Judge.Backoff &&
 		now-s.Judge.LastAtMs >= state.JudgeMinGapMs
 }
 

@@ -118,6 +118,13 @@ func TestShouldRun(t *testing.T) {
 		{"the row gate", func(s *state.State) { s.Seq = 40 }, 1_000 + state.JudgeMinGapMs, true},
 		{"the row gate keeps its gap", func(s *state.State) { s.Seq = 40 }, 1_000 + state.JudgeMinGapMs - 1, false},
 		{"the row gate backs off", func(s *state.State) { s.Seq = 79; s.Judge.Backoff = 2 }, 1e9, false},
+		{"explained tokens are no new work", func(s *state.State) { s.Turns[0].Output += 500; explain(s, 1, 4) }, 1_000, false},
+		{"explained rows are no new work", func(s *state.State) { s.Seq = 40; explain(s, 1, 0) }, 1_000 + state.JudgeMinGapMs, false},
+		{"what a run weighed since is new again", func(s *state.State) {
+			s.Turns[0].Output += 500
+			explain(s, 1, 4)
+			s.Judge.LastAtSeq = 1
+		}, 1_000, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -130,6 +137,11 @@ func TestShouldRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// explain records a detection that explains rows rows and tokens tokens of the new work.
+func explain(s *state.State, rows int, tokens int64) {
+	s.Detections = state.Detections{Since: s.Judge.LastAtSeq, Rows: rows, Tokens: tokens}
 }
 
 func TestUsage(t *testing.T) {
