@@ -9,10 +9,13 @@ import (
 
 // fullLedger is a ledger at RowCap: 50 turns of reads, edits, searches and test runs over 300 files,
 // so that every detector has candidates to weigh and most of them are look-alikes.
-func fullLedger() Session {
+func fullLedger() Session { return ledgerOf(40) }
+
+// ledgerOf is fullLedger with perTurn rows a turn.
+func ledgerOf(perTurn int) Session {
 	s := newSession()
 	for i := 0; len(s.rows) < state.RowCap; i++ {
-		if i%40 == 0 {
+		if i%perTurn == 0 {
 			s.prompt()
 		}
 		file := fmt.Sprintf("/home/dev/shop/src/mod%d/file%d.ts", i%30, i%300)
@@ -34,12 +37,20 @@ func fullLedger() Session {
 	return s.session()
 }
 
-// BenchmarkRun: every detector over a full ledger, as a live session would run them after a call.
+// BenchmarkRun: every detector over a full ledger, as a live session runs them at a turn's end: 50
+// turns of 40 rows, and one agentic turn of all 2,000.
 func BenchmarkRun(b *testing.B) {
-	s := fullLedger()
-	b.ReportAllocs()
-	for b.Loop() {
-		Run(s)
+	for _, c := range []struct {
+		name    string
+		perTurn int
+	}{{"50-turns", 40}, {"one-turn", state.RowCap}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := ledgerOf(c.perTurn)
+			b.ReportAllocs()
+			for b.Loop() {
+				Run(s)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/saverd/saverd/state"
@@ -17,27 +18,46 @@ import (
 type change struct {
 	paths   []string
 	unknown bool
+	// clean is paths as cleanPath spells them, made once (withClean) for touches.
+	clean []string
 }
 
 func (c change) some() bool { return c.unknown || len(c.paths) > 0 }
 
-// touches reports whether the change may have touched p: unknown, or a path naming the same file — the
-// same path, one a suffix of the other at a slash (a relative and an absolute spelling), or the same
-// base name when either is only a name.
+// withClean is c with its paths' clean spellings, which touches compares: the paths themselves when
+// they are clean already, as nearly every path a tool reports is.
+func (c change) withClean() change {
+	c.clean = c.paths
+	for i, p := range c.paths {
+		if q := cleanPath(p); q != p {
+			if &c.clean[0] == &c.paths[0] { // still the paths themselves: copied before the first write
+				c.clean = slices.Clone(c.paths)
+			}
+			c.clean[i] = q
+		}
+	}
+	return c
+}
+
+// touches reports whether the change may have touched p, a clean path (cleanPath): unknown, or a path
+// naming the same file — the same path, one a suffix of the other at a slash (a relative and an absolute
+// spelling), or the same base name when either is only a name.
 func (c change) touches(p string) bool {
 	if c.unknown {
 		return true
 	}
-	for _, q := range c.paths {
-		if samePath(p, q) {
+	for _, q := range c.clean {
+		if sameClean(p, q) {
 			return true
 		}
 	}
 	return false
 }
 
-func samePath(a, b string) bool {
-	a, b = cleanPath(a), cleanPath(b)
+func samePath(a, b string) bool { return sameClean(cleanPath(a), cleanPath(b)) }
+
+// sameClean is samePath of two clean paths.
+func sameClean(a, b string) bool {
 	if a == b {
 		return true
 	}

@@ -79,19 +79,24 @@ type timeline struct {
 	s       *Session
 	rows    []state.Row
 	changes []change
-	// anyBefore[i] counts the rows before i that changed something (any path, or unknown).
+	// anyBefore[i] counts the rows before i that changed something (any path, or unknown); changing
+	// lists those rows in order.
 	anyBefore []int
+	changing  []int
 	dedups    bool // the harness answers an unchanged re-read with a stub
+	// sameCall is lastSame by tool and key, made when a detector first asks (blindRerunOf).
+	sameCall []int
 }
 
 func newTimeline(s *Session) *timeline {
 	t := &timeline{s: s, rows: s.Rows, changes: make([]change, len(s.Rows)), anyBefore: make([]int, len(s.Rows)+1)}
 	for i := range s.Rows {
 		r := &s.Rows[i]
-		t.changes[i] = changeOf(r, t.call(r))
+		t.changes[i] = changeOf(r, t.call(r)).withClean()
 		t.anyBefore[i+1] = t.anyBefore[i]
 		if t.changes[i].some() {
 			t.anyBefore[i+1]++
+			t.changing = append(t.changing, i)
 		}
 		t.dedups = t.dedups || r.HasFlag("dedup")
 	}
@@ -121,10 +126,19 @@ func keyText(key string) string {
 // changedBetween reports whether a row strictly between i and j changed anything.
 func (t *timeline) changedBetween(i, j int) bool { return t.anyBefore[j]-t.anyBefore[i+1] > 0 }
 
-// pathChangedBetween reports whether a row strictly between i and j changed path, or may have.
+// pathChangedBetween reports whether a row strictly between i and j changed path, or may have. Only the
+// rows that changed something are looked at: a long turn re-reads files hundreds of rows apart.
 func (t *timeline) pathChangedBetween(i, j int, path string) bool {
-	for k := i + 1; k < j; k++ {
-		if t.changes[k].touches(path) {
+	if !t.changedBetween(i, j) {
+		return false
+	}
+	p := cleanPath(path)
+	from, _ := slices.BinarySearch(t.changing, i+1)
+	for _, k := range t.changing[from:] {
+		if k >= j {
+			break
+		}
+		if t.changes[k].touches(p) {
 			return true
 		}
 	}
@@ -158,26 +172,42 @@ var refusals = []string{
 	"exec command rejected", "patch rejected",
 }
 
-// previous is the index of the last row before i of the same loop and turn that ran and that same
-// says is the same call, or -1.
-func (t *timeline) previous(i int, same func(k int) bool) int {
-	r := &t.rows[i]
-	for k := i - 1; k >= 0; k-- {
-		p := &t.rows[k]
-		if p.Turn != r.Turn {
-			return -1
+// callKey is what makes two calls of one loop the same call for lastSame.
+type callKey struct{ agent, tool, key string }
+
+// lastSame is, for each row, the last row before it of the same turn and loop that ran, carries the same
+// tool and key (key's answer; an empty key is no call to match) and passes ok; -1 for none. One pass with a
+// map: walking back from each row cost a long agentic turn (thousands of rows in one turn) the square of
+// its rows.
+func (t *timeline) lastSame(key func(k int) (tool, key string), ok func(k int) bool) []int {
+	out := make([]int, len(t.rows))
+	last := map[callKey]int{}
+	for i := range t.rows {
+		r := &t.rows[i]
+		if i > 0 && r.Turn != t.rows[i-1].Turn {
+			clear(last)
 		}
-		if p.Agent == r.Agent && ran(p) && same(k) {
-			return k
+		out[i] = -1
+		tool, k := key(i)
+		if k == "" {
+			continue
+		}
+		ck := callKey{r.Agent, tool, k}
+		if p, found := last[ck]; found {
+			out[i] = p
+		}
+		if ran(r) && ok(i) {
+			last[ck] = i
 		}
 	}
-	return -1
+	return out
 }
 
-// sameKey: row k has row i's tool and key.
-func (t *timeline) sameKey(i int) func(k int) bool {
-	return func(k int) bool { return t.rows[k].Tool == t.rows[i].Tool && t.rows[k].Key == t.rows[i].Key }
-}
+// toolKey is a row's tool and ledger key.
+func (t *timeline) toolKey(k int) (string, string) { return t.rows[k].Tool, t.rows[k].Key }
+
+// always is lastSame's ok for a call that matches whatever its result.
+func always(int) bool { return true }
 
 // ids is the row ids of rows[idx…].
 func (t *timeline) ids(idx []int) []string {

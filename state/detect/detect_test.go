@@ -415,3 +415,73 @@ func TestFindingsGolden(t *testing.T) {
 	}
 	golden.Check(t, "findings.json", string(out)+"\n")
 }
+
+// TestLastSameIsTheWalkBack: lastSame's one pass finds, for every row, the row a walk back from it finds —
+// the last one of the same turn and loop that ran, with the same tool and key, that ok passes — on
+// ledgers of mixed turns, loops, keys, refusals and failures.
+func TestLastSameIsTheWalkBack(t *testing.T) {
+	walkBack := func(rows []state.Row, i int, ok func(k int) bool) int {
+		for k := i - 1; k >= 0; k-- {
+			if rows[k].Turn != rows[i].Turn {
+				return -1
+			}
+			if rows[k].Agent == rows[i].Agent && ran(&rows[k]) && rows[k].Tool == rows[i].Tool && rows[k].Key == rows[i].Key && ok(k) {
+				return k
+			}
+		}
+		return -1
+	}
+	seed := uint64(7)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	for round := range 50 {
+		rows := make([]state.Row, 300)
+		turn := 1
+		for i := range rows {
+			if next(20) == 0 {
+				turn++
+			}
+			rows[i] = state.Row{ID: "r" + string(rune('a'+i%26)), Seq: i + 1, Turn: turn, Tool: []string{"Bash", "Read", "Grep"}[next(3)],
+				Key: []string{"a", "b", "c", ""}[next(4)], Agent: []string{"main", "agent-1"}[next(2)]}
+			switch next(6) {
+			case 0:
+				rows[i].Flags = []string{"denied"}
+			case 1:
+				rows[i].Flags = []string{"err"}
+			}
+		}
+		tl := newTimeline(&Session{Rows: rows})
+		notErr := func(k int) bool { return !rows[k].HasFlag("err") }
+		for _, ok := range []func(int) bool{always, notErr} {
+			got := tl.lastSame(tl.toolKey, ok)
+			for i := range rows {
+				want := walkBack(rows, i, ok)
+				if rows[i].Key == "" {
+					want = -1
+				}
+				if got[i] != want {
+					t.Fatalf("round %d row %d: lastSame %d, the walk back %d", round, i, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestChangeCleanPaths: a change compares its paths as cleanPath spells them, and never rewrites the
+// paths it reports.
+func TestChangeCleanPaths(t *testing.T) {
+	c := change{paths: []string{"/w/src/a.ts", "./src/b.ts", "src//c.ts"}}.withClean()
+	if !slices.Equal(c.paths, []string{"/w/src/a.ts", "./src/b.ts", "src//c.ts"}) || !slices.Equal(c.clean, []string{"/w/src/a.ts", "src/b.ts", "src/c.ts"}) {
+		t.Fatalf("paths %q, clean %q", c.paths, c.clean)
+	}
+	for _, p := range []string{"/w/src/b.ts", "src/c.ts", "a.ts"} {
+		if !c.touches(cleanPath(p)) {
+			t.Errorf("the change does not touch %q", p)
+		}
+	}
+	if c.touches("/w/src/d.ts") {
+		t.Error("the change touches d.ts")
+	}
+}

@@ -39,14 +39,14 @@ func reread(t *timeline) []Finding {
 		return nil
 	}
 	var c chains
+	prev := t.lastSame(t.toolKey, func(k int) bool { return !t.rows[k].HasFlag("err") })
 	for i := range t.rows {
 		r := &t.rows[i]
 		path := t.readPath(r)
 		if path == "" || r.ID == "" || !ran(r) || r.HasFlag("err") || t.compactedIn(r.Turn) {
 			continue
 		}
-		same := t.sameKey(i)
-		p := t.previous(i, func(k int) bool { return same(k) && !t.rows[k].HasFlag("err") })
+		p := prev[i]
 		if p < 0 || t.rows[p].HasFlag("trunc") || t.pathChangedBetween(p, i, path) {
 			continue
 		}

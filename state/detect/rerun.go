@@ -94,7 +94,10 @@ func rerun(t *timeline) []Finding {
 // blindRerunOf is the run row i repeats with nothing changed between (same tool and key, same loop and
 // turn), or -1.
 func (t *timeline) blindRerunOf(i int) int {
-	p := t.previous(i, t.sameKey(i))
+	if t.sameCall == nil {
+		t.sameCall = t.lastSame(t.toolKey, always)
+	}
+	p := t.sameCall[i]
 	if p < 0 || t.changedBetween(p, i) {
 		return -1
 	}

@@ -31,12 +31,13 @@ func search(t *timeline) []Finding {
 	for i := range t.rows {
 		keys[i] = t.searchKey(&t.rows[i])
 	}
+	prev := t.lastSame(func(k int) (string, string) { return "", keys[k] }, always)
 	for i := range t.rows {
 		r := &t.rows[i]
 		if keys[i] == "" || r.ID == "" || !ran(r) || t.compactedIn(r.Turn) {
 			continue
 		}
-		p := t.previous(i, func(k int) bool { return keys[k] == keys[i] })
+		p := prev[i]
 		if p < 0 || t.changedBetween(p, i) {
 			continue
 		}
