@@ -59,6 +59,16 @@ func BlockPrompt(harness, reason string) *Answer {
 	return a
 }
 
+// Command is saverd's command as a person types it in the harness's prompt box, for an answer that
+// names it: `/saver` in Claude Code, `$saver` in Codex, whose TUI refuses a slash command it does not
+// know (protocol.md, "Typing saverd's commands").
+func Command(harness string) string {
+	if harness == Codex {
+		return "$saver"
+	}
+	return "/saver"
+}
+
 // SpawnInput is PreToolUse's answer that starts a subagent with the rewritten input.
 func SpawnInput(input json.RawMessage) *Answer {
 	return &Answer{HookSpecificOutput: &Specific{HookEventName: PreToolUse, PermissionDecision: "allow", UpdatedInput: input}}

@@ -39,7 +39,10 @@ func (m *memRegistry) Update(key string, merge func(any) (any, error)) error {
 }
 
 // fullServer is a server holding one session past RowCap with 400 loops and 50 stored patterns.
-func fullServer(tb testing.TB) *Server {
+func fullServer(tb testing.TB) *Server { return fullServerWith(tb, `{"capabilities":{"fork":false}}`) }
+
+// fullServerWith is fullServer with initialize's params.
+func fullServerWith(tb testing.TB, initialize string) *Server {
 	reg := &memRegistry{values: map[string]any{}}
 	if err := reg.Update(state.StoreKey("/p"), func(any) (any, error) { return fullsession.Patterns(), nil }); err != nil {
 		tb.Fatal(err)
@@ -52,7 +55,7 @@ func fullServer(tb testing.TB) *Server {
 			tb.Fatal(method, err)
 		}
 	}
-	must("initialize", `{"capabilities":{"fork":false}}`)
+	must("initialize", initialize)
 	must("session.start", `{"sessionId":"s","cwd":"/p","at":1000,"usage":{"window":1000000}}`)
 	must("turn.start", `{"sessionId":"s","at":1001}`)
 	for i := 0; i < fullsession.Calls; i++ {
@@ -67,6 +70,44 @@ func fullServer(tb testing.TB) *Server {
 // share of a round trip, without the pipes.
 func BenchmarkHandleToolCall(b *testing.B) {
 	srv := fullServer(b)
+	params := make([]json.RawMessage, 4096)
+	for i := range params {
+		params[i] = json.RawMessage(fullsession.ToolCall("s", 10_000+i))
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := srv.Handle(ctx, rpc.Request{Method: "tool.call", Params: params[i%len(params)]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTurnComplete is a main-loop turn.complete on a full session, with the detectors off (the
+// seed's behaviour) and on: the detectors read the whole ledger at each turn's end, never on a tool call.
+func BenchmarkTurnComplete(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run("detectors="+strconv.FormatBool(on), func(b *testing.B) {
+			srv := fullServerWith(b, `{"capabilities":{"fork":false},"detectors":`+strconv.FormatBool(on)+`}`)
+			params := json.RawMessage(`{"sessionId":"s","at":2000,"durationMs":5000,"reason":"answer","usage":` +
+				`{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`)
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := srv.Handle(ctx, rpc.Request{Method: "turn.complete", Params: params}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkHandleToolCallDetectors is BenchmarkHandleToolCall with the detectors on: what keeping each
+// call's command or Grep input beside its row costs the tool call's path.
+func BenchmarkHandleToolCallDetectors(b *testing.B) {
+	srv := fullServerWith(b, `{"capabilities":{"fork":false},"detectors":true}`)
 	params := make([]json.RawMessage, 4096)
 	for i := range params {
 		params[i] = json.RawMessage(fullsession.ToolCall("s", 10_000+i))

@@ -28,19 +28,25 @@ func checkBudget(b *float64) error {
 
 func validBudget(b float64) bool { return !math.IsNaN(b) && b >= 0 && b <= 1 }
 
-// budgetFor is the cap a session in cwd runs under: its own session.start param, else the project's
-// .saverd.json, else the host's initialize param, else JudgeBudgetDefault. A settings file that cannot be
-// read or holds no valid budget is logged and skipped: the session starts under the next one down.
-func (s *Server) budgetFor(cwd string, own *float64) float64 {
+// settingsFor is what a session in cwd runs under: the judges' budget and whether the detectors run
+// live (detectorsOn). The project's .saverd.json is read once for both; a file that cannot be read or
+// parsed is logged and skipped, and so is a field that means nothing.
+func (s *Server) settingsFor(cwd string, own *float64, hook bool) (budget float64, detectors bool) {
+	project, err := readProjectSettings(cwd)
+	if err != nil {
+		s.log.Warn().Err(err).Str("cwd", cwd).Msg("project settings skipped")
+	}
+	return s.budgetFor(project, own), s.detectorsOn(project, hook)
+}
+
+// budgetFor is the cap a session runs under: its own session.start param, else the project's
+// .saverd.json, else the host's initialize param, else JudgeBudgetDefault.
+func (s *Server) budgetFor(project projectSettings, own *float64) float64 {
 	if own != nil {
 		return *own
 	}
-	project, err := projectBudget(cwd)
-	if err != nil {
-		s.log.Warn().Err(err).Str("cwd", cwd).Msg("project judge budget skipped")
-	}
-	if project != nil {
-		return *project
+	if project.JudgeBudget != nil {
+		return *project.JudgeBudget
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -53,28 +59,50 @@ func (s *Server) budgetFor(cwd string, own *float64) float64 {
 // projectSettingsMax bounds .saverd.json: it holds a setting or two.
 const projectSettingsMax = 1 << 20
 
-// projectBudget reads `judgeBudget` from cwd's .saverd.json: nil when the file or the field is absent.
-func projectBudget(cwd string) (*float64, error) {
+// detectorsOn says whether a session's detectors run at each turn's end: a hook session's do unless its
+// project's .saverd.json says `"detectors": false`; a host's only when its initialize asked for them
+// (the seed had none, and a host that did not ask keeps its behaviour), and the project's false still
+// turns them off.
+func (s *Server) detectorsOn(project projectSettings, hook bool) bool {
+	if project.Detectors != nil && !*project.Detectors {
+		return false
+	}
+	if hook {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.detectors
+}
+
+// projectSettings is what a project's .saverd.json sets; a field it leaves out is nil.
+type projectSettings struct {
+	JudgeBudget *float64 `json:"judgeBudget"`
+	Detectors   *bool    `json:"detectors"`
+}
+
+// readProjectSettings reads cwd's .saverd.json: nothing set when the file is absent. A file that cannot
+// be read or parsed sets nothing; a judgeBudget outside 0..1 is left out, the rest kept.
+func readProjectSettings(cwd string) (projectSettings, error) {
 	path := filepath.Join(cwd, ProjectSettings)
 	// The project's file, read as a session starts: a regular file only (a FIFO would hold the start for
 	// good), small, within fileReadTimeout.
 	data, err := safefile.ReadWithin(path, projectSettingsMax, fileReadTimeout)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return projectSettings{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return projectSettings{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	var settings struct {
-		JudgeBudget *float64 `json:"judgeBudget"`
-	}
+	var settings projectSettings
 	if err := json.Unmarshal(data, &settings); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON: %w", path, err)
+		return projectSettings{}, fmt.Errorf("%s is not valid JSON: %w", path, err)
 	}
-	if settings.JudgeBudget != nil && !validBudget(*settings.JudgeBudget) {
-		return nil, fmt.Errorf("%s: judgeBudget %v is not a share in 0..1", path, *settings.JudgeBudget)
+	if b := settings.JudgeBudget; b != nil && !validBudget(*b) {
+		settings.JudgeBudget = nil
+		return settings, fmt.Errorf("%s: judgeBudget %v is not a share in 0..1", path, *b)
 	}
-	return settings.JudgeBudget, nil
+	return settings, nil
 }
 
 // budgetNote is what a `/saver check` past the cap adds to its answer: the run goes ahead, because the

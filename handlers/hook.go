@@ -180,7 +180,8 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 		}
 	}
 	st := state.New(pl.Cwd, windowOf(b))
-	st.Budget = s.budgetFor(pl.Cwd, nil) // the project's .saverd.json, else the default
+	var detectors bool
+	st.Budget, detectors = s.settingsFor(pl.Cwd, nil, true) // the project's .saverd.json, else the defaults
 	stored := s.loadPatterns(st)
 	// The fixes this session sent before the daemon that held it went away, and those its context still
 	// holds (a resume into a context that holds them sends no second copy).
@@ -192,6 +193,7 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 	sess := newSession(s, pl.SessionID, st, p.Debug)
 	sess.stored = stored
 	sess.bridge = b
+	sess.detectors = detectors
 	s.mu.Lock()
 	s.sessions[pl.SessionID] = sess
 	s.mu.Unlock()

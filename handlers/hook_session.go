@@ -125,7 +125,8 @@ func (sess *Session) bridgedFound(queued []string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
-	sess.toast(checkedText(len(queued), "") + " — /saver shows them, /saver fix 1 fixes the first")
+	saver := bridge.Command(sess.bridge.harness)
+	sess.toast(checkedText(len(queued), "") + " — " + saver + " shows them, " + saver + " fix 1 fixes the first")
 }
 
 // takeMail hands over the toasts kept for the next answer.

@@ -55,6 +55,9 @@ func (s *Server) initialize(_ context.Context, raw json.RawMessage) (any, error)
 	if p.JudgeBudget != nil {
 		s.budget = new(*p.JudgeBudget)
 	}
+	if p.Detectors != nil {
+		s.detectors = *p.Detectors
+	}
 	if p.Capabilities != nil {
 		s.canFork = p.Capabilities.Fork || s.opt.ForkAlways
 		if p.Capabilities.Invalidate != nil {

@@ -20,6 +20,10 @@ type InitializeParams struct {
 	// JudgeBudget is the host's cap on what the judges may spend on automatic runs, a share of each
 	// session's own tokens in 0..1 (default 0.05); a project's .saverd.json and session.start override it.
 	JudgeBudget *float64 `json:"judgeBudget,omitempty"`
+	// Detectors asks for the detectors that need no model (state/detect) at the end of every main-loop
+	// turn of this host's sessions, their findings as cards; without it a host keeps the seed's
+	// behaviour. A project's .saverd.json `"detectors": false` still turns them off.
+	Detectors *bool `json:"detectors,omitempty"`
 }
 
 // ClientInfo names the host.

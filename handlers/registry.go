@@ -91,7 +91,7 @@ func (s *Server) loadRegistry(cwd string) []state.StoredPattern {
 // findings need not hold up the hook that brought them. Called under the session's lock.
 func (sess *Session) persist() {
 	if write := sess.registryWrite(); write != nil {
-		sess.writes.Add(1)
+		sess.pendingWrites++ // counted in writes once the event commits: a rolled-back one never starts it
 		sess.afterEvent(func() {
 			defer sess.writes.Done()
 			_ = write() // logged; a finding's write has nobody waiting on it to tell

@@ -79,6 +79,7 @@ type Server struct {
 	host        Host
 	canFork     bool
 	budget      *float64    // initialize's judgeBudget: the host's cap for sessions that set none of their own
+	detectors   bool        // initialize's detectors: the host's sessions run the detectors at each turn's end
 	invalidates atomic.Bool // ui.invalidate wanted; read from every session's events
 	store       Registry
 	sessions    map[string]*Session

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -26,9 +27,17 @@ type Session struct {
 
 	mu sync.Mutex
 	st *state.State
-	// writes counts the registry writes in flight, so session.end can wait for them.
-	writes sync.WaitGroup
-	debug  bool
+	// writes counts the registry writes in flight, so session.end can wait for them; pendingWrites
+	// the ones the event in progress started, added to writes when it commits (guarded by mu).
+	writes        sync.WaitGroup
+	pendingWrites int
+	debug         bool
+	// detectors: the detectors that need no model run at the end of each main-loop turn (detect.go);
+	// set before the session is published, then only read.
+	detectors bool
+	// calls is what the ledger's rows leave out of their calls that the detectors read
+	// (detect.LiveCall), by row id: a memo of the calls' inputs, not session state; guarded by mu.
+	calls map[string]detect.Call
 	// ended: session.end forgot the session; a run that answers later changes nothing the host sees.
 	ended bool
 	// priceNoted: the session's model has been priced (noteModel), so a model with no price is not
@@ -100,11 +109,14 @@ func (s *Session) event(fn func()) {
 			s.rollback(mark)
 			s.outbox = nil
 			s.later = nil
+			s.pendingWrites = 0
 			s.mu.Unlock()
 			panic(r)
 		}
 		out, later, woken := s.outbox, s.later, s.woken
 		s.outbox, s.later, s.woken = nil, nil, nil
+		s.writes.Add(s.pendingWrites)
+		s.pendingWrites = 0
 		bridged := s.bridge != nil
 		s.mu.Unlock()
 		for _, n := range out {
@@ -163,6 +175,9 @@ func (s *Session) applyRow(row state.Row) state.Effects {
 func journaled(a state.Action) state.Action {
 	switch v := a.(type) {
 	case state.JudgeDone:
+		v.Patterns = clonePatterns(v.Patterns)
+		return v
+	case state.Detected:
 		v.Patterns = clonePatterns(v.Patterns)
 		return v
 	}

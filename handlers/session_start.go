@@ -36,12 +36,13 @@ func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, erro
 	stored := s.loadPatterns(st)
 	sess := newSession(s, p.SessionID, st, p.Debug)
 	sess.stored = stored
+	budget, detectors := s.settingsFor(p.Cwd, p.JudgeBudget, false)
+	sess.detectors = detectors
 	s.mu.Lock()
 	s.sessions[p.SessionID] = sess
 	s.mu.Unlock()
 
 	res := SessionStartResult{Command: state.SaverCommand}
-	budget := s.budgetFor(p.Cwd, p.JudgeBudget)
 	sess.event(func() {
 		if budget != state.JudgeBudgetDefault {
 			sess.dispatch(state.SetBudget{Share: budget})
@@ -76,6 +77,8 @@ func (sess *Session) adopt(messages []intake.SessionMessage, now int64) (adopted
 		return 0, false
 	}
 	sess.dispatch(state.Adopt{Rows: rows})
+	sess.keepAdopted(messages)
+	sess.runDetectors() // the adopted turns have ended: what the rules name is carded before any judge runs
 	enough := len(sess.st.Rows) >= state.JudgeMinRows
 	tail := "checking them now"
 	if !enough {

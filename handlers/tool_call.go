@@ -138,6 +138,7 @@ func (sess *Session) toolCall(e intake.ToolEvent, result intake.ToolResult, ms i
 // judge and process gates.
 func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int64, now int64) {
 	sess.addRow(sess.keys.RowOf(e, result, ms, sess.st.Turn))
+	sess.keepCall(e)
 	if sess.debug && len(sess.st.Rows) > 0 {
 		r := &sess.st.Rows[len(sess.st.Rows)-1]
 		sess.log(fmt.Sprintf("ContextSaver row r%d %s %s %dms %dch", r.Seq, r.Tool, r.Key, r.Ms, r.Chars))

@@ -82,6 +82,8 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 	if c := p.Context; c != nil {
 		sess.dispatch(state.UsageSample{Usage: state.Usage{Window: c.Window, Tokens: c.Tokens, Percent: c.Percent}, Now: now})
 	}
+	// The detectors first: what they card costs nothing, and the judge's cadence and prompt then know it.
+	sess.runDetectors()
 	sess.judgeAt(now, reasonTurnComplete)
 	sess.processAt(now, state.TriggerClock, nil)
 }
