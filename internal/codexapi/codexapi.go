@@ -57,12 +57,15 @@ func (r Request) Input() []map[string]any {
 type Server struct {
 	URL string
 
-	ln    net.Listener
-	srv   *http.Server
-	mu    sync.Mutex
-	next  int
-	reqs  []Request
-	steps []Step
+	ln   net.Listener
+	srv  *http.Server
+	mu   sync.Mutex
+	next int // the script's next step
+	// served counts the responses answered, intercepted ones too: a response's ids are made from it,
+	// so no two responses share a call id (Codex takes a repeated call id for the same call).
+	served int
+	reqs   []Request
+	steps  []Step
 	// intercept, when set, may answer a request before the script does.
 	intercept func(Request) (Step, bool)
 }
@@ -121,7 +124,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Path: r.URL.Path, Body: body})
 	var step Step
-	n := s.next
+	n := s.served
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
+		s.served++
+	}
 	intercepted := false
 	if s.intercept != nil && r.Method == http.MethodPost {
 		step, intercepted = s.intercept(Request{Path: r.URL.Path, Body: body})
