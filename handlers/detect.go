@@ -24,6 +24,9 @@ func (sess *Session) runDetectors() {
 		return
 	}
 	st := sess.st
+	if st.Seq == st.Detections.Through && st.Detections.Since == st.Judge.LastAtSeq {
+		return // no row since the last detection, and its counts still hold: nothing to find
+	}
 	found := detect.Run(detect.Session{Rows: st.Rows, Compactions: st.Compactions, Cwd: st.Cwd, Calls: sess.calls})
 	news := detect.News(st, found)
 	a := state.Detected{Patterns: st.Patterns, Cited: detect.Cited(found), Through: st.Seq}
