@@ -68,8 +68,10 @@ func fullServerWith(tb testing.TB, initialize string) *Server {
 
 // BenchmarkHandleToolCall is one tool.call handled in-process on a full session: the daemon's own
 // share of a round trip, without the pipes.
-func BenchmarkHandleToolCall(b *testing.B) {
-	srv := fullServer(b)
+func BenchmarkHandleToolCall(b *testing.B) { benchToolCalls(b, fullServer(b)) }
+
+// benchToolCalls is b.N more calls of the full session's kind handled by srv.
+func benchToolCalls(b *testing.B, srv *Server) {
 	params := make([]json.RawMessage, 4096)
 	for i := range params {
 		params[i] = json.RawMessage(fullsession.ToolCall("s", 10_000+i))
@@ -107,19 +109,7 @@ func BenchmarkTurnComplete(b *testing.B) {
 // BenchmarkHandleToolCallDetectors is BenchmarkHandleToolCall with the detectors on: what keeping each
 // call's command or Grep input beside its row costs the tool call's path.
 func BenchmarkHandleToolCallDetectors(b *testing.B) {
-	srv := fullServerWith(b, `{"capabilities":{"fork":false},"detectors":true}`)
-	params := make([]json.RawMessage, 4096)
-	for i := range params {
-		params[i] = json.RawMessage(fullsession.ToolCall("s", 10_000+i))
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := srv.Handle(ctx, rpc.Request{Method: "tool.call", Params: params[i%len(params)]}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchToolCalls(b, fullServerWith(b, `{"capabilities":{"fork":false},"detectors":true}`))
 }
 
 // BenchmarkViewPaneRules is view.pane with three decided cards whose rules are looked up in their file:
