@@ -14,6 +14,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
@@ -129,7 +130,7 @@ func (c *auditCmd) check(pos []string) error {
 	}
 	if c.since != "" {
 		chosen++
-		if _, err := parseSince(c.since, time.Now()); err != nil {
+		if _, err := timespan.Since(c.since, time.Now()); err != nil {
 			return err
 		}
 	}
@@ -208,7 +209,7 @@ func (c *auditCmd) audit(ctx context.Context, target auditTarget) (audit, error)
 	if window == 0 {
 		window = bridge.ModelWindow(tr.Model)
 	}
-	tab, err := c.logs.table()
+	tab, err := c.logs.set().Table()
 	if err != nil {
 		return audit{}, err
 	}

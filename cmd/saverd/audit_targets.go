@@ -12,6 +12,8 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/internal/timespan"
+	"github.com/saverd/saverd/logset"
 )
 
 // auditTarget is one session to audit: a Claude Code transcript or Codex rollout (h nil), or a session
@@ -61,7 +63,7 @@ func (c *auditCmd) targets(ctx context.Context, pos []string) ([]auditTarget, er
 		}
 		return []auditTarget{newest}, nil
 	}
-	from, _ := parseSince(c.since, time.Now())
+	from, _ := timespan.Since(c.since, time.Now())
 	var out []auditTarget
 	for _, t := range all {
 		if !t.at.Before(from) {
@@ -78,7 +80,7 @@ func (c *auditCmd) targets(ctx context.Context, pos []string) ([]auditTarget, er
 // fileTargets are the sessions of a log a person named: a Claude Code transcript or Codex rollout is
 // one; another harness's log (the harness that Owns it) holds one session or, an OpenCode database, many.
 func fileTargets(path string, dir bool) ([]auditTarget, error) {
-	for _, h := range harnesses {
+	for _, h := range logset.Harnesses {
 		if !h.Owns(path) {
 			continue
 		}
@@ -105,7 +107,7 @@ func fileTargets(path string, dir bool) ([]auditTarget, error) {
 // by their file (its name carries the session id, its time the last write), the harness packages' by the
 // records their logs read into.
 func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
-	files, warn := agentlog.Discover(c.logs.sources())
+	files, warn := agentlog.Discover(c.logs.set().Sources())
 	var out []auditTarget
 	for _, f := range files {
 		t := auditTarget{path: f.Path, session: sessionIDOf(f)}
@@ -114,8 +116,8 @@ func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
 		}
 		out = append(out, t)
 	}
-	for _, h := range harnesses {
-		files, w := h.Discover(c.logs.dirsOf(h))
+	for _, h := range logset.Harnesses {
+		files, w := h.Discover(c.logs.set().DirsOf(h))
 		warn = append(warn, w...)
 		if len(files) == 0 {
 			continue
@@ -136,7 +138,7 @@ func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
 
 // searched names the directories a discovery looked in.
 func (c *auditCmd) searched() []string {
-	src := c.logs.sources()
+	src := c.logs.set().Sources()
 	claude, codex := src.ClaudeDirs, src.CodexDirs
 	if claude == nil {
 		claude = agentlog.DefaultClaudeDirs()
@@ -148,8 +150,8 @@ func (c *auditCmd) searched() []string {
 		codex = agentlog.DefaultCodexDirs()
 	}
 	out := append(append([]string{}, claude...), codex...)
-	for _, h := range harnesses {
-		out = append(out, c.logs.dirsOf(h)...)
+	for _, h := range logset.Harnesses {
+		out = append(out, c.logs.set().DirsOf(h)...)
 	}
 	return out
 }

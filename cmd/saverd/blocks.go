@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
 
@@ -35,7 +36,7 @@ Flags:
 // blocksCmd holds the flags of `saverd blocks`.
 type blocksCmd struct {
 	logs    logFlags
-	span    timeFlags
+	span    timespan.Span
 	harness string
 	active  bool
 	format  string
@@ -57,7 +58,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	c.logs.register(fs)
-	c.span.register(fs)
+	registerSpan(fs, &c.span)
 	fs.StringVar(&c.harness, "harness", "", "")
 	fs.BoolVar(&c.active, "active", false, "")
 	fs.StringVar(&c.format, "format", "", "")
@@ -85,11 +86,11 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // run reads the logs and writes the windows; warnings go to stderr as they are found.
 func (c *blocksCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	recs, warn, err := c.logs.read(ctx, stderr)
+	recs, warn, err := c.logs.set().Read(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	tab, err := c.logs.table()
+	tab, err := c.logs.set().Table()
 	if err != nil {
 		return err
 	}
@@ -103,12 +104,12 @@ func (c *blocksCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 }
 
 func (c *blocksCmd) check(stdout io.Writer) error {
-	now, err := parseNow(c.nowFlag)
+	now, err := timespan.Now(c.nowFlag)
 	if err != nil {
 		return err
 	}
 	c.now = now
-	if err := c.span.resolve(c.now); err != nil {
+	if err := c.span.Resolve(c.now); err != nil {
 		return err
 	}
 	h, err := parseHarness(c.harness)
@@ -133,11 +134,11 @@ func (c *blocksCmd) check(stdout io.Writer) error {
 func (c *blocksCmd) blocks(recs []agentlog.Record, o agentlog.Options) []report.Block {
 	var calls []report.BlockCall
 	for _, call := range report.Calls(recs, o) {
-		if (c.harness == "" || call.Harness == c.harness) && c.span.within(call.At) {
+		if (c.harness == "" || call.Harness == c.harness) && c.span.Within(call.At) {
 			calls = append(calls, call)
 		}
 	}
-	blocks := report.Blocks(calls, c.now, c.span.loc)
+	blocks := report.Blocks(calls, c.now, c.span.Loc)
 	if c.active {
 		open := blocks[:0]
 		for _, b := range blocks {

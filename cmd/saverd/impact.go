@@ -164,7 +164,7 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 
 // readLogs fills the options with the sessions of the agents' own logs and the daemon's sessions log.
 func (c *impactCmd) readLogs(ctx context.Context, stderr io.Writer) ([]string, error) {
-	found, warn, err := c.logs.readLocal(ctx, stderr)
+	found, warn, err := c.logs.set().ReadLocal(ctx, stderr)
 	if err != nil {
 		return nil, err
 	}

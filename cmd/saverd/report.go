@@ -17,6 +17,7 @@ import (
 	"github.com/saverd/saverd/impact"
 	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
 
@@ -45,7 +46,7 @@ Flags:
 // reportCmd holds the flags of `saverd report`.
 type reportCmd struct {
 	logs        logFlags
-	span        timeFlags
+	span        timespan.Span
 	out         string
 	open        bool
 	sessionsLog string
@@ -62,7 +63,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	c.logs.register(fs)
-	c.span.register(fs)
+	registerSpan(fs, &c.span)
 	fs.StringVar(&c.out, "out", "saverd-report.html", "")
 	fs.BoolVar(&c.open, "open", false, "")
 	fs.Var((*stringList)(&c.opt.Repos), "repo", "")
@@ -93,7 +94,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func (c *reportCmd) check() error {
-	now, err := parseNow(c.nowFlag)
+	now, err := timespan.Now(c.nowFlag)
 	if err != nil {
 		return err
 	}
@@ -113,19 +114,19 @@ func (c *reportCmd) check() error {
 		}
 	}
 	c.opt.Now = c.now
-	return c.span.resolve(c.now)
+	return c.span.Resolve(c.now)
 }
 
 // run reads the logs, runs impact over the same sessions, and writes the page.
 func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	recs, warn, err := c.logs.read(ctx, stderr)
+	recs, warn, err := c.logs.set().Read(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	recs = c.within(recs)
 	daemon, w := c.daemonRecords()
 	warn = append(warn, w...)
-	in := report.Input{Sessions: recs, Daemon: daemon, Loc: c.span.loc, Now: c.now}
+	in := report.Input{Sessions: recs, Daemon: daemon, Loc: c.span.Loc, Now: c.now}
 	if in.Impact, w, err = c.impact(ctx, recs); err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 func (c *reportCmd) within(recs []agentlog.Record) []agentlog.Record {
 	out := recs[:0:0]
 	for _, r := range recs {
-		if c.span.overlaps(r.Start, r.End) {
+		if c.span.Overlaps(r.Start, r.End) {
 			out = append(out, r)
 		}
 	}
@@ -175,7 +176,7 @@ func (c *reportCmd) daemonRecords() ([]agentlog.Record, []string) {
 			warn = append(warn, fmt.Sprintf("%s: a record that does not read: %v", c.sessionsLog, err))
 			continue
 		}
-		if c.span.overlaps(r.Start, r.End) {
+		if c.span.Overlaps(r.Start, r.End) {
 			out = append(out, r)
 		}
 	}

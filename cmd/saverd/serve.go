@@ -16,6 +16,7 @@ import (
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/logset"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
@@ -253,8 +254,8 @@ func writeHeapProfile(path string, stderr io.Writer) {
 // with the person's overrides (<config dir>/prices.json), as `saverd sessions` and the sessions log price
 // the same calls, so the pane and those agree. A file that does not parse is logged and left out.
 func daemonPrices(log zerolog.Logger) handlers.PriceTable {
-	var l logFlags
-	tab, err := l.table()
+	var l logset.Set
+	tab, err := l.Table()
 	if err != nil {
 		log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
 		tab = prices.Default()
@@ -265,7 +266,7 @@ func daemonPrices(log zerolog.Logger) handlers.PriceTable {
 // historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
 // state directory has none.
 func historyLogs() handlers.HistoryLogs {
-	h := handlers.HistoryLogs{Others: (&logFlags{}).discoverOthers}
+	h := handlers.HistoryLogs{Others: logset.Set{}.DiscoverOthers}
 	if p, err := paths.SessionsLog(); err == nil {
 		h.SessionsLog = p
 	}

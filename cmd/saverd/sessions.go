@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
 
@@ -33,7 +34,7 @@ Flags:
 // sessionsCmd holds the flags of `saverd sessions`.
 type sessionsCmd struct {
 	logs    logFlags
-	span    timeFlags
+	span    timespan.Span
 	harness string
 	repo    string
 	by      string
@@ -48,7 +49,7 @@ func runSessions(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	c.logs.register(fs)
-	c.span.register(fs)
+	registerSpan(fs, &c.span)
 	fs.StringVar(&c.harness, "harness", "", "")
 	fs.StringVar(&c.repo, "repo", "", "")
 	fs.StringVar(&c.by, "by", "", "")
@@ -67,7 +68,7 @@ func runSessions(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err := c.check(time.Now(), stdout); err != nil {
 		return sessionsUsageError(stderr, err.Error())
 	}
-	recs, warn, err := c.logs.read(ctx, stderr)
+	recs, warn, err := c.logs.set().Read(ctx, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "saverd sessions: %v\n", err)
 		return 1
@@ -88,7 +89,7 @@ func sessionsUsageError(stderr io.Writer, msg string) int {
 }
 
 func (c *sessionsCmd) check(now time.Time, stdout io.Writer) error {
-	if err := c.span.resolve(now); err != nil {
+	if err := c.span.Resolve(now); err != nil {
 		return err
 	}
 	h, err := parseHarness(c.harness)
@@ -128,12 +129,12 @@ func resolved(p string) string {
 }
 
 func (c *sessionsCmd) filter(recs []agentlog.Record) []agentlog.Record {
-	if c.span.from.IsZero() && c.span.to.IsZero() && c.harness == "" && c.repo == "" {
+	if c.span.From.IsZero() && c.span.To.IsZero() && c.harness == "" && c.repo == "" {
 		return recs // no filter: thousands of records are not copied one by one
 	}
 	out := recs[:0:0]
 	for _, r := range recs {
-		if !c.span.overlaps(r.Start, r.End) {
+		if !c.span.Overlaps(r.Start, r.End) {
 			continue
 		}
 		if c.harness != "" && r.Harness != c.harness {

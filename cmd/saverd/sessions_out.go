@@ -38,7 +38,7 @@ func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) 
 	}
 	var by []group
 	if c.by != "" {
-		by = report.By(recs, c.by, c.span.loc)
+		by = report.By(recs, c.by, c.span.Loc)
 	}
 	switch c.format {
 	case "json":
@@ -54,7 +54,7 @@ func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) 
 	if c.by != "" {
 		return writeGroupsTable(w, strings.ToUpper(c.by), by, totals(recs))
 	}
-	return writeSessionsTable(w, recs, c.span.loc)
+	return writeSessionsTable(w, recs, c.span.Loc)
 }
 
 // writeSessionsJSON writes rep as writeJSON does, byte for byte, with the sessions encoded in parallel:

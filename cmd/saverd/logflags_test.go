@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/logset"
 )
 
 // TestLogFlagsNamed: naming any harness's directory reads only the harnesses named; naming none reads
@@ -17,7 +18,7 @@ func TestLogFlagsNamed(t *testing.T) {
 	t.Setenv("QWEN_HOME", "/q")
 	t.Setenv("QWEN_RUNTIME_DIR", "")
 	byID := map[harness.ID]harness.Logs{}
-	for _, h := range harnesses {
+	for _, h := range logset.Harnesses {
 		byID[h.ID()] = h
 	}
 	for _, tc := range []struct {
@@ -38,12 +39,13 @@ func TestLogFlagsNamed(t *testing.T) {
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			src := l.sources()
+			set := l.set()
+			src := set.Sources()
 			if (src.ClaudeDirs != nil && len(src.ClaudeDirs) == 0) != tc.claudeNone || (src.CodexDirs != nil && len(src.CodexDirs) == 0) != tc.codexNone {
 				t.Errorf("sources %+v", src)
 			}
 			for id, want := range map[harness.ID][]string{harness.Gemini: tc.gemini, harness.OpenCode: tc.opencode, harness.Qwen: tc.qwen} {
-				if got := l.dirsOf(byID[id]); !slices.Equal(got, want) {
+				if got := set.DirsOf(byID[id]); !slices.Equal(got, want) {
 					t.Errorf("%s: dirs %q, want %q", id, got, want)
 				}
 			}

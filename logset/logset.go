@@ -1,0 +1,208 @@
+// Package logset is the set of agents' logs a command reads and the prices it reads them at: the
+// directories named for each harness (Claude Code's, Codex's, each harness package's), else every
+// harness's defaults, discovered into log files and scanned into session records, with a progress bar on
+// a terminal. `saverd sessions`, `blocks`, `report`, `impact` and `audit` read through it (their flags
+// fill a Set), and the daemon lists the harness packages' logs with it for impact.query.
+package logset
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
+	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/textout"
+	"github.com/saverd/saverd/prices"
+)
+
+// Set says which logs to read and at what prices: the directories named for each harness (none named:
+// every harness at its defaults; some named: only the harnesses named) and the price overrides file.
+type Set struct {
+	ClaudeDirs []string
+	CodexDirs  []string
+	// Others are the directories named for each harness package's logs (--gemini-dir, …), by harness.
+	Others map[harness.ID][]string
+	// Prices is the price overrides file; "" reads <config dir>/prices.json when it exists.
+	Prices string
+}
+
+// Harnesses are the harness packages whose logs the commands read beside Claude Code's and Codex's.
+var Harnesses = all.Logs()
+
+// named reports whether any harness's directory was named.
+func (l Set) named() bool {
+	if len(l.ClaudeDirs) > 0 || len(l.CodexDirs) > 0 {
+		return true
+	}
+	for _, d := range l.Others {
+		if len(d) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Sources: Claude Code's and Codex's directories given, else the defaults; none of a harness whose
+// directory was not named when another's was.
+func (l Set) Sources() agentlog.Sources {
+	if l.named() && len(l.ClaudeDirs) == 0 && len(l.CodexDirs) == 0 {
+		return agentlog.Sources{ClaudeDirs: []string{}, CodexDirs: []string{}}
+	}
+	return agentlog.Named(l.ClaudeDirs, l.CodexDirs)
+}
+
+// DirsOf is the directories to read h's logs in: the ones named, else its defaults when no harness's
+// directory was named.
+func (l Set) DirsOf(h harness.Logs) []string {
+	if d := l.Others[h.ID()]; len(d) > 0 {
+		return d
+	}
+	if l.named() {
+		return nil
+	}
+	return h.DefaultDirs()
+}
+
+// Discover lists every harness's logs: Claude Code's and Codex's, then each harness package's.
+func (l Set) Discover() ([]agentlog.File, []string) {
+	files, warn := agentlog.Discover(l.Sources())
+	f, w := l.DiscoverOthers()
+	return append(files, f...), append(warn, w...)
+}
+
+// DiscoverOthers lists the harness packages' logs.
+func (l Set) DiscoverOthers() ([]agentlog.File, []string) {
+	var (
+		files []agentlog.File
+		warn  []string
+	)
+	for _, h := range Harnesses {
+		f, w := h.Discover(l.DirsOf(h))
+		files, warn = append(files, f...), append(warn, w...)
+	}
+	return files, warn
+}
+
+// Table is the price table: the embedded one with the Prices file, else <config dir>/prices.json, applied.
+func (l Set) Table() (*prices.Table, error) {
+	path := l.Prices
+	if path != "" {
+		// Named by the person: a typo must not fall back to the embedded prices without a word.
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("--prices: %w", err)
+		}
+	}
+	if path == "" {
+		dir, err := paths.ConfigDir()
+		if err != nil {
+			return prices.Default(), nil //nolint:nilerr // no config directory: no override to read
+		}
+		path = filepath.Join(dir, "prices.json")
+	}
+	return prices.LoadFile(path)
+}
+
+// Read discovers and reads every session log, with a progress bar on stderr when it is a terminal.
+func (l Set) Read(ctx context.Context, stderr io.Writer) ([]agentlog.Record, []string, error) {
+	tab, err := l.Table()
+	if err != nil {
+		return nil, nil, err
+	}
+	files, warn := l.Discover()
+	warn = append(warn, l.dirWarnings()...)
+	var forks map[string]agentlog.ForkRecord
+	if path, err := paths.ForksLog(); err == nil {
+		f, w := agentlog.ReadForks(path)
+		forks, warn = f, append(warn, w...)
+	}
+	bar := newProgress(stderr)
+	defer bar.finish()
+	bar.files(files)
+	recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks, Done: bar.done})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return recs, append(warn, w...), nil
+}
+
+// ReadLocal reads this machine's history as impact's input records: the agents' logs the set names
+// and the daemon's sessions log.
+func (l Set) ReadLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage, []string, error) {
+	tab, err := l.Table()
+	if err != nil {
+		return nil, nil, err
+	}
+	bar := newProgress(stderr)
+	defer bar.finish()
+	local := agentlog.Local{Sources: l.Sources(), Prices: tab, Files: bar.files, Done: bar.done, Discover: l.Discover}
+	if path, err := paths.SessionsLog(); err == nil {
+		local.SessionsLog = path
+	}
+	if path, err := paths.ForksLog(); err == nil {
+		local.ForksLog = path
+	}
+	found, warn, err := agentlog.ReadLocal(ctx, local)
+	return found, append(l.dirWarnings(), warn...), err
+}
+
+// dirWarnings: a directory named by a flag that is none reads nothing, and says so.
+func (l Set) dirWarnings() []string {
+	var warn []string
+	dirs := append(append([]string(nil), l.ClaudeDirs...), l.CodexDirs...)
+	for _, h := range Harnesses {
+		dirs = append(dirs, l.Others[h.ID()]...)
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			warn = append(warn, fmt.Sprintf("%s is not a directory: no sessions read from it", d))
+		}
+	}
+	return warn
+}
+
+// progress is a progress bar over the logs being read, drawn on stderr only when it is a terminal.
+type progress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(stderr io.Writer) *progress { return &progress{w: stderr} }
+
+// files sets the bar up for the logs about to be read; it runs before any of them is read.
+func (p *progress) files(files []agentlog.File) {
+	if !textout.IsTerminal(p.w) || len(files) == 0 {
+		return
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	p.bar = progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(fmt.Sprintf("reading %d session logs", len(files))),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+}
+
+// done moves the bar on by a log's size; the readers call it from their goroutines, which the bar allows.
+func (p *progress) done(n int64) {
+	if p.bar != nil {
+		_ = p.bar.Add64(n)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish() // the bar is cosmetic
+	}
+}
