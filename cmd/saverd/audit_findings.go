@@ -8,6 +8,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/judge"
@@ -147,7 +148,7 @@ func findingsText(b *strings.Builder, a *audit, width int) {
 
 // costText is what a waste took: its time, when it took any, and its context in characters and tokens.
 func costText(c detect.Cost) string {
-	s := tokens(c.Chars) + " chars (≈" + tokens(c.Chars/4) + " tokens)"
+	s := textout.Tokens(c.Chars) + " chars (≈" + textout.Tokens(c.Chars/4) + " tokens)"
 	if c.Ms > 0 {
 		return jstext.Duration(float64(c.Ms)) + " and " + s
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/view"
 	"github.com/saverd/saverd/textview"
@@ -17,7 +18,7 @@ func (c *auditCmd) write(w io.Writer, audits []audit) error {
 		if audits == nil {
 			audits = []audit{}
 		}
-		return writeJSON(w, struct {
+		return textout.WriteJSON(w, struct {
 			Audits []audit `json:"audits"`
 		}{audits})
 	}
@@ -38,8 +39,8 @@ func (c *auditCmd) write(w io.Writer, audits []audit) error {
 // the three sections the pane has no room for.
 func auditText(a *audit, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "session %s · %s · %s · %s\n", a.SessionID, orDash(a.Harness), orDash(a.Model), orDash(a.Cwd))
-	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", plural(a.Turns, "turn"), plural(a.Calls, "API call"), plural(a.Rows, "tool call"), a.Transcript)
+	fmt.Fprintf(&b, "session %s · %s · %s · %s\n", a.SessionID, textout.OrDash(a.Harness), textout.OrDash(a.Model), textout.OrDash(a.Cwd))
+	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", textout.Plural(a.Turns, "turn"), textout.Plural(a.Calls, "API call"), textout.Plural(a.Rows, "tool call"), a.Transcript)
 	b.WriteString(textview.Pane(view.BuildPane(a.st, nil), width))
 	findingsText(&b, a, width)
 
@@ -49,7 +50,7 @@ func auditText(a *audit, width int) string {
 	}
 	for _, r := range a.Repeated {
 		fmt.Fprintf(&b, "  %d× %s %s · %s · %s chars (≈%s tokens)%s\n", r.Count, r.Tool, cutText(r.Key, width-40),
-			jstext.Duration(float64(r.Ms)), tokens(r.Chars), tokens(r.Chars/4), afterEdit(r))
+			jstext.Duration(float64(r.Ms)), textout.Tokens(r.Chars), textout.Tokens(r.Chars/4), afterEdit(r))
 	}
 
 	b.WriteString("\nLARGEST CONTEXT CONSUMERS\n")
@@ -58,12 +59,12 @@ func auditText(a *audit, width int) string {
 	}
 	for _, r := range a.Largest {
 		fmt.Fprintf(&b, "  r%d turn %d %s %s · %s chars · %s\n", r.Seq, r.Turn, r.Tool, cutText(r.Key, width-50),
-			tokens(r.Chars), jstext.Duration(float64(r.Ms)))
+			textout.Tokens(r.Chars), jstext.Duration(float64(r.Ms)))
 	}
 
 	if j := a.Judge; j != nil {
 		fmt.Fprintf(&b, "\nJUDGE\n  %d findings returned, %d kept; %s input, %s output, %s cache read tokens",
-			j.Returned, j.Kept, tokens(j.Usage.InputTokens), tokens(j.Usage.OutputTokens), tokens(j.Usage.CacheReadInputTokens))
+			j.Returned, j.Kept, textout.Tokens(j.Usage.InputTokens), textout.Tokens(j.Usage.OutputTokens), textout.Tokens(j.Usage.CacheReadInputTokens))
 		if j.CostUSD != nil {
 			fmt.Fprintf(&b, ", $%s", strconv.FormatFloat(*j.CostUSD, 'f', 4, 64))
 		}
@@ -79,7 +80,7 @@ func auditText(a *audit, width int) string {
 	case f.Tokens == nil || f.TokensToCompaction == nil:
 		b.WriteString("  unknown: the transcript reports no usage\n")
 	default:
-		fmt.Fprintf(&b, "  %s of %s tokens in the window; %s left before auto-compaction", tokens(*f.Tokens), tokens(a.Window), tokens(*f.TokensToCompaction))
+		fmt.Fprintf(&b, "  %s of %s tokens in the window; %s left before auto-compaction", textout.Tokens(*f.Tokens), textout.Tokens(a.Window), textout.Tokens(*f.TokensToCompaction))
 		if f.TurnsToCompaction != nil {
 			fmt.Fprintf(&b, ", about %s turns at the recent pace\n", strconv.FormatInt(*f.TurnsToCompaction, 10))
 		} else {
@@ -98,14 +99,6 @@ func cutText(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// plural is n and its noun, in the plural unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // afterEdit says how many of a repeat's runs came after a change to what they depend on: a re-read after

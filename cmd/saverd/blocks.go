@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
@@ -36,18 +35,11 @@ Flags:
 // blocksCmd holds the flags of `saverd blocks`.
 type blocksCmd struct {
 	logs    logFlags
-	span    timespan.Span
-	harness string
+	filter  report.Filter // its span and harness; blocks has no --repo
 	active  bool
 	format  string
 	nowFlag string
 	now     time.Time
-}
-
-// blocksReport is `saverd blocks --format json`.
-type blocksReport struct {
-	Blocks   []report.Block `json:"blocks"`
-	Warnings []string       `json:"warnings"`
 }
 
 // runBlocks is `saverd blocks`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
@@ -58,8 +50,8 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	c.logs.register(fs)
-	registerSpan(fs, &c.span)
-	fs.StringVar(&c.harness, "harness", "", "")
+	registerSpan(fs, &c.filter.Span)
+	fs.StringVar(&c.filter.Harness, "harness", "", "")
 	fs.BoolVar(&c.active, "active", false, "")
 	fs.StringVar(&c.format, "format", "", "")
 	fs.StringVar(&c.nowFlag, "now", "", "")
@@ -97,7 +89,8 @@ func (c *blocksCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	for _, w := range warn {
 		fmt.Fprintf(stderr, "saverd blocks: warning: %s\n", w)
 	}
-	if err := c.write(stdout, blocksReport{Blocks: c.blocks(recs, agentlog.Options{Prices: tab}), Warnings: warn}); err != nil {
+	rep := report.BlocksReport{Blocks: report.KeepBlocks(recs, agentlog.Options{Prices: tab}, &c.filter, c.now, c.active), Warnings: warn}
+	if err := rep.Write(stdout, c.format); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
@@ -109,18 +102,18 @@ func (c *blocksCmd) check(stdout io.Writer) error {
 		return err
 	}
 	c.now = now
-	if err := c.span.Resolve(c.now); err != nil {
+	if err := c.filter.Span.Resolve(c.now); err != nil {
 		return err
 	}
-	h, err := parseHarness(c.harness)
+	h, err := parseHarness(c.filter.Harness)
 	if err != nil {
 		return err
 	}
-	c.harness = h
+	c.filter.Harness = h
 	switch c.format {
 	case "":
 		c.format = "json"
-		if isTerminal(stdout) {
+		if textout.IsTerminal(stdout) {
 			c.format = "table"
 		}
 	case "table", "json":
@@ -128,74 +121,4 @@ func (c *blocksCmd) check(stdout io.Writer) error {
 		return fmt.Errorf("--format: want table or json, got %q", c.format)
 	}
 	return nil
-}
-
-// blocks cuts the calls the flags keep into windows.
-func (c *blocksCmd) blocks(recs []agentlog.Record, o agentlog.Options) []report.Block {
-	var calls []report.BlockCall
-	for _, call := range report.Calls(recs, o) {
-		if (c.harness == "" || call.Harness == c.harness) && c.span.Within(call.At) {
-			calls = append(calls, call)
-		}
-	}
-	blocks := report.Blocks(calls, c.now, c.span.Loc)
-	if c.active {
-		open := blocks[:0]
-		for _, b := range blocks {
-			if b.Active {
-				open = append(open, b)
-			}
-		}
-		blocks = open
-	}
-	if blocks == nil {
-		blocks = []report.Block{}
-	}
-	return blocks
-}
-
-func (c *blocksCmd) write(w io.Writer, rep blocksReport) error {
-	if rep.Warnings == nil {
-		rep.Warnings = []string{}
-	}
-	if c.format == "json" {
-		return writeJSON(w, rep)
-	}
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "START\tEND\tHARNESS\tSESSIONS\tCALLS\tTOKENS\tCOST\tPACE\t")
-	for _, b := range rep.Blocks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", b.Start.Format("2006-01-02 15:04"), b.End.Format("15:04"),
-			b.Harness, b.Sessions, b.Calls, tokens(b.Tokens.Total()), usd(b.Cost, b.Priced), pace(b))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(rep.Blocks) == 0 {
-		buf.WriteString("no calls in the span asked for\n")
-	}
-	var unpriced group
-	for _, b := range rep.Blocks {
-		unpriced.Add(0, agentlog.Tokens{}, 0, b.Unpriced, 0)
-	}
-	writeUnpriced(&buf, unpriced)
-	_, err := w.Write(trimRight(buf.Bytes()))
-	return err
-}
-
-// pace is the open window's line: "active", and with a rate, "$2.10/h, $7.35 by 15:00 (1h40m left)".
-func pace(b report.Block) string {
-	switch {
-	case !b.Active:
-		return ""
-	case b.Pace == nil:
-		return "active"
-	}
-	p := b.Pace
-	by := cents(p.ProjectedCost)
-	if b.Cost == nil {
-		by += "+"
-	}
-	return fmt.Sprintf("active: %s/h, %s by %s (%s left)", cents(p.USDPerHour), by, b.End.Format("15:04"),
-		duration(time.Duration(p.RemainingMinutes)*time.Minute))
 }

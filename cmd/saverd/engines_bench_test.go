@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"os/exec"
@@ -12,54 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/fullsession"
 	"github.com/saverd/saverd/internal/hookcmd"
 )
-
-// BenchmarkSessionsJSON is `saverd sessions --format json`'s writing alone, over 5,000 sessions (the
-// fixtures' records, each under an id of its own): the encoder saverd writes with beside encoding/json's
-// indented encoder, which writes the same bytes.
-//
-//	go test -run '^$' -bench SessionsJSON -benchmem ./cmd/saverd
-func BenchmarkSessionsJSON(b *testing.B) {
-	recs, warn := scanFixturesB(b)
-	many := make([]agentlog.Record, 0, 5000)
-	for i := 0; len(many) < cap(many); i++ {
-		r := recs[i%len(recs)]
-		r.SessionID = fmt.Sprintf("%s-%d", r.SessionID, i)
-		many = append(many, r)
-	}
-	rep := sessionsReport{Sessions: many, Totals: totals(many), Warnings: warn}
-	for _, enc := range []struct {
-		name  string
-		write func(io.Writer, sessionsReport) error
-	}{
-		{"saverd", writeSessionsJSON},
-		{"encoding-json", func(w io.Writer, r sessionsReport) error { return writeJSON(w, r) }},
-	} {
-		b.Run(enc.name, func(b *testing.B) {
-			var out bytes.Buffer
-			for b.Loop() {
-				out.Reset()
-				if err := enc.write(&out, rep); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.SetBytes(int64(out.Len()))
-		})
-	}
-}
-
-// scanFixturesB reads the real Claude Code and Codex fixtures as `saverd sessions` does.
-func scanFixturesB(b *testing.B) ([]agentlog.Record, []string) {
-	files, warn := agentlog.Discover(agentlog.Sources{ClaudeDirs: []string{fixtureClaude}, CodexDirs: []string{fixtureCodex}})
-	recs, w := agentlog.Scan(b.Context(), files, agentlog.ScanOptions{})
-	if len(recs) < 2 {
-		b.Fatalf("%d sessions in the fixtures", len(recs))
-	}
-	return recs, append(warn, w...)
-}
 
 // BenchmarkAudit is `saverd audit` of a Claude Code transcript and of a Codex rollout, in process: the
 // session read, played through the reducer, the detectors run and the text drawn.

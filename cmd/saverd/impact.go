@@ -2,17 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/internal/textout"
 )
 
 var impactUsage = `Usage:
@@ -84,7 +83,7 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if sub == "decide" {
 		return c.decide(pos[0], stdout, stderr)
 	}
-	if isTerminal(stderr) {
+	if textout.IsTerminal(stderr) {
 		c.opt.Progress = stderr
 	}
 	var logWarn []string
@@ -152,7 +151,7 @@ func (c *impactCmd) check(sub string, pos []string, stdout io.Writer) error {
 	switch c.format {
 	case "":
 		c.format = "json"
-		if isTerminal(stdout) {
+		if textout.IsTerminal(stdout) {
 			c.format = "table"
 		}
 	case "json", "table":
@@ -212,38 +211,16 @@ func (c *impactCmd) write(sub string, rep *impact.Report, w io.Writer) error {
 	case sub == "pending" && c.format == "table":
 		return impact.WritePendingTable(w, rep.PendingSubjects())
 	case sub == "pending":
-		return writeJSON(w, struct {
+		return textout.WriteJSON(w, struct {
 			Pending  []impact.PendingSubject `json:"pending"`
 			Warnings []string                `json:"warnings"`
 		}{rep.PendingSubjects(), rep.Warnings})
 	case c.format == "table":
 		return rep.WriteTable(w)
 	}
-	return writeJSON(w, rep)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return textout.WriteJSON(w, rep)
 }
 
 func impactUsageError(stderr io.Writer, msg string) int {
 	return usageError(stderr, "impact", impactUsage, msg)
-}
-
-// isTerminal reports whether w is a terminal: a character device that is
-// not /dev/null (redirecting to /dev/null should not switch to the table).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(fi, null)
 }

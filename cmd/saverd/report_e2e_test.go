@@ -21,6 +21,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/agentlogtest"
+	"github.com/saverd/saverd/report"
 )
 
 // reportFixture is a git repository whose commits two Claude Code sessions made (an agent trailer each,
@@ -123,8 +124,8 @@ func TestReportInChromium(t *testing.T) {
 	run(append([]string{"report", "--out", page, "--now", f.now, "--tz", "UTC", "--repo", f.repo, "--sessions-log", f.sessionsLog}, logs...)...)
 	var sessions, byDay, byModel struct {
 		Sessions []agentlog.Record `json:"sessions"`
-		By       []group           `json:"by"`
-		Totals   group             `json:"totals"`
+		By       []report.Group    `json:"by"`
+		Totals   report.Group      `json:"totals"`
 	}
 	decode(t, run(append([]string{"sessions", "--format", "json"}, logs...)...), &sessions)
 	decode(t, run(append([]string{"sessions", "--format", "json", "--by", "day", "--tz", "UTC"}, logs...)...), &byDay)

@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/saverd/saverd/agentlog"
-	"github.com/saverd/saverd/internal/timespan"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/report"
 )
 
@@ -33,12 +31,10 @@ Flags:
 
 // sessionsCmd holds the flags of `saverd sessions`.
 type sessionsCmd struct {
-	logs    logFlags
-	span    timespan.Span
-	harness string
-	repo    string
-	by      string
-	format  string
+	logs   logFlags
+	filter report.Filter
+	by     string
+	format string
 }
 
 // runSessions is `saverd sessions`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
@@ -49,9 +45,9 @@ func runSessions(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	c.logs.register(fs)
-	registerSpan(fs, &c.span)
-	fs.StringVar(&c.harness, "harness", "", "")
-	fs.StringVar(&c.repo, "repo", "", "")
+	registerSpan(fs, &c.filter.Span)
+	fs.StringVar(&c.filter.Harness, "harness", "", "")
+	fs.StringVar(&c.filter.Repo, "repo", "", "")
 	fs.StringVar(&c.by, "by", "", "")
 	fs.StringVar(&c.format, "format", "", "")
 	err := fs.Parse(args)
@@ -76,8 +72,8 @@ func runSessions(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for _, w := range warn {
 		fmt.Fprintf(stderr, "saverd sessions: warning: %s\n", w)
 	}
-	recs = c.filter(recs)
-	if err := c.write(stdout, recs, warn); err != nil {
+	out := report.Sessions{Records: c.filter.Keep(recs), Warnings: warn, By: c.by, Loc: c.filter.Span.Loc}
+	if err := out.Write(stdout, c.format); err != nil {
 		fmt.Fprintf(stderr, "saverd sessions: write output: %v\n", err)
 		return 1
 	}
@@ -89,79 +85,33 @@ func sessionsUsageError(stderr io.Writer, msg string) int {
 }
 
 func (c *sessionsCmd) check(now time.Time, stdout io.Writer) error {
-	if err := c.span.Resolve(now); err != nil {
+	if err := c.filter.Span.Resolve(now); err != nil {
 		return err
 	}
-	h, err := parseHarness(c.harness)
+	h, err := parseHarness(c.filter.Harness)
 	if err != nil {
 		return err
 	}
-	c.harness = h
+	c.filter.Harness = h
 	if c.by != "" && !slices.Contains(report.Groupings, c.by) {
 		return fmt.Errorf("--by: want %s, got %q", strings.Join(report.Groupings, ", "), c.by)
 	}
 	switch c.format {
 	case "":
 		c.format = "json"
-		if isTerminal(stdout) {
+		if textout.IsTerminal(stdout) {
 			c.format = "table"
 		}
 	case "table", "json", "ndjson", "csv":
 	default:
 		return fmt.Errorf("--format: want table, json, ndjson or csv, got %q", c.format)
 	}
-	if c.repo != "" {
-		abs, err := filepath.Abs(c.repo)
+	if c.filter.Repo != "" {
+		dir, err := report.RepoDir(c.filter.Repo)
 		if err != nil {
-			return fmt.Errorf("--repo %s: %w", c.repo, err)
+			return err
 		}
-		c.repo = resolved(abs)
+		c.filter.Repo = dir
 	}
 	return nil
 }
-
-// resolved is p with symlinks resolved when it can be.
-func resolved(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
-}
-
-func (c *sessionsCmd) filter(recs []agentlog.Record) []agentlog.Record {
-	if c.span.From.IsZero() && c.span.To.IsZero() && c.harness == "" && c.repo == "" {
-		return recs // no filter: thousands of records are not copied one by one
-	}
-	out := recs[:0:0]
-	for _, r := range recs {
-		if !c.span.Overlaps(r.Start, r.End) {
-			continue
-		}
-		if c.harness != "" && r.Harness != c.harness {
-			continue
-		}
-		if c.repo != "" && !inRepo(r, c.repo) {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// inRepo: the session's repository, or else its working directory, is dir or below it.
-func inRepo(r agentlog.Record, dir string) bool {
-	where := r.Cwd
-	if r.Repo != nil {
-		where = *r.Repo
-	}
-	if where == "" {
-		return false
-	}
-	where = resolved(where)
-	return where == dir || strings.HasPrefix(where, dir+string(filepath.Separator))
-}
-
-// group is a sum over sessions: the totals, or one day, week, month, model, project or harness.
-type group = report.Group
-
-func totals(recs []agentlog.Record) group { return report.Totals(recs) }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -17,62 +17,73 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/jstext"
-	"github.com/saverd/saverd/report"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/state/view"
 )
 
-// sessionsReport is `saverd sessions --format json`.
-type sessionsReport struct {
+// sessionsJSON is `saverd sessions --format json`.
+type sessionsJSON struct {
 	Sessions []agentlog.Record `json:"sessions"`
-	By       []group           `json:"by,omitempty"`
-	Totals   group             `json:"totals"`
+	By       []Group           `json:"by,omitempty"`
+	Totals   Group             `json:"totals"`
 	Warnings []string          `json:"warnings"`
 }
 
-func (c *sessionsCmd) write(w io.Writer, recs []agentlog.Record, warn []string) error {
+// Sessions is what `saverd sessions` writes: the records the filter kept and the warnings of their
+// reading, one row per session or, By a grouping, per group, with the totals.
+type Sessions struct {
+	Records  []agentlog.Record
+	Warnings []string
+	By       string         // day, week, month, model, project or harness; "" for one row per session
+	Loc      *time.Location // the zone of days, weeks and months, and of the table's times
+}
+
+// Write writes the report in format: table, json, ndjson or csv.
+func (s Sessions) Write(w io.Writer, format string) error {
+	recs, warn := s.Records, s.Warnings
 	if recs == nil {
 		recs = []agentlog.Record{}
 	}
 	if warn == nil {
 		warn = []string{}
 	}
-	var by []group
-	if c.by != "" {
-		by = report.By(recs, c.by, c.span.Loc)
+	var by []Group
+	if s.By != "" {
+		by = By(recs, s.By, s.Loc)
 	}
-	switch c.format {
+	switch format {
 	case "json":
-		return writeSessionsJSON(w, sessionsReport{Sessions: recs, By: by, Totals: totals(recs), Warnings: warn})
+		return writeSessionsJSON(w, sessionsJSON{Sessions: recs, By: by, Totals: Totals(recs), Warnings: warn})
 	case "ndjson":
-		return writeNDJSON(w, recs, by, c.by != "")
+		return writeNDJSON(w, recs, by, s.By != "")
 	case "csv":
-		if c.by != "" {
-			return writeGroupsCSV(w, c.by, by)
+		if s.By != "" {
+			return writeGroupsCSV(w, s.By, by)
 		}
 		return writeSessionsCSV(w, recs)
 	}
-	if c.by != "" {
-		return writeGroupsTable(w, strings.ToUpper(c.by), by, totals(recs))
+	if s.By != "" {
+		return writeGroupsTable(w, strings.ToUpper(s.By), by, Totals(recs))
 	}
-	return writeSessionsTable(w, recs, c.span.Loc)
+	return writeSessionsTable(w, recs, s.Loc)
 }
 
-// writeSessionsJSON writes rep as writeJSON does, byte for byte, with the sessions encoded in parallel:
+// writeSessionsJSON writes rep as textout.WriteJSON does, byte for byte, with the sessions encoded in parallel:
 // thousands of sessions took one encoder a twentieth of `saverd sessions`, on one core, after the
 // reading. Each session is encoded at its depth in the report (its lines indented four spaces), and
 // the array is put where the report encoded without sessions has its empty one.
-func writeSessionsJSON(w io.Writer, rep sessionsReport) error {
+func writeSessionsJSON(w io.Writer, rep sessionsJSON) error {
 	recs := rep.Sessions
 	rep.Sessions = []agentlog.Record{}
 	var head bytes.Buffer
-	if err := writeJSON(&head, rep); err != nil {
+	if err := textout.WriteJSON(&head, rep); err != nil {
 		return err
 	}
 	const empty = "{\n  \"sessions\": [],"
 	if len(recs) == 0 || !bytes.HasPrefix(head.Bytes(), []byte(empty)) {
 		if len(recs) > 0 { // the report's shape changed: one encoder, as writeJSON
 			rep.Sessions = recs
-			return writeJSON(w, rep)
+			return textout.WriteJSON(w, rep)
 		}
 		_, err := w.Write(head.Bytes())
 		return err
@@ -185,7 +196,7 @@ func appendIndented(dst, src []byte, prefix string) []byte {
 }
 
 // writeNDJSON writes one session (or one group) per line, ready for DuckDB's read_json_auto.
-func writeNDJSON(w io.Writer, recs []agentlog.Record, by []group, grouped bool) error {
+func writeNDJSON(w io.Writer, recs []agentlog.Record, by []Group, grouped bool) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
@@ -219,7 +230,7 @@ func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 	}
 	for i := range recs {
 		r := &recs[i]
-		row := []string{r.SessionID, r.Harness, deref(r.Repo), deref(r.Project), r.Start.UTC().Format(time.RFC3339Nano),
+		row := []string{r.SessionID, r.Harness, textout.Deref(r.Repo), textout.Deref(r.Project), r.Start.UTC().Format(time.RFC3339Nano),
 			r.End.UTC().Format(time.RFC3339Nano), strconv.FormatFloat(r.End.Sub(r.Start).Seconds(), 'f', 3, 64),
 			strconv.Itoa(r.Calls), i64(r.Tokens.Input), i64(r.Tokens.Output), i64(r.Tokens.CacheRead), i64(r.Tokens.CacheWrite),
 			optFloat(r.Cost.Total), strconv.FormatFloat(r.Cost.Priced, 'f', -1, 64), i64(r.Cost.UnpricedTokens),
@@ -232,7 +243,7 @@ func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 	return cw.Error()
 }
 
-func writeGroupsCSV(w io.Writer, by string, gs []group) error {
+func writeGroupsCSV(w io.Writer, by string, gs []Group) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{by, "sessions", "calls", "input", "output", "cache_read", "cache_write", "cost", "cost_priced", "unpriced_tokens"}); err != nil {
 		return err
@@ -255,34 +266,34 @@ func writeSessionsTable(w io.Writer, recs []agentlog.Record, loc *time.Location)
 	for i := range recs {
 		r := &recs[i]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Start.In(loc).Format("2006-01-02 15:04"), r.Harness,
-			orDash(deref(r.Project)), duration(r.End.Sub(r.Start)), r.Calls, tokens(r.Tokens.Total()),
-			usd(r.Cost.Total, r.Cost.Priced), judgeSpend(r.Judge), toolList(r.Tools, ", ", " ", 3))
+			textout.OrDash(textout.Deref(r.Project)), textout.Duration(r.End.Sub(r.Start)), r.Calls, textout.Tokens(r.Tokens.Total()),
+			textout.USD(r.Cost.Total, r.Cost.Priced), judgeSpend(r.Judge), toolList(r.Tools, ", ", " ", 3))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	t := totals(recs)
+	t := Totals(recs)
 	fmt.Fprintf(&buf, "\n%d sessions, %d calls, %s tokens (input %s, output %s, cache read %s, cache write %s), cost %s\n",
-		t.Sessions, t.Calls, tokens(t.Tokens.Total()), tokens(t.Tokens.Input), tokens(t.Tokens.Output),
-		tokens(t.Tokens.CacheRead), tokens(t.Tokens.CacheWrite), usd(t.Cost, t.Priced))
+		t.Sessions, t.Calls, textout.Tokens(t.Tokens.Total()), textout.Tokens(t.Tokens.Input), textout.Tokens(t.Tokens.Output),
+		textout.Tokens(t.Tokens.CacheRead), textout.Tokens(t.Tokens.CacheWrite), textout.USD(t.Cost, t.Priced))
 	writeUnpriced(&buf, t)
-	_, err := w.Write(trimRight(buf.Bytes()))
+	_, err := w.Write(textout.TrimRight(buf.Bytes()))
 	return err
 }
 
-func writeGroupsTable(w io.Writer, title string, gs []group, t group) error {
+func writeGroupsTable(w io.Writer, title string, gs []Group, t Group) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\tSESSIONS\tCALLS\tINPUT\tOUTPUT\tCACHE READ\tCACHE WRITE\tCOST\t\n", title)
-	for _, g := range append(gs, group{Key: "total", Sessions: t.Sessions, Calls: t.Calls, Tokens: t.Tokens, Cost: t.Cost, Priced: t.Priced}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", g.Key, g.Sessions, g.Calls, tokens(g.Tokens.Input),
-			tokens(g.Tokens.Output), tokens(g.Tokens.CacheRead), tokens(g.Tokens.CacheWrite), usd(g.Cost, g.Priced))
+	for _, g := range append(gs, Group{Key: "total", Sessions: t.Sessions, Calls: t.Calls, Tokens: t.Tokens, Cost: t.Cost, Priced: t.Priced}) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", g.Key, g.Sessions, g.Calls, textout.Tokens(g.Tokens.Input),
+			textout.Tokens(g.Tokens.Output), textout.Tokens(g.Tokens.CacheRead), textout.Tokens(g.Tokens.CacheWrite), textout.USD(g.Cost, g.Priced))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	writeUnpriced(&buf, t)
-	_, err := w.Write(trimRight(buf.Bytes()))
+	_, err := w.Write(textout.TrimRight(buf.Bytes()))
 	return err
 }
 
@@ -299,36 +310,10 @@ func judgeSpend(j *agentlog.ForkSpend) string {
 }
 
 // writeUnpriced explains the "+" of a cost that leaves calls out.
-func writeUnpriced(buf *bytes.Buffer, t group) {
+func writeUnpriced(buf *bytes.Buffer, t Group) {
 	if len(t.Unpriced) > 0 {
 		fmt.Fprintf(buf, "+ or ?: no price for %s: those calls are not in the cost (see --prices)\n", strings.Join(t.Unpriced, ", "))
 	}
-}
-
-func trimRight(b []byte) []byte {
-	var out bytes.Buffer
-	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
-		nl := bytes.HasSuffix(line, []byte("\n"))
-		out.Write(bytes.TrimRight(line, " \n"))
-		if nl {
-			out.WriteByte('\n')
-		}
-	}
-	return out.Bytes()
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func i64(n int64) string { return strconv.FormatInt(n, 10) }
@@ -338,49 +323,6 @@ func optFloat(p *float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(*p, 'f', -1, 64)
-}
-
-// usd is dollars for people; a cost that leaves unpriced calls out is marked "+", and one with no priced
-// call at all is "?" ("$0.00+" read as free). A cost under half a cent is "<$0.01", so a cheap model's
-// session does not read as free either.
-func usd(total *float64, priced float64) string {
-	switch {
-	case total == nil && priced == 0:
-		return "?"
-	case total == nil:
-		return cents(priced) + "+"
-	}
-	return cents(*total)
-}
-
-func cents(v float64) string {
-	if v > 0 && v < 0.005 {
-		return "<$0.01"
-	}
-	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-// tokens is a token count for people: 950, 12.3k, 4.56M.
-func tokens(n int64) string {
-	switch {
-	case n >= 1_000_000_000:
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + "B"
-	case n >= 1_000_000:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 2, 64) + "M"
-	case n >= 10_000:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-func duration(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return strconv.Itoa(int(d.Seconds())) + "s"
-	case d < time.Hour:
-		return strconv.Itoa(int(d.Minutes())) + "m"
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
 func modelNames(r *agentlog.Record) []string {
