@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/audit"
 	"github.com/saverd/saverd/state/detect"
 )
 
@@ -51,7 +52,7 @@ func TestAuditJSON(t *testing.T) {
 				Tool  string `json:"tool"`
 				Flags []string
 			} `json:"largest"`
-			Forecast  forecast `json:"forecast"`
+			Forecast  audit.Forecast `json:"forecast"`
 			TurnUsage []struct {
 				Calls   int   `json:"calls"`
 				Context int64 `json:"context"`

@@ -3,17 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/handlers"
-	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -149,7 +146,7 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd,
 		Model: req.Model, Purpose: req.Purpose, Prompt: req.Prompt})
 	if res.Spent() {
-		if err := recordFork(req.SessionID, req.Harness, req.Purpose, res); err != nil {
+		if err := forkcmd.Record(req.SessionID, req.Harness, req.Purpose, res); err != nil {
 			h.log.Warn().Err(err).Str("session", req.SessionID).Msg("fork not in the forks log")
 		}
 	}
@@ -162,25 +159,4 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 		return nil, err
 	}
 	return &out, nil
-}
-
-// recordFork appends a fork saverd ran (a judge or process run of the daemon's, `saverd audit --judge`)
-// to the forks log with what its own requests used, so the session readers count its spend as the judged
-// session's judge spend, never as a session of its own, and impact never links a commit to it. A fork
-// that reported no id cannot be told apart from a session later: that is the error.
-func recordFork(parent, harness, purpose string, res forkcmd.Result) error {
-	if res.ForkID == "" {
-		return fmt.Errorf("the %s fork of %s reported no session id: its spend is not in the forks log", purpose, parent)
-	}
-	path, err := paths.ForksLog()
-	if err != nil {
-		return err
-	}
-	if harness == "" {
-		harness = forkcmd.HarnessClaude
-	}
-	u := res.Usage
-	return agentlog.AppendFork(path, agentlog.ForkRecord{SessionID: res.ForkID, Parent: parent, Harness: harness, Purpose: purpose,
-		At: time.Now().UTC().Format(time.RFC3339Nano), Model: res.Model,
-		Tokens: &agentlog.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}})
 }

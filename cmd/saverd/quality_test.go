@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/audit"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state/detect"
@@ -118,7 +119,7 @@ func auditLabelled(t *testing.T, s *labelled, name string) []detect.Finding {
 	if len(tr.Warnings) > 0 {
 		t.Errorf("%s: %v", name, tr.Warnings)
 	}
-	st := replay(tr, bridge.ModelWindow(tr.Model), prices.Default())
+	st := audit.Replay(tr, bridge.ModelWindow(tr.Model), prices.Default())
 	if len(st.Rows) != len(s.calls) {
 		t.Fatalf("%s: %d rows rebuilt from %d calls", name, len(st.Rows), len(s.calls))
 	}
@@ -127,5 +128,5 @@ func auditLabelled(t *testing.T, s *labelled, name string) []detect.Finding {
 			t.Fatalf("%s: row %s is no call of the session", name, st.Rows[i].ID)
 		}
 	}
-	return detect.Run(detectSession(tr, st))
+	return detect.Run(audit.DetectSession(tr, st))
 }

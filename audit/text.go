@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"fmt"
@@ -13,13 +13,14 @@ import (
 	"github.com/saverd/saverd/textview"
 )
 
-func (c *auditCmd) write(w io.Writer, audits []audit) error {
-	if c.format == "json" {
+// Write writes the audits as json, or as text width columns wide.
+func Write(w io.Writer, audits []Audit, format string, width int) error {
+	if format == "json" {
 		if audits == nil {
-			audits = []audit{}
+			audits = []Audit{}
 		}
 		return textout.WriteJSON(w, struct {
-			Audits []audit `json:"audits"`
+			Audits []Audit `json:"audits"`
 		}{audits})
 	}
 	for i := range audits {
@@ -28,16 +29,16 @@ func (c *auditCmd) write(w io.Writer, audits []audit) error {
 				return err
 			}
 		}
-		if _, err := io.WriteString(w, auditText(&audits[i], c.width)); err != nil {
+		if _, err := io.WriteString(w, Text(&audits[i], width)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// auditText is one audit for people: a title line, the pane as the live session would have drawn it, and
+// Text is one audit for people: a title line, the pane as the live session would have drawn it, and
 // the three sections the pane has no room for.
-func auditText(a *audit, width int) string {
+func Text(a *Audit, width int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s · %s · %s · %s\n", a.SessionID, textout.OrDash(a.Harness), textout.OrDash(a.Model), textout.OrDash(a.Cwd))
 	fmt.Fprintf(&b, "%s, %s, %s rebuilt from %s\n\n", textout.Plural(a.Turns, "turn"), textout.Plural(a.Calls, "API call"), textout.Plural(a.Rows, "tool call"), a.Transcript)

@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 	"github.com/saverd/saverd/state/judge"
 )
 
-// auditFinding is one finding the audit states: a detector's, with what its waste took, or — with
+// Finding is one finding the audit states: a detector's, with what its waste took, or — with
 // --judge — one of the judge's that no detector made. Rows are the evidence as the ledger numbers it.
-type auditFinding struct {
+type Finding struct {
 	// Source is the detector that made it (state/detect), or "judge".
 	Source string `json:"source"`
 	state.Finding
@@ -28,18 +28,18 @@ type auditFinding struct {
 	ConfirmedBy string `json:"confirmedBy,omitempty"`
 }
 
-// detectSession is what the detectors read of a replayed session: its rows and compactions, and what
+// DetectSession is what the detectors read of a replayed session: its rows and compactions, and what
 // the transcript holds of each call beyond its row (its whole input, a shell call's whole command).
-func detectSession(tr agentlog.Transcript, st *state.State) detect.Session {
+func DetectSession(tr agentlog.Transcript, st *state.State) detect.Session {
 	return detect.Session{Rows: st.Rows, Compactions: st.Compactions, Cwd: tr.Cwd, Calls: detect.CallsOf(tr.Messages)}
 }
 
 // findingsOf is the detectors' findings as the audit states them.
-func findingsOf(st *state.State, found []detect.Finding) []auditFinding {
-	out := make([]auditFinding, 0, len(found))
+func findingsOf(st *state.State, found []detect.Finding) []Finding {
+	out := make([]Finding, 0, len(found))
 	for i := range found {
 		f := found[i]
-		out = append(out, auditFinding{Source: string(f.Detector), Finding: f.Finding, Rows: rowHandles(st, f.Evidence), Cost: &f.Cost})
+		out = append(out, Finding{Source: string(f.Detector), Finding: f.Finding, Rows: rowHandles(st, f.Evidence), Cost: &f.Cost})
 	}
 	return out
 }
@@ -62,7 +62,7 @@ func rowHandles(st *state.State, evidence []string) []string {
 
 // confirm marks each detector finding with whether the judge reported the same behaviour, and adds the
 // judge's findings that no detector made.
-func confirm(st *state.State, fs []auditFinding, judged []state.Finding) []auditFinding {
+func confirm(st *state.State, fs []Finding, judged []state.Finding) []Finding {
 	used := make([]bool, len(judged))
 	for i := range fs {
 		fs[i].Confirmed = new(false)
@@ -75,7 +75,7 @@ func confirm(st *state.State, fs []auditFinding, judged []state.Finding) []audit
 	}
 	for j := range judged {
 		if !used[j] {
-			fs = append(fs, auditFinding{Source: "judge", Finding: judged[j], Rows: rowHandles(st, judged[j].Evidence)})
+			fs = append(fs, Finding{Source: "judge", Finding: judged[j], Rows: rowHandles(st, judged[j].Evidence)})
 		}
 	}
 	return fs
@@ -96,7 +96,7 @@ func sameBehaviour(a, b *state.Finding) bool {
 
 // showDetected puts the detectors' findings in the pane as cards, as a live session would, less those
 // the judge confirmed (its own card names them already).
-func showDetected(st *state.State, fs []auditFinding) {
+func showDetected(st *state.State, fs []Finding) {
 	var found []state.Finding
 	for i := range fs {
 		if f := &fs[i]; f.Source != "judge" && (f.Confirmed == nil || !*f.Confirmed) {
@@ -112,7 +112,7 @@ func showDetected(st *state.State, fs []auditFinding) {
 
 // findingsText is the FINDINGS section: each finding, its rows, what it took, its fix, and — once the
 // judge ran — whether it agreed. Why is the pane's to say (its card), and the JSON's.
-func findingsText(b *strings.Builder, a *audit, width int) {
+func findingsText(b *strings.Builder, a *Audit, width int) {
 	b.WriteString("\nFINDINGS  found in the rows, no model asked")
 	if a.Judge != nil {
 		b.WriteString("; the judge's beside them")

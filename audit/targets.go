@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"context"
@@ -12,13 +12,12 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/harness"
-	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/logset"
 )
 
-// auditTarget is one session to audit: a Claude Code transcript or Codex rollout (h nil), or a session
+// Target is one session to audit: a Claude Code transcript or Codex rollout (h nil), or a session
 // of a harness package's log.
-type auditTarget struct {
+type Target struct {
 	path    string
 	session string // "" for a transcript or rollout: the file is the session
 	h       harness.Logs
@@ -26,45 +25,52 @@ type auditTarget struct {
 }
 
 // read reads the target's history.
-func (t auditTarget) read() (agentlog.Transcript, error) {
+func (t Target) read() (agentlog.Transcript, error) {
 	if t.h == nil {
 		return agentlog.ReadTranscript(t.path, agentlog.Options{})
 	}
 	return t.h.History(t.path, t.session, agentlog.Options{})
 }
 
-// targets resolves what to audit: a log file (every session it holds), a session id among the agents'
-// logs, the newest session, or every one active since a date.
-func (c *auditCmd) targets(ctx context.Context, pos []string) ([]auditTarget, error) {
-	if len(pos) == 1 {
-		if fi, err := os.Stat(pos[0]); err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
-			return fileTargets(pos[0], fi.IsDir())
+// Query says which sessions to audit: one named (a log file, every session it holds, or a session id
+// among the agents' logs), the newest, or every one written since a time.
+type Query struct {
+	Name  string    // a log file or a session id; "" for Last or Since
+	Last  bool      // the most recently written session
+	Since time.Time // every session written since; zero unless asked
+}
+
+// Targets resolves what to audit among the logs.
+func Targets(ctx context.Context, logs logset.Set, q Query) ([]Target, error) {
+	if q.Name != "" {
+		if fi, err := os.Stat(q.Name); err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
+			return fileTargets(q.Name, fi.IsDir())
 		}
 	}
-	all, warn := c.allTargets(ctx)
+	all, warn := allTargets(ctx, logs)
 	if len(all) == 0 {
 		return nil, fmt.Errorf("no session logs found under %s (see --claude-dir, --codex-dir, --gemini-dir, --opencode-dir, --qwen-dir)%s",
-			strings.Join(c.searched(), ", "), joinWarnings(warn))
+			strings.Join(searched(logs), ", "), joinWarnings(warn))
 	}
 	switch {
-	case len(pos) == 1:
+	case q.Name != "":
 		for _, t := range all {
-			if t.session == pos[0] {
-				return []auditTarget{t}, nil
+			if t.session == q.Name {
+				return []Target{t}, nil
 			}
 		}
-		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", pos[0], strings.Join(c.searched(), ", "))
-	case c.last:
+		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", q.Name, strings.Join(searched(logs), ", "))
+	case q.Last:
 		newest := all[0]
 		for _, t := range all[1:] {
 			if t.at.After(newest.at) {
 				newest = t
 			}
 		}
-		return []auditTarget{newest}, nil
+		return []Target{newest}, nil
 	}
-	from, _ := timespan.Since(c.since, time.Now())
-	var out []auditTarget
+	from := q.Since
+	var out []Target
 	for _, t := range all {
 		if !t.at.Before(from) {
 			out = append(out, t)
@@ -79,7 +85,7 @@ func (c *auditCmd) targets(ctx context.Context, pos []string) ([]auditTarget, er
 
 // fileTargets are the sessions of a log a person named: a Claude Code transcript or Codex rollout is
 // one; another harness's log (the harness that Owns it) holds one session or, an OpenCode database, many.
-func fileTargets(path string, dir bool) ([]auditTarget, error) {
+func fileTargets(path string, dir bool) ([]Target, error) {
 	for _, h := range logset.Harnesses {
 		if !h.Owns(path) {
 			continue
@@ -88,9 +94,9 @@ func fileTargets(path string, dir bool) ([]auditTarget, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out []auditTarget
+		var out []Target
 		for _, r := range recs {
-			out = append(out, auditTarget{path: path, session: r.SessionID, h: h, at: r.End})
+			out = append(out, Target{path: path, session: r.SessionID, h: h, at: r.End})
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("%s: no %s session in it", path, h.Name())
@@ -100,24 +106,24 @@ func fileTargets(path string, dir bool) ([]auditTarget, error) {
 	if dir {
 		return nil, fmt.Errorf("%s is a directory, not a session log", path)
 	}
-	return []auditTarget{{path: path}}, nil
+	return []Target{{path: path}}, nil
 }
 
 // allTargets is every session of the logs the flags name: Claude Code's transcripts and Codex's rollouts
 // by their file (its name carries the session id, its time the last write), the harness packages' by the
 // records their logs read into.
-func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
-	files, warn := agentlog.Discover(c.logs.set().Sources())
-	var out []auditTarget
+func allTargets(ctx context.Context, logs logset.Set) ([]Target, []string) {
+	files, warn := agentlog.Discover(logs.Sources())
+	var out []Target
 	for _, f := range files {
-		t := auditTarget{path: f.Path, session: sessionIDOf(f)}
+		t := Target{path: f.Path, session: sessionIDOf(f)}
 		if fi, err := os.Stat(f.Path); err == nil {
 			t.at = fi.ModTime()
 		}
 		out = append(out, t)
 	}
 	for _, h := range logset.Harnesses {
-		files, w := h.Discover(c.logs.set().DirsOf(h))
+		files, w := h.Discover(logs.DirsOf(h))
 		warn = append(warn, w...)
 		if len(files) == 0 {
 			continue
@@ -126,7 +132,7 @@ func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
 		warn = append(warn, w...)
 		for _, r := range recs {
 			if len(r.Files) > 0 {
-				out = append(out, auditTarget{path: r.Files[0], session: r.SessionID, h: h, at: r.End})
+				out = append(out, Target{path: r.Files[0], session: r.SessionID, h: h, at: r.End})
 			}
 		}
 	}
@@ -137,8 +143,8 @@ func (c *auditCmd) allTargets(ctx context.Context) ([]auditTarget, []string) {
 }
 
 // searched names the directories a discovery looked in.
-func (c *auditCmd) searched() []string {
-	src := c.logs.set().Sources()
+func searched(logs logset.Set) []string {
+	src := logs.Sources()
 	claude, codex := src.ClaudeDirs, src.CodexDirs
 	if claude == nil {
 		claude = agentlog.DefaultClaudeDirs()
@@ -151,7 +157,7 @@ func (c *auditCmd) searched() []string {
 	}
 	out := append(append([]string{}, claude...), codex...)
 	for _, h := range logset.Harnesses {
-		out = append(out, c.logs.set().DirsOf(h)...)
+		out = append(out, logs.DirsOf(h)...)
 	}
 	return out
 }

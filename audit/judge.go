@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// auditJudge is what `saverd audit --judge` reports of the habit judge's run.
-type auditJudge struct {
+// Judge is what `saverd audit --judge` reports of the habit judge's run.
+type Judge struct {
 	Returned int             `json:"returned"`
 	Kept     int             `json:"kept"`
 	Dropped  []string        `json:"dropped"`
@@ -33,7 +33,7 @@ type auditJudge struct {
 // the fork's own usage at the price of the model it ran on (never the client's cumulative figure). The
 // fork goes into the forks log, so it is never a session of its own; a fork that failed after it spent
 // is billed and logged all the same. warn gets what could not be recorded.
-func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transcript, st *state.State, tab *prices.Table, warn func(string)) (*auditJudge, error) {
+func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transcript, st *state.State, tab *prices.Table, warn func(string)) (*Judge, error) {
 	cfg, err := forkcmd.Load()
 	if err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 		res.Model = tr.Model
 	}
 	if res.Spent() {
-		if rerr := recordFork(tr.SessionID, tr.Harness, "judge", res); rerr != nil {
+		if rerr := forkcmd.Record(tr.SessionID, tr.Harness, "judge", res); rerr != nil {
 			warn(rerr.Error())
 		}
 	}
@@ -75,7 +75,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	state.Reduce(st, state.JudgeDone{Kind: state.HabitJudge, Patterns: merged.Patterns, Fresh: merged.Fresh, Recurred: merged.Recurred,
 		Focus: reply.Focus, Time: reply.Time, Context: reply.Context, Spent: judge.SpentOf(usage),
 		Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: &usage, CostUSD: cost})
-	return &auditJudge{Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: res.Usage, Model: res.Model, CostUSD: cost,
+	return &Judge{Returned: reply.Returned, Kept: kept, Dropped: dropped, Usage: res.Usage, Model: res.Model, CostUSD: cost,
 		Cards: view.BuildPane(st, nil).Wasters, found: reply.Findings}, nil
 }
 
