@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/saverd/saverd/daemon"
 	replaypkg "github.com/saverd/saverd/replay" // the name replay is audit.go's function in package main
 )
 
@@ -47,7 +48,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer stopProfile()
 	}
-	tuneGC() // the daemon's own collector settings: a replay plays through it as serve does
+	daemon.TuneGC() // the daemon's own collector settings: a replay plays through it as serve does
 	name := files[0]
 	f, err := os.Open(name)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/saverd/saverd/daemon"
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/logset"
@@ -21,9 +22,6 @@ import (
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
 )
-
-// shutdownGrace bounds the flush at exit: EOF or SIGTERM exits within a second.
-const shutdownGrace = 800 * time.Millisecond
 
 type serveFlags struct {
 	framing     string
@@ -56,7 +54,7 @@ func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (what is live, and everything allocated) to this file at exit")
 	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
 	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
-	fs.DurationVar(&f.frameWait, "frame-timeout", defaultFrameWait, "with --listen: how long a connection's frame, once begun, may wait for the rest of its bytes before the connection is closed")
+	fs.DurationVar(&f.frameWait, "frame-timeout", daemon.DefaultFrameWait, "with --listen: how long a connection's frame, once begun, may wait for the rest of its bytes before the connection is closed")
 	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -175,7 +173,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.memProfile != "" {
 		defer writeHeapProfile(f.memProfile, stderr)
 	}
-	tuneGC()
+	daemon.TuneGC()
 	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
@@ -192,33 +190,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.listen != "" {
 		opt.SessionsLog = sessionsLog(log)
 	} else {
-		opt.OffLoop = stdioProcs().hook()
+		opt.OffLoop = daemon.StdioProcs().Hook()
 	}
 	opt.HistoryLogs = historyLogs()
 	opt.Prices = daemonPrices(log)
 	srv := handlers.New(opt)
 	if f.listen != "" {
-		return serveSocket(ctx, f, srv, log)
+		return daemon.ServeSocket(ctx, srv, daemon.SocketOptions{Path: f.listen, IdleExit: f.idleExit, FrameWait: f.frameWait, Log: log})
 	}
-	conn := rpc.NewConn(stdin, stdout, rpc.Options{Framing: rpc.Framing(f.framing), Logger: log, Record: record, ParamsReaders: handlers.ParamsReaders(), OffLoop: opt.OffLoop})
-	srv.SetHost(connHost{conn})
-
-	ctx, stop := terminating(ctx)
-	defer stop()
-	conn.Serve(ctx, srv.HandleConn)
-	select {
-	case <-conn.Stopped(): // EOF: the host is gone, whatever a handler is doing
-	case <-ctx.Done():
-	case <-srv.Exited():
-	}
-	flush, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(flush); err != nil {
-		log.Warn().Err(err).Msg("exit before every write finished")
-	}
-	awaitHandler(conn, flush)
-	_ = conn.Close()
-	log.Info().Msg("saverd stopped")
+	daemon.ServeStdio(ctx, srv, stdin, stdout, daemon.StdioOptions{Framing: rpc.Framing(f.framing), Record: record, OffLoop: opt.OffLoop, Log: log})
 	return 0
 }
 
@@ -284,4 +264,13 @@ func sessionsLog(log zerolog.Logger) string {
 		return ""
 	}
 	return p
+}
+
+// idleEvictOption is --idle-evict as handlers.Options.IdleEvict: the flag's 0 (never) is the option's
+// negative, since the option's 0 is its default.
+func idleEvictOption(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }

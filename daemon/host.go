@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -16,12 +16,7 @@ func (h connHost) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers
 	if err := h.conn.Call(ctx, "model.fork", req, &raw); err != nil {
 		return nil, err
 	}
-	return decodeFork(raw)
-}
-
-// decodeFork reads model.fork's result: null is a cold snapshot, anything else must be {text, usage}.
-func decodeFork(raw json.RawMessage) (*handlers.ForkResult, error) {
-	return handlers.DecodeForkResult(raw)
+	return handlers.DecodeForkResult(raw) // null is a cold snapshot, anything else must be {text, usage}
 }
 
 func (h connHost) Notify(method string, params any) {

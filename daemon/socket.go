@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -16,14 +16,23 @@ import (
 	"github.com/saverd/saverd/rpc"
 )
 
-// serveSocket is `saverd serve --listen PATH`: the user's one shared daemon. Every connection is its own
+// SocketOptions are the socket daemon's settings.
+type SocketOptions struct {
+	Path      string        // the socket
+	IdleExit  time.Duration // exit after this long with nothing connected and nothing asked; 0 never
+	FrameWait time.Duration // how long a frame, once begun, may wait for the rest of its bytes
+	Log       zerolog.Logger
+}
+
+// ServeSocket is `saverd serve --listen PATH`: the user's one shared daemon. Every connection is its own
 // JSON-RPC connection (hooks connect once per event; an editor stays); sessions outlive them all. It
-// exits on SIGTERM/SIGINT/SIGHUP, or after --idle-exit with nothing connected and nothing asked,
-// flushing every session first.
-func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log zerolog.Logger) int {
-	ln, err := rpc.Listen(f.listen)
+// exits on SIGTERM/SIGINT/SIGHUP, or after IdleExit with nothing connected and nothing asked,
+// flushing every session first. Its exit code: 0, or 1 when it cannot listen.
+func ServeSocket(ctx context.Context, srv *handlers.Server, o SocketOptions) int {
+	log := o.Log
+	ln, err := rpc.Listen(o.Path)
 	if errors.Is(err, rpc.ErrRunning) {
-		log.Info().Str("socket", f.listen).Msg("a daemon already serves this socket; exiting")
+		log.Info().Str("socket", o.Path).Msg("a daemon already serves this socket; exiting")
 		return 0
 	}
 	if err != nil {
@@ -37,14 +46,14 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	log.Info().Str("socket", f.listen).Msg("saverd listening")
+	log.Info().Str("socket", o.Path).Msg("saverd listening")
 
 	var conns sync.WaitGroup
 	go func() {
 		<-ctx.Done()
 		ln.Close()
 	}()
-	go idleWatch(ctx, cancel, h, f.idleExit, log)
+	go idleWatch(ctx, cancel, h, o.IdleExit, log)
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -68,10 +77,10 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 		h.opened()
 		go func() {
 			defer conns.Done()
-			serveConn(ctx, nc, h, srv, f.frameWait, log)
+			serveConn(ctx, nc, h, srv, o.FrameWait, log)
 		}()
 	}
-	flush, done := context.WithTimeout(context.Background(), shutdownGrace)
+	flush, done := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer done()
 	srv.FlushAll()
 	if err := srv.Shutdown(flush); err != nil {
@@ -81,10 +90,10 @@ func serveSocket(ctx context.Context, f serveFlags, srv *handlers.Server, log ze
 	return 0
 }
 
-// defaultFrameWait is how long a socket connection's frame, once begun, may wait for the rest of its
+// DefaultFrameWait is how long a socket connection's frame, once begun, may wait for the rest of its
 // bytes (rpc.Options.FrameTimeout): a hook writes its whole payload at once, 96 MB in well under a second,
 // so a frame still unfinished after this was abandoned, and what the daemon read of it is let go.
-const defaultFrameWait = 30 * time.Second
+const DefaultFrameWait = 30 * time.Second
 
 // writeWait is how long a write to a socket connection may wait for its peer to read. Notifications go to
 // every host in turn, on the goroutine that made them (a session's event, a hook's): a host that stopped

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"os"
@@ -15,9 +15,9 @@ const memoryLimit = 400 << 20
 // default (100) keeps p99 down and stays well inside the memory budget.
 const gcPercent = 400
 
-// tuneGC sets the collector's pace and the soft memory limit, each unless the environment chose it
+// TuneGC sets the collector's pace and the soft memory limit, each unless the environment chose it
 // (GOGC, GOMEMLIMIT), as the Go runtime reads them.
-func tuneGC() {
+func TuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}

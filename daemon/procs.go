@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"os"
@@ -13,25 +13,25 @@ import (
 // the default back while it runs, so neither a long parse nor a blocking write holds the only P the read
 // loop has. GOMAXPROCS in the environment, or a machine with one CPU, leaves the runtime as it is.
 
-// loopProcs lends the processors a stdio daemon keeps from its read loop to the work off it.
-type loopProcs struct {
+// LoopProcs lends the processors a stdio daemon keeps from its read loop to the work off it.
+type LoopProcs struct {
 	mu  sync.Mutex
 	off int // runs off the read loop now in flight
 }
 
-// stdioProcs gives the read loop one P, or answers nil when the environment chose GOMAXPROCS or the
+// StdioProcs gives the read loop one P, or answers nil when the environment chose GOMAXPROCS or the
 // default is one already.
-func stdioProcs() *loopProcs {
+func StdioProcs() *LoopProcs {
 	if os.Getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) == 1 {
 		return nil
 	}
 	runtime.GOMAXPROCS(1)
-	return &loopProcs{}
+	return &LoopProcs{}
 }
 
 // offLoop is the hook rpc.Options.OffLoop and handlers.Options.OffLoop call: the first run off the
 // loop restores the default, the last to end takes it back to one. Each done counts once.
-func (p *loopProcs) offLoop() (done func()) {
+func (p *LoopProcs) offLoop() (done func()) {
 	p.mu.Lock()
 	if p.off++; p.off == 1 {
 		runtime.SetDefaultGOMAXPROCS()
@@ -49,8 +49,8 @@ func (p *loopProcs) offLoop() (done func()) {
 	}
 }
 
-// hook is offLoop, or nil for a daemon that keeps the runtime's own setting.
-func (p *loopProcs) hook() func() (done func()) {
+// Hook is offLoop, or nil for a daemon that keeps the runtime's own setting.
+func (p *LoopProcs) Hook() func() (done func()) {
 	if p == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"runtime"
@@ -13,15 +13,15 @@ func TestLoopProcs(t *testing.T) {
 	defer runtime.SetDefaultGOMAXPROCS()
 	runtime.SetDefaultGOMAXPROCS()
 	def := runtime.GOMAXPROCS(0)
-	p := stdioProcs()
+	p := StdioProcs()
 	if def == 1 {
 		if p != nil {
-			t.Fatal("one CPU: stdioProcs took over a default that is one P already")
+			t.Fatal("one CPU: StdioProcs took over a default that is one P already")
 		}
 		return
 	}
 	if p == nil {
-		t.Fatal("stdioProcs left the runtime as it was with GOMAXPROCS unset")
+		t.Fatal("StdioProcs left the runtime as it was with GOMAXPROCS unset")
 	}
 	procs := func(want int, when string) {
 		t.Helper()
@@ -30,7 +30,7 @@ func TestLoopProcs(t *testing.T) {
 		}
 	}
 	procs(1, "serving")
-	first := p.hook()()
+	first := p.Hook()()
 	procs(def, "one run off the loop")
 	second := p.offLoop()
 	first()
@@ -44,8 +44,8 @@ func TestLoopProcs(t *testing.T) {
 func TestLoopProcsLeaveAChosenSetting(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "2")
 	before := runtime.GOMAXPROCS(0)
-	if p := stdioProcs(); p != nil || p.hook() != nil {
-		t.Fatal("stdioProcs changed the runtime though GOMAXPROCS was set")
+	if p := StdioProcs(); p != nil || p.Hook() != nil {
+		t.Fatal("StdioProcs changed the runtime though GOMAXPROCS was set")
 	}
 	if got := runtime.GOMAXPROCS(0); got != before {
 		t.Fatalf("GOMAXPROCS %d, was %d", got, before)
@@ -57,7 +57,7 @@ func TestLoopProcsConcurrent(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
 	defer runtime.SetDefaultGOMAXPROCS()
 	runtime.SetDefaultGOMAXPROCS()
-	p := stdioProcs()
+	p := StdioProcs()
 	if p == nil {
 		return // one CPU: nothing is lent (TestLoopProcs checks that)
 	}
