@@ -9,7 +9,9 @@ import (
 	"os"
 
 	"github.com/saverd/saverd/daemon"
-	replaypkg "github.com/saverd/saverd/replay" // the name replay is audit.go's function in package main
+	"github.com/saverd/saverd/replay"
+	"github.com/saverd/saverd/replay/demo"
+	"github.com/saverd/saverd/textview"
 )
 
 // runReplay is `saverd replay FILE`: the flags, the exit codes and the process's settings around the
@@ -32,7 +34,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "saverd replay: want exactly one FILE (a --record file or NDJSON of host requests)")
 		return 2
 	}
-	views, err := replaypkg.ParseShow(*show)
+	views, err := replay.ParseShow(*show)
 	if err == nil {
 		err = checkWidth(*width)
 	}
@@ -56,12 +58,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	defer f.Close()
-	src, err := replaypkg.Open(f, name)
+	src, err := replay.Open(f, name)
 	if err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
-	opt := replaypkg.Options{Version: version, Show: views, Width: *width}
+	opt := replay.Options{Version: version, Show: views, Width: *width}
 	if !*write {
 		root, err := os.MkdirTemp("", "saverd-replay-")
 		if err != nil {
@@ -71,9 +73,47 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		defer os.RemoveAll(root)
 		opt.WriteRoot = root
 	}
-	if err := replaypkg.Play(ctx, src, opt, stdout); err != nil {
+	if err := replay.Play(ctx, src, opt, stdout); err != nil {
 		fmt.Fprintln(stderr, "saverd replay:", err)
 		return 1
 	}
 	return 0
+}
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("saverd demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	width := fs.Int("width", 100, "width of the band and the pane")
+	ndjson := fs.Bool("ndjson", false, "also print every frame the daemon sent, as replay does")
+	show := fs.String("show", "band,pane", "the views to print at the end: band, pane, debug (comma-separated)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	views, err := replay.ParseShow(*show)
+	if err == nil {
+		err = checkWidth(*width)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "saverd demo:", err)
+		return 2
+	}
+	sc := demo.Script()
+	fmt.Fprintf(stdout, "saverd demo: %d host requests played through the daemon; the judge forked once.\n\n", sc.Requests())
+	opt := replay.Options{Version: version, Show: views, Width: *width, Quiet: !*ndjson}
+	if err := replay.Play(ctx, sc.Source(), opt, stdout); err != nil {
+		fmt.Fprintln(stderr, "saverd demo:", err)
+		return 1
+	}
+	return 0
+}
+
+// checkWidth refuses a width the views are not drawn for (view.text's range).
+func checkWidth(w int) error {
+	if w < textview.MinWidth || w > 1000 {
+		return fmt.Errorf("--width: want %d to 1000 columns, got %d", textview.MinWidth, w)
+	}
+	return nil
 }

@@ -1,21 +1,16 @@
-package main
+// Package demo is the sample session `saverd demo` plays through the daemon: a small debugging session —
+// the whole suite after every edit, a 2000-line log read twice, two explore agents sent to read the same
+// files — as host requests, with the judge's reply the host would have forked, then one fix the person
+// sends and two turns it holds for.
+package demo
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"strings"
 
-	replaypkg "github.com/saverd/saverd/replay" // the name replay is audit.go's function in package main
-	"github.com/saverd/saverd/textview"
+	"github.com/saverd/saverd/replay"
 )
-
-// The demo: a small debugging session — the whole suite after every edit, a 2000-line log read twice,
-// two explore agents sent to read the same files — played through the real daemon code with a judge
-// reply the host would have forked, then one fix the person sends and two turns it holds for.
 
 const (
 	demoSession = "demo"
@@ -32,7 +27,7 @@ var demoForkUsage = map[string]any{"input_tokens": 8_000, "output_tokens": 1_200
 
 // demoBuilder writes host requests with a clock that moves forward and remembers each row's seq.
 type demoBuilder struct {
-	sc    replaypkg.Script
+	sc    replay.Script
 	at    int64
 	seq   int
 	rows  map[string]int
@@ -164,8 +159,8 @@ func demoReply(rows map[string]int) string {
 	return string(b)
 }
 
-// demoScript is the whole sample session.
-func demoScript() *replaypkg.Script {
+// Script is the whole sample session.
+func Script() *replay.Script {
 	b := &demoBuilder{at: demoStart, rows: map[string]int{}}
 	b.req("initialize", map[string]any{"capabilities": map[string]any{"fork": true, "invalidate": false}}, true)
 	b.session("session.start", map[string]any{"cwd": demoCwd, "usage": map[string]any{
@@ -203,42 +198,4 @@ func mustJSON(v any) json.RawMessage {
 		panic(err) // the demo's own literals always marshal
 	}
 	return b
-}
-
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("saverd demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	width := fs.Int("width", 100, "width of the band and the pane")
-	ndjson := fs.Bool("ndjson", false, "also print every frame the daemon sent, as replay does")
-	show := fs.String("show", "band,pane", "the views to print at the end: band, pane, debug (comma-separated)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	views, err := replaypkg.ParseShow(*show)
-	if err == nil {
-		err = checkWidth(*width)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "saverd demo:", err)
-		return 2
-	}
-	sc := demoScript()
-	fmt.Fprintf(stdout, "saverd demo: %d host requests played through the daemon; the judge forked once.\n\n", sc.Requests())
-	opt := replaypkg.Options{Version: version, Show: views, Width: *width, Quiet: !*ndjson}
-	if err := replaypkg.Play(ctx, sc.Source(), opt, stdout); err != nil {
-		fmt.Fprintln(stderr, "saverd demo:", err)
-		return 1
-	}
-	return 0
-}
-
-// checkWidth refuses a width the views are not drawn for (view.text's range).
-func checkWidth(w int) error {
-	if w < textview.MinWidth || w > 1000 {
-		return fmt.Errorf("--width: want %d to 1000 columns, got %d", textview.MinWidth, w)
-	}
-	return nil
 }
