@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/saverd/saverd/internal/textout"
 )
 
 // WriteTable prints the report's summary as aligned columns for people:
@@ -32,9 +34,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
 	if n := len(r.Warnings); n > 0 {
 		// The warnings go to stderr; the table alone must not read as the whole story.
-		fmt.Fprintf(&buf, "%s: what they name (a repo, a file, a line, a price) is left out of these figures\n", plural(n, "warning"))
+		fmt.Fprintf(&buf, "%s: what they name (a repo, a file, a line, a price) is left out of these figures\n", textout.Plural(n, "warning"))
 	}
-	return writeTrimmed(w, buf.Bytes())
+	_, err := w.Write(textout.TrimRight(buf.Bytes()))
+	return err
 }
 
 // writeSessionSection lists who produced what: one line per record (a
@@ -64,7 +67,7 @@ func writeSessionSection(w io.Writer, recs []Record) error {
 			case c.RevertedBy != "":
 				note = ", reverted"
 			}
-			fmt.Fprintf(tw, "%s%s +%d -%d, %s%s\n", lead, short(c.SHA), c.Added, c.Deleted, plural(c.Files, "file"), note)
+			fmt.Fprintf(tw, "%s%s +%d -%d, %s%s\n", lead, short(c.SHA), c.Added, c.Deleted, textout.Plural(c.Files, "file"), note)
 		}
 	}
 	return tw.Flush()
@@ -96,20 +99,6 @@ func writeGroups(w io.Writer, title string, groups map[string]*Group) {
 	}
 }
 
-// writeTrimmed writes b without the blanks tabwriter leaves at line ends.
-func writeTrimmed(w io.Writer, b []byte) error {
-	var out bytes.Buffer
-	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
-		nl := bytes.HasSuffix(line, []byte("\n"))
-		out.Write(bytes.TrimRight(line, " \n"))
-		if nl {
-			out.WriteByte('\n')
-		}
-	}
-	_, err := w.Write(out.Bytes())
-	return err
-}
-
 // WritePendingTable prints the pending subjects with their commits, one
 // line per commit under its subject.
 func WritePendingTable(w io.Writer, pending []PendingSubject) error {
@@ -123,7 +112,7 @@ func WritePendingTable(w io.Writer, pending []PendingSubject) error {
 		fmt.Fprintf(tw, "%s\t%s %s–%s, %d calls, $%s\t\n", p.Subject, p.Harness, p.Start, p.End, p.Calls, money(p.Cost))
 		for _, r := range p.Repos {
 			for _, c := range r.Commits {
-				fmt.Fprintf(tw, "  %s\t%s %s +%d -%d, %s\t\n", r.RepoLabel, short(c.SHA), c.TS, c.Added, c.Deleted, plural(c.Files, "file"))
+				fmt.Fprintf(tw, "  %s\t%s %s +%d -%d, %s\t\n", r.RepoLabel, short(c.SHA), c.TS, c.Added, c.Deleted, textout.Plural(c.Files, "file"))
 			}
 		}
 	}
@@ -131,14 +120,8 @@ func WritePendingTable(w io.Writer, pending []PendingSubject) error {
 		return err
 	}
 	fmt.Fprintln(&buf, "\nanswer with: saverd impact decide SUBJECT --yes P --decisions FILE")
-	return writeTrimmed(w, buf.Bytes())
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
+	_, err := w.Write(textout.TrimRight(buf.Bytes()))
+	return err
 }
 
 // money is dollars for people: cents, or — below a cent — as many places as it takes (at most 6).

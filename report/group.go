@@ -1,7 +1,9 @@
 // Package report sums agent session records into what a person asks of their spend: totals, days,
 // weeks, months, models, projects and harnesses (Group), the 5-hour windows a Claude or ChatGPT
-// subscription counts (Blocks), and one self-contained HTML page with charts of it all (Page). It takes
-// the records agentlog reads and impact's report; it reads no file and no clock of its own.
+// subscription counts (Blocks), and one self-contained HTML page with charts of it all (Write). It
+// writes `saverd sessions` (a table, JSON, NDJSON or CSV: Sessions) and `saverd blocks` (BlocksReport),
+// and gathers the page's input (Gather: the daemon's sessions log, impact over the same sessions). It
+// takes the records agentlog reads and reads no clock of its own.
 package report
 
 import (

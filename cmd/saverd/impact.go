@@ -106,7 +106,7 @@ func runImpact(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "saverd impact: warning: %s\n", w)
 	}
-	if err := c.write(sub, rep, stdout); err != nil {
+	if err := rep.Write(stdout, c.format, sub == "pending"); err != nil {
 		fmt.Fprintf(stderr, "saverd impact: write output: %v\n", err)
 		return 1
 	}
@@ -204,21 +204,6 @@ func (c *impactCmd) decide(subject string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "recorded %s yes=%v in %s\n", subject, p, c.opt.Decisions)
 	return 0
-}
-
-func (c *impactCmd) write(sub string, rep *impact.Report, w io.Writer) error {
-	switch {
-	case sub == "pending" && c.format == "table":
-		return impact.WritePendingTable(w, rep.PendingSubjects())
-	case sub == "pending":
-		return textout.WriteJSON(w, struct {
-			Pending  []impact.PendingSubject `json:"pending"`
-			Warnings []string                `json:"warnings"`
-		}{rep.PendingSubjects(), rep.Warnings})
-	case c.format == "table":
-		return rep.WriteTable(w)
-	}
-	return textout.WriteJSON(w, rep)
 }
 
 func impactUsageError(stderr io.Writer, msg string) int {

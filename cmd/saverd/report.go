@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/impact"
 	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/paths"
@@ -123,14 +121,10 @@ func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	recs = c.within(recs)
-	daemon, w := c.daemonRecords()
-	warn = append(warn, w...)
-	in := report.Input{Sessions: recs, Daemon: daemon, Loc: c.span.Loc, Now: c.now}
-	if in.Impact, w, err = c.impact(ctx, recs); err != nil {
+	in, err := report.Gather(ctx, recs, warn, report.Sources{Span: c.span, SessionsLog: c.sessionsLog, Impact: c.opt, Now: c.now})
+	if err != nil {
 		return err
 	}
-	in.Warnings = append(warn, w...)
 	for _, w := range in.Warnings {
 		fmt.Fprintf(stderr, "saverd report: warning: %s\n", w)
 	}
@@ -145,65 +139,13 @@ func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := writePage(c.out, page.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d sessions)\n", c.out, len(recs))
+	fmt.Fprintf(stdout, "wrote %s (%d sessions)\n", c.out, len(in.Sessions))
 	if c.open {
 		return openInBrowser(c.out)
 	}
 	return nil
 }
 
-// within keeps the sessions active in the span.
-func (c *reportCmd) within(recs []agentlog.Record) []agentlog.Record {
-	out := recs[:0:0]
-	for _, r := range recs {
-		if c.span.Overlaps(r.Start, r.End) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// daemonRecords are the daemon's records in the span, for what saverd found and fixed.
-func (c *reportCmd) daemonRecords() ([]agentlog.Record, []string) {
-	if c.sessionsLog == "" {
-		return nil, nil
-	}
-	raw, warn := agentlog.DaemonRecords(c.sessionsLog)
-	var out []agentlog.Record
-	for _, line := range raw {
-		var r agentlog.Record
-		if err := json.Unmarshal(line, &r); err != nil {
-			warn = append(warn, fmt.Sprintf("%s: a record that does not read: %v", c.sessionsLog, err))
-			continue
-		}
-		if c.span.Overlaps(r.Start, r.End) {
-			out = append(out, r)
-		}
-	}
-	return out, warn
-}
-
-// impact links the sessions to commits; with no repository to scan there is no section, and no error.
-func (c *reportCmd) impact(ctx context.Context, recs []agentlog.Record) (*impact.Report, []string, error) {
-	if len(recs) == 0 {
-		return nil, nil, nil
-	}
-	opt := c.opt
-	for i := range recs {
-		raw, err := json.Marshal(&recs[i])
-		if err != nil {
-			return nil, nil, fmt.Errorf("session %s: %w", recs[i].SessionID, err)
-		}
-		opt.Found = append(opt.Found, raw)
-	}
-	rep, err := impact.Query(ctx, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rep, rep.Warnings, nil
-}
-
-// openInBrowser hands the page to the desktop's opener and does not wait for the browser.
 // writePage writes the page whole (atomicfile): a browser reloading it meanwhile reads the last page or
 // this one, never half of one. A link at path is written through and an existing page keeps its mode,
 // as writing the file in place did.
@@ -214,6 +156,7 @@ func writePage(path string, page []byte) error {
 	return atomicfile.Write(path, page, atomicfile.Mode(path, 0o644))
 }
 
+// openInBrowser hands the page to the desktop's opener and does not wait for the browser.
 func openInBrowser(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
