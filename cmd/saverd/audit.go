@@ -3,36 +3,15 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/saverd/saverd/audit"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/timespan"
 )
 
-var auditUsage = `Usage:
-  saverd audit TRANSCRIPT | SESSION-ID | --last | --since D [flags]
-      A past session (Claude Code, Codex, Gemini CLI, OpenCode or Qwen Code) played through the reducer
-      offline: the rows rebuilt from its transcript (rollout, session log, database) with their real durations, then the header (window, trend, where time and
-      context went), the repeated calls with what they cost, the largest context consumers and the
-      compaction forecast.
-
-Flags:
-  --judge            also run the habit judge over it through the fork command (claude -p --resume
-                     <session> --fork-session, codex exec for a Codex session, or $SAVERD_JUDGE_CMD /
-                     the config file's judgeCommand / codexJudgeCommand, which Gemini CLI's, OpenCode's
-                     and Qwen Code's sessions need) and print its cards
-  --judge-timeout D  how long the judge may take (default 10m)
-  --last             the most recently written session
-  --since D          every session active since D (a date, RFC 3339, or an age: 7d, 12h)
-  --format F         text or json (default text)
-  --width N          text width (default 100)
-  --window N         context window in tokens (default: the model's, else 200000)
-` + logDirsHelp
-
-// auditCmd holds the flags of `saverd audit`.
+// auditCmd is `saverd audit`: 0 on success, 2 on a usage error, 1 when no transcript can be read.
 type auditCmd struct {
 	logs   logFlags
 	opt    audit.Options
@@ -43,74 +22,61 @@ type auditCmd struct {
 	query  audit.Query // what the arguments and flags ask for, once checked
 }
 
-// runAudit is `saverd audit`: 0 on success, 2 on a usage error, 1 when no transcript can be read.
-func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newAuditCmd() *cli.Command {
 	c := &auditCmd{}
-	fs := flag.NewFlagSet("saverd audit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
-	c.logs.registerDirs(fs)
-	fs.BoolVar(&c.last, "last", false, "")
-	fs.BoolVar(&c.opt.Judge, "judge", false, "")
-	fs.DurationVar(&c.opt.JudgeTimeout, "judge-timeout", 10*time.Minute, "")
-	fs.StringVar(&c.since, "since", "", "")
-	fs.StringVar(&c.format, "format", "text", "")
-	fs.IntVar(&c.width, "width", 100, "")
-	fs.Int64Var(&c.opt.Window, "window", 0, "")
-	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, auditUsage)
-		return 0
-	}
-	if err != nil {
-		return auditUsageError(stderr, "")
-	}
-	if err := c.check(pos); err != nil {
-		return auditUsageError(stderr, err.Error())
+	fs := cli.NewFlagSet()
+	fs.Bool(&c.opt.Judge, "judge", false, "also run the habit judge over it through the fork command (claude -p --resume <session> "+
+		"--fork-session, codex exec for a Codex session, or $SAVERD_JUDGE_CMD / the config file's judgeCommand / "+
+		"codexJudgeCommand, which Gemini CLI's, OpenCode's and Qwen Code's sessions need) and print its cards")
+	fs.Duration(&c.opt.JudgeTimeout, "judge-timeout", 10*time.Minute, "D", "how long the judge may take (default 10m)")
+	fs.Bool(&c.last, "last", false, "the most recently written session")
+	fs.String(&c.since, "since", "", "D", "every session active since D (a date, RFC 3339, or an age: 7d, 12h)")
+	fs.String(&c.format, "format", "text", "F", "text or json (default text)")
+	fs.Int(&c.width, "width", 100, "N", "text width (default 100)")
+	fs.Int64(&c.opt.Window, "window", 0, "N", "context window in tokens (default: the model's, else 200000)")
+	c.logs.registerDirs(fs, "")
+	return &cli.Command{Name: "audit", Usage: []string{"TRANSCRIPT | SESSION-ID | --last | --since D [flags]"},
+		Short: "a past session (Claude Code, Codex, Gemini CLI, OpenCode or Qwen Code) played through the reducer offline",
+		Long: "The rows are rebuilt from its transcript (rollout, session log, database) with their real durations; then come the " +
+			"header (window, trend, where time and context went), the findings that need no model, the repeated calls with what " +
+			"they cost, the largest context consumers and the compaction forecast.",
+		Flags: fs, Run: c.run}
+}
+
+func (c *auditCmd) run(ctx context.Context, e cli.Env) int {
+	if err := c.check(e.Args); err != nil {
+		return e.UsageError(err.Error())
 	}
 	c.opt.Logs = c.logs.set()
-	paths, err := audit.Targets(ctx, c.opt.Logs, c.query)
+	targets, err := audit.Targets(ctx, c.opt.Logs, c.query)
 	if err != nil {
-		fmt.Fprintf(stderr, "saverd audit: %v\n", err)
+		fmt.Fprintf(e.Err, "saverd audit: %v\n", err)
 		return 1
 	}
 	var audits []audit.Audit
-	for _, p := range paths {
+	for _, t := range targets {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "saverd audit: %v\n", ctx.Err())
+			fmt.Fprintf(e.Err, "saverd audit: %v\n", ctx.Err())
 			return 1
 		}
-		a, err := audit.Run(ctx, c.opt, p)
+		a, err := audit.Run(ctx, c.opt, t)
 		if err != nil {
-			fmt.Fprintf(stderr, "saverd audit: %v\n", err)
-			if len(paths) == 1 {
+			fmt.Fprintf(e.Err, "saverd audit: %v\n", err)
+			if len(targets) == 1 {
 				return 1
 			}
 			continue
 		}
 		for _, w := range a.Warnings {
-			fmt.Fprintf(stderr, "saverd audit: warning: %s\n", w)
+			fmt.Fprintf(e.Err, "saverd audit: warning: %s\n", w)
 		}
 		audits = append(audits, a)
 	}
-	if err := audit.Write(stdout, audits, c.format, c.width); err != nil {
-		fmt.Fprintf(stderr, "saverd audit: write output: %v\n", err)
+	if err := audit.Write(e.Out, audits, c.format, c.width); err != nil {
+		fmt.Fprintf(e.Err, "saverd audit: write output: %v\n", err)
 		return 1
 	}
 	return 0
-}
-
-func auditUsageError(stderr io.Writer, msg string) int {
-	return usageError(stderr, "audit", auditUsage, msg)
-}
-
-// usageError says what was wrong with a subcommand's arguments, then its usage, and is exit code 2.
-func usageError(stderr io.Writer, cmd, usage, msg string) int {
-	if msg != "" {
-		fmt.Fprintf(stderr, "saverd %s: %s\n", cmd, msg)
-	}
-	fmt.Fprint(stderr, usage)
-	return 2
 }
 
 func (c *auditCmd) check(pos []string) error {

@@ -23,7 +23,7 @@ const (
 func runAuditTest(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runAudit(t.Context(), args, &out, &errb)
+	code := run(t.Context(), append([]string{"audit"}, args...), nil, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -2,37 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
-	"github.com/saverd/saverd/internal/textout"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
 
-var blocksUsage = `Usage:
-  saverd blocks [flags]        the 5-hour windows a subscription counts, per harness, from the agents' own logs
-
-A window starts at its first call's hour and holds the calls until one comes more than five hours after
-the window's start or after the call before it (as ccusage's blocks). The open window shows its pace: the
-priced spend per hour so far and what the window comes to at its end at that rate.
-
-Flags:
-  --since D          calls since D: a date (2026-11-01 or 20261101, in --tz), RFC 3339, or an age (7d, 12h)
-  --until D          calls before D: a date (the whole day is in), RFC 3339, or an age
-  --tz ZONE          the IANA time zone of dates and of the times shown (default: local time)
-  --harness H        claude-code, codex, gemini, opencode or qwen-code (qwen)
-  --active           only the window still open
-  --format F         table or json (default: table on a terminal, else json)
-  --now TIME         RFC 3339 "now", for reproducible runs (which window is open, its pace)
-` + logDirsHelp + `  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
-`
-
-// blocksCmd holds the flags of `saverd blocks`.
+// blocksCmd is `saverd blocks`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
+// cannot be read at all (a bad prices file) or the output cannot be written.
 type blocksCmd struct {
 	logs    logFlags
 	filter  report.Filter // its span and harness; blocks has no --repo
@@ -42,47 +23,44 @@ type blocksCmd struct {
 	now     time.Time
 }
 
-// runBlocks is `saverd blocks`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
-// cannot be read at all (a bad prices file) or the output cannot be written.
-func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newBlocksCmd() *cli.Command {
 	c := &blocksCmd{}
-	fs := flag.NewFlagSet("saverd blocks", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
+	fs := cli.NewFlagSet()
+	registerSpan(fs, &c.filter.Span, spanHelp{"calls", "calls", "the times shown"})
+	fs.String(&c.filter.Harness, "harness", "", "H", harnessHelp())
+	fs.Bool(&c.active, "active", false, "only the window still open")
+	formatFlag(fs, &c.format, "table or json")
+	fs.String(&c.nowFlag, "now", "", "TIME", `RFC 3339 "now", for reproducible runs (which window is open, its pace)`)
 	c.logs.register(fs)
-	registerSpan(fs, &c.filter.Span)
-	fs.StringVar(&c.filter.Harness, "harness", "", "")
-	fs.BoolVar(&c.active, "active", false, "")
-	fs.StringVar(&c.format, "format", "", "")
-	fs.StringVar(&c.nowFlag, "now", "", "")
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, blocksUsage)
-		return 0
+	return &cli.Command{Name: "blocks", Short: "the 5-hour windows a subscription counts, per harness, from the agents' own logs: spend, and the open window's pace",
+		Long: "A window starts at its first call's hour and holds the calls until one comes more than five hours after the window's " +
+			"start or after the call before it (as ccusage's blocks). The open window shows its pace: the priced spend per hour so far " +
+			"and what the window comes to at its end at that rate.",
+		Flags: fs, Run: c.run}
+}
+
+func (c *blocksCmd) run(ctx context.Context, e cli.Env) int {
+	if code, ok := e.NoArgs(); !ok {
+		return code
 	}
-	if err != nil {
-		return usageError(stderr, "blocks", blocksUsage, "")
+	if err := c.check(e.Out); err != nil {
+		return e.UsageError(err.Error())
 	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, "blocks", blocksUsage, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	}
-	if err := c.check(stdout); err != nil {
-		return usageError(stderr, "blocks", blocksUsage, err.Error())
-	}
-	if err := c.run(ctx, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "saverd blocks: %v\n", err)
+	if err := c.write(ctx, e.Out, e.Err); err != nil {
+		fmt.Fprintf(e.Err, "saverd blocks: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// run reads the logs and writes the windows; warnings go to stderr as they are found.
-func (c *blocksCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	recs, warn, err := c.logs.set().Read(ctx, stderr)
+// write reads the logs and writes the windows; warnings go to stderr as they are found.
+func (c *blocksCmd) write(ctx context.Context, stdout, stderr io.Writer) error {
+	logs := c.logs.set()
+	recs, warn, err := logs.Read(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	tab, err := c.logs.set().Table()
+	tab, err := logs.Table()
 	if err != nil {
 		return err
 	}
@@ -110,15 +88,6 @@ func (c *blocksCmd) check(stdout io.Writer) error {
 		return err
 	}
 	c.filter.Harness = h
-	switch c.format {
-	case "":
-		c.format = "json"
-		if textout.IsTerminal(stdout) {
-			c.format = "table"
-		}
-	case "table", "json":
-	default:
-		return fmt.Errorf("--format: want table or json, got %q", c.format)
-	}
-	return nil
+	c.format, err = pickFormat(c.format, stdout, "table", "json")
+	return err
 }

@@ -23,7 +23,7 @@ func BenchmarkAudit(b *testing.B) {
 	for _, tc := range []struct{ name, path string }{{"claude", twoTurns}, {"codex", resumed}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
-				if code := runAudit(b.Context(), []string{tc.path}, io.Discard, io.Discard); code != 0 {
+				if code := run(b.Context(), []string{"audit", tc.path}, nil, io.Discard, io.Discard); code != 0 {
 					b.Fatalf("exit %d", code)
 				}
 			}

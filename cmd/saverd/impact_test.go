@@ -81,7 +81,7 @@ func impactFixture(t *testing.T) (sessions, repo string) {
 func runImpactTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runImpact(t.Context(), args, &out, &errb)
+	code = run(t.Context(), append([]string{"impact"}, args...), nil, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

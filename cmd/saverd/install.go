@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,73 +12,64 @@ import (
 
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
 )
 
-// installUsage is the help of install, uninstall and doctor; installCommands is its body, which the main
-// usage text includes.
-const installUsage = "Usage:\n" + installCommands
+// installCmd is `saverd install` and `saverd uninstall`: 0 on success (nothing to change included), 2 on
+// a usage error, 1 when a file cannot be read, parsed or written.
+type installCmd struct {
+	remove bool
+	o      install.Options
+}
 
-const installCommands = `  saverd install claude-code [--scope user|project|local] [--dir DIR] [--dry-run]
-  saverd install codex [--scope user|project] [--dir DIR] [--dry-run]
-  saverd uninstall claude-code|codex [--scope ...] [--dir DIR] [--dry-run]
-      Merge saverd's hooks (and Claude Code's status line and /saver command file, Codex's hook trust
-      and $saver skill) into the harness's settings, or remove exactly those entries; uninstall gives a
-      file back byte for byte when nothing else changed in it, and stops the daemon when no harness
-      uses it any more. --scope defaults to user; DIR to the working directory.
-  saverd doctor [--dir DIR]
-      Check the hooks, the daemon and the judge command; exit 1 when something needs fixing.
-  saverd stop
-      End the user's shared daemon (it flushes every session first); the next hook starts it again.
-`
-
-// runInstall is `saverd install` and `saverd uninstall`: 0 on success (nothing to change included),
-// 2 on a usage error, 1 when a file cannot be read, parsed or written.
-func runInstall(args []string, remove bool, stdout, stderr io.Writer) int {
-	name := "install"
+func newInstallCmd(remove bool) *cli.Command {
+	c := &installCmd{remove: remove}
+	fs := cli.NewFlagSet()
+	fs.String(&c.o.Scope, "scope", "user", "S", "user, project or local (Codex: user or project; default user)")
+	fs.String(&c.o.Dir, "dir", "", "DIR", "the project a project or local scope is in (default: the working directory)")
+	fs.Bool(&c.o.DryRun, "dry-run", false, "print the changes and write nothing")
+	cmd := &cli.Command{Name: "install", Usage: []string{"claude-code|codex [flags]"},
+		Short: "merge saverd's hooks into Claude Code's or Codex's settings",
+		Long: "With them Claude Code's status line and /saver command file, Codex's hook trust and $saver skill. Every other " +
+			"setting and foreign hook is kept, byte for byte, in the file's own layout.",
+		Flags: fs, Run: c.run}
 	if remove {
+		cmd.Name, cmd.Short = "uninstall", "remove exactly the entries install made"
+		cmd.Long = "A file is given back byte for byte when nothing else changed in it, and the daemon is stopped when no " +
+			"harness uses it any more."
+	}
+	return cmd
+}
+
+func (c *installCmd) run(_ context.Context, e cli.Env) int {
+	name := "install"
+	if c.remove {
 		name = "uninstall"
 	}
 	switch {
-	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprint(stdout, installUsage)
-			return 0
-		}
-		fmt.Fprintf(stderr, "saverd %s: name the harness: claude-code or codex\n\n%s", name, installUsage)
+	case len(e.Args) == 0:
+		return e.UsageError("name the harness: claude-code or codex")
+	case e.Args[0] != install.ClaudeCode && e.Args[0] != install.Codex:
+		fmt.Fprintf(e.Err, "saverd %s: unknown harness %q: want claude-code or codex\n", name, e.Args[0])
 		return 2
-	case args[0] != install.ClaudeCode && args[0] != install.Codex:
-		fmt.Fprintf(stderr, "saverd %s: unknown harness %q: want claude-code or codex\n", name, args[0])
+	case len(e.Args) > 1:
+		fmt.Fprintf(e.Err, "saverd %s: unexpected argument %q\n", name, e.Args[1])
 		return 2
 	}
-	o := install.Options{Harness: args[0]}
-	fs := flag.NewFlagSet("saverd "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, installUsage) }
-	fs.StringVar(&o.Scope, "scope", "user", "")
-	fs.StringVar(&o.Dir, "dir", "", "")
-	fs.BoolVar(&o.DryRun, "dry-run", false, "")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
+	o := c.o
+	o.Harness = e.Args[0]
 	scopes := []string{"user", "project", "local"}
 	if o.Harness == install.Codex {
 		scopes = scopes[:2]
 	}
 	if !slices.Contains(scopes, o.Scope) {
-		fmt.Fprintf(stderr, "saverd %s %s: --scope: want %s, got %q\n", name, o.Harness, strings.Join(scopes, " or "), o.Scope)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "saverd %s: unexpected argument %q\n", name, fs.Arg(0))
+		fmt.Fprintf(e.Err, "saverd %s %s: --scope: want %s, got %q\n", name, o.Harness, strings.Join(scopes, " or "), o.Scope)
 		return 2
 	}
 	var reports []install.FileReport
 	var err error
-	if remove {
+	if c.remove {
 		reports, err = install.Uninstall(o)
 	} else {
 		o.Bin, err = selfPath()
@@ -88,17 +77,17 @@ func runInstall(args []string, remove bool, stdout, stderr io.Writer) int {
 			reports, err = install.Install(o)
 		}
 	}
-	printReports(stdout, reports, o.DryRun, remove)
+	printReports(e.Out, reports, o.DryRun, c.remove)
 	if err != nil {
-		fmt.Fprintf(stderr, "saverd %s: %v\n", name, err)
+		fmt.Fprintf(e.Err, "saverd %s: %v\n", name, err)
 		return 1
 	}
 	switch {
 	case o.DryRun:
-	case remove:
-		stopUnused(o.Dir, stdout, stderr)
+	case c.remove:
+		stopUnused(o.Dir, e.Out, e.Err)
 	default:
-		nextSteps(stdout, o)
+		nextSteps(e.Out, o)
 	}
 	return 0
 }
@@ -200,22 +189,25 @@ func printReports(w io.Writer, reports []install.FileReport, dry, remove bool) {
 	}
 }
 
-// runDoctor is `saverd doctor`: one line per check, 0 when all is well, 1 when something needs fixing.
-func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second}
+// doctorCmd is `saverd doctor`: one line per check, 0 when all is well, 1 when something needs fixing.
+type doctorCmd struct{ dir string }
+
+func newDoctorCmd() *cli.Command {
+	c := &doctorCmd{}
+	fs := cli.NewFlagSet()
+	fs.String(&c.dir, "dir", "", "DIR", "the project whose project and local scopes are checked (default: the working directory)")
+	return &cli.Command{Name: "doctor", Short: "check the hooks, the daemon and the judge command; exit 1 when something needs fixing",
+		Flags: fs, Run: c.run}
+}
+
+func (c *doctorCmd) run(ctx context.Context, e cli.Env) int {
+	if code, ok := e.NoArgs(); !ok {
+		return code
+	}
+	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second, Dir: c.dir}
 	// The judge commands the daemon would fork through: $SAVERD_JUDGE_CMD, else the config file's.
 	cfg, err := forkcmd.Load()
 	o.JudgeCmd, o.CodexJudgeCmd, o.JudgeSource, o.JudgeErr = cfg.Claude, cfg.Codex, cfg.Source, err
-	fs := flag.NewFlagSet("saverd doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, installUsage) }
-	fs.StringVar(&o.Dir, "dir", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
 	code := 0
 	for _, f := range install.Doctor(ctx, o) {
 		mark := "ok  "
@@ -225,7 +217,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		case install.Fix:
 			mark, code = "FIX ", 1
 		}
-		fmt.Fprintln(stdout, mark+f.Text)
+		fmt.Fprintln(e.Out, mark+f.Text)
 	}
 	return code
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/logset"
 )
@@ -13,26 +13,53 @@ import (
 // logFlags are the flags that say where the agents' logs and the prices are, shared by `saverd sessions`,
 // `blocks`, `report`, `impact` and `audit`.
 type logFlags struct {
-	claudeDirs stringList
-	codexDirs  stringList
+	claudeDirs cli.StringList
+	codexDirs  cli.StringList
 	prices     string
 	// others are the directories named for each harness package's logs (--gemini-dir, …), by harness.
-	others map[harness.ID]*stringList
+	others map[harness.ID]*cli.StringList
 }
 
-// logDirsHelp is the help of every harness's directory flag, as the usages list them.
-var logDirsHelp = func() string {
-	var b strings.Builder
-	b.WriteString(`  --claude-dir DIR   Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude
-                     and ~/.config/claude)
-  --codex-dir DIR    Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)
-`)
+// pricesHelp is --prices' help; when says when the command reads it.
+func pricesHelp(when string) string {
+	return when + "price overrides (default <config dir>/prices.json when it exists)"
+}
+
+// register registers the directory flag of every harness and --prices.
+func (l *logFlags) register(fs *cli.FlagSet) {
+	l.registerDirs(fs, "")
+	fs.String(&l.prices, "prices", "", "FILE", pricesHelp(""))
+}
+
+// registerDirs registers the directory flag of every harness; when says when the command reads them.
+func (l *logFlags) registerDirs(fs *cli.FlagSet, when string) {
+	fs.Var(&l.claudeDirs, "claude-dir", "DIR", when+"Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude)")
+	fs.Var(&l.codexDirs, "codex-dir", "DIR", when+"Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)")
+	l.others = map[harness.ID]*cli.StringList{}
 	for _, h := range logset.Harnesses {
-		fmt.Fprintf(&b, "  %-18s %s\n", "--"+h.DirFlag()+" DIR", h.DirHelp())
+		l.others[h.ID()] = &cli.StringList{}
+		fs.Var(l.others[h.ID()], h.DirFlag(), "DIR", when+h.DirHelp())
 	}
-	b.WriteString("                     Naming any harness's directory reads only the harnesses named.\n")
-	return b.String()
-}()
+	fs.Note("Naming any harness's directory reads only the harnesses named.")
+}
+
+// set is the logs the flags name.
+func (l *logFlags) set() logset.Set {
+	s := logset.Set{ClaudeDirs: l.claudeDirs, CodexDirs: l.codexDirs, Prices: l.prices, Others: map[harness.ID][]string{}}
+	for id, d := range l.others {
+		s.Others[id] = *d
+	}
+	return s
+}
+
+// harnessHelp is --harness' help.
+func harnessHelp() string {
+	var ids []string
+	for _, id := range harness.IDs() {
+		ids = append(ids, string(id))
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1] + " (qwen)"
+}
 
 // harnessNames lists the harness ids --harness takes.
 func harnessNames() string {
@@ -55,34 +82,18 @@ func parseHarness(name string) (string, error) {
 	return string(id), nil
 }
 
-func (l *logFlags) register(fs *flag.FlagSet) {
-	l.registerDirs(fs)
-	fs.StringVar(&l.prices, "prices", "", "")
-}
-
-// registerDirs registers the directory flag of every harness.
-func (l *logFlags) registerDirs(fs *flag.FlagSet) {
-	fs.Var(&l.claudeDirs, "claude-dir", "")
-	fs.Var(&l.codexDirs, "codex-dir", "")
-	l.others = map[harness.ID]*stringList{}
-	for _, h := range logset.Harnesses {
-		l.others[h.ID()] = &stringList{}
-		fs.Var(l.others[h.ID()], h.DirFlag(), "")
-	}
-}
-
-// set is the logs the flags name.
-func (l *logFlags) set() logset.Set {
-	s := logset.Set{ClaudeDirs: l.claudeDirs, CodexDirs: l.codexDirs, Prices: l.prices, Others: map[harness.ID][]string{}}
-	for id, d := range l.others {
-		s.Others[id] = *d
-	}
-	return s
-}
+// spanHelp says what a span's flags keep: since for --since ("sessions active"), until for --until
+// ("sessions started"), zoned for what --tz also dates ("days, weeks and months").
+type spanHelp struct{ since, until, zoned string }
 
 // registerSpan registers the flags of a span of time: --since, --until and --tz.
-func registerSpan(fs *flag.FlagSet, s *timespan.Span) {
-	fs.StringVar(&s.Since, "since", "", "")
-	fs.StringVar(&s.Until, "until", "", "")
-	fs.StringVar(&s.TZ, "tz", "", "")
+func registerSpan(fs *cli.FlagSet, s *timespan.Span, h spanHelp) {
+	fs.String(&s.Since, "since", "", "D", h.since+" since D: a date (2026-11-01 or 20261101, in --tz), RFC 3339, or an age (7d, 12h)")
+	fs.String(&s.Until, "until", "", "D", h.until+" before D: a date (the whole day is in), RFC 3339, or an age")
+	fs.String(&s.TZ, "tz", "", "ZONE", "the IANA time zone of dates and of "+h.zoned+" (default: local time)")
+}
+
+// formatFlag registers --format, "" by default: the command picks the table on a terminal.
+func formatFlag(fs *cli.FlagSet, p *string, formats string) {
+	fs.String(p, "format", "", "F", formats+" (default: table on a terminal, else json)")
 }

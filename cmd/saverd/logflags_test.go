@@ -1,12 +1,11 @@
 package main
 
 import (
-	"flag"
-	"io"
 	"slices"
 	"testing"
 
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/logset"
 )
 
@@ -33,10 +32,9 @@ func TestLogFlagsNamed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var l logFlags
-			fs := flag.NewFlagSet("t", flag.ContinueOnError)
-			fs.SetOutput(io.Discard)
+			fs := cli.NewFlagSet()
 			l.register(fs)
-			if err := fs.Parse(tc.args); err != nil {
+			if _, err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
 			set := l.set()

@@ -21,7 +21,7 @@ func golden(t *testing.T, name string, got []byte) {
 // TestDemoGolden: README's main command prints the same sample every time.
 func TestDemoGolden(t *testing.T) {
 	var out, stderr bytes.Buffer
-	if code := runDemo(context.Background(), nil, &out, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"demo"}, nil, &out, &stderr); code != 0 {
 		t.Fatalf("demo exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"2 wasters waiting", "WASTERS (2)", "DECIDED (1)", "RULES TO WRITE (1)", "saved"} {
@@ -44,14 +44,14 @@ func TestReplayUsage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var out, stderr bytes.Buffer
-		if code := runReplay(context.Background(), tc.args, &out, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.say) {
+		if code := run(context.Background(), append([]string{"replay"}, tc.args...), nil, &out, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.say) {
 			t.Errorf("replay %q = %d %q, want %d mentioning %q", tc.args, code, stderr.String(), tc.code, tc.say)
 		}
 	}
 	bad := filepath.Join(t.TempDir(), "bad.ndjson")
 	_ = os.WriteFile(bad, []byte("{\"jsonrpc\":\"2.0\"}\nnot json at all\n"), 0o644)
 	var out, stderr bytes.Buffer
-	if code := runReplay(context.Background(), []string{bad}, &out, &stderr); code != 1 || !strings.Contains(stderr.String(), "bad.ndjson:2") {
+	if code := run(context.Background(), []string{"replay", bad}, nil, &out, &stderr); code != 1 || !strings.Contains(stderr.String(), "bad.ndjson:2") {
 		t.Errorf("a bad line: exit %d, %q; want 1 naming the file and line", code, stderr.String())
 	}
 }
@@ -83,7 +83,7 @@ func TestReplayOfALiveRecording(t *testing.T) {
 	}
 
 	var out, stderr bytes.Buffer
-	if code := runReplay(context.Background(), []string{rec, "--show", "pane"}, &out, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"replay", rec, "--show", "pane"}, nil, &out, &stderr); code != 0 {
 		t.Fatalf("replay exit %d: %s", code, stderr.String())
 	}
 	if _, err := os.Stat(claudeMD); !os.IsNotExist(err) {
@@ -93,7 +93,7 @@ func TestReplayOfALiveRecording(t *testing.T) {
 		t.Fatalf("replay output lacks the recorded reply or the pane before the end:\n%s", out.String())
 	}
 	out.Reset()
-	if code := runReplay(context.Background(), []string{rec, "--write"}, &out, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"replay", rec, "--write"}, nil, &out, &stderr); code != 0 {
 		t.Fatalf("replay --write exit %d: %s", code, stderr.String())
 	}
 	if text := readFile(t, claudeMD); strings.Count(text, "## ContextSaver") != 1 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os/exec"
@@ -14,34 +13,14 @@ import (
 
 	"github.com/saverd/saverd/impact"
 	"github.com/saverd/saverd/internal/atomicfile"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/report"
 )
 
-var reportUsage = `Usage:
-  saverd report [flags]        one HTML page of where the money went: cost per day by agent and model, the
-                               costliest sessions, cost per kept commit per repository week by week, and the
-                               habits saverd found and fixed with what they saved
-
-The page is one file with its styles and charts inline: it fetches nothing when it is opened.
-
-Flags:
-  --out FILE         where to write it (default saverd-report.html; - for stdout)
-  --open             open it in the browser once written (xdg-open, open, or start)
-  --since D          sessions active since D: a date (in --tz), RFC 3339, or an age (7d, 12h)
-  --until D          sessions started before D (a date: the whole day is in)
-  --tz ZONE          the IANA time zone of dates, days and weeks (default: local time)
-  --repo DIR         repository impact scans (repeatable; default: the sessions' repositories)
-  --days N           impact: sessions that ended within N days (default 30)
-  --decisions FILE   impact's decide log
-  --sessions-log F   the daemon's sessions log, read for the habits (default: the state directory's)
-  --now TIME         RFC 3339 "now", for reproducible runs
-  --git PATH         git binary (default: git on PATH)
-` + logDirsHelp + `  --prices FILE      price overrides (default <config dir>/prices.json when it exists)
-`
-
-// reportCmd holds the flags of `saverd report`.
+// reportCmd is `saverd report`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
+// cannot be read at all or the page cannot be written.
 type reportCmd struct {
 	logs        logFlags
 	span        timespan.Span
@@ -53,39 +32,34 @@ type reportCmd struct {
 	opt         impact.Options
 }
 
-// runReport is `saverd report`: 0 on success (warnings on stderr), 2 on a usage error, 1 when the logs
-// cannot be read at all or the page cannot be written.
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newReportCmd() *cli.Command {
 	c := &reportCmd{}
-	fs := flag.NewFlagSet("saverd report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
+	fs := cli.NewFlagSet()
+	fs.String(&c.out, "out", "saverd-report.html", "FILE", "where to write it (default saverd-report.html; - for stdout)")
+	fs.Bool(&c.open, "open", false, "open it in the browser once written (xdg-open, open, or start)")
+	registerSpan(fs, &c.span, spanHelp{"sessions active", "sessions started", "days and weeks"})
+	fs.Var((*cli.StringList)(&c.opt.Repos), "repo", "DIR", "repository impact scans (repeatable; default: the sessions' repositories)")
+	fs.Int(&c.opt.Days, "days", impact.DefaultDays, "N", fmt.Sprintf("impact: sessions that ended within N days (default %d)", impact.DefaultDays))
+	fs.String(&c.opt.Decisions, "decisions", "", "FILE", "impact's decide log")
+	fs.String(&c.sessionsLog, "sessions-log", "", "F", "the daemon's sessions log, read for the habits (default: the state directory's)")
+	fs.String(&c.nowFlag, "now", "", "TIME", `RFC 3339 "now", for reproducible runs`)
+	fs.String(&c.opt.Git, "git", "", "PATH", "git binary (default: git on PATH)")
 	c.logs.register(fs)
-	registerSpan(fs, &c.span)
-	fs.StringVar(&c.out, "out", "saverd-report.html", "")
-	fs.BoolVar(&c.open, "open", false, "")
-	fs.Var((*stringList)(&c.opt.Repos), "repo", "")
-	fs.IntVar(&c.opt.Days, "days", impact.DefaultDays, "")
-	fs.StringVar(&c.opt.Decisions, "decisions", "", "")
-	fs.StringVar(&c.sessionsLog, "sessions-log", "", "")
-	fs.StringVar(&c.nowFlag, "now", "", "")
-	fs.StringVar(&c.opt.Git, "git", "", "")
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, reportUsage)
-		return 0
-	}
-	if err != nil {
-		return usageError(stderr, "report", reportUsage, "")
-	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, "report", reportUsage, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	return &cli.Command{Name: "report", Short: "one HTML page of where the money went: cost per day by agent and model, the costliest sessions, " +
+		"cost per kept commit per repository week by week, and the habits saverd found and fixed with what they saved",
+		Long:  "The page is one file with its styles and charts inline: it fetches nothing when it is opened.",
+		Flags: fs, Run: c.run}
+}
+
+func (c *reportCmd) run(ctx context.Context, e cli.Env) int {
+	if code, ok := e.NoArgs(); !ok {
+		return code
 	}
 	if err := c.check(); err != nil {
-		return usageError(stderr, "report", reportUsage, err.Error())
+		return e.UsageError(err.Error())
 	}
-	if err := c.run(ctx, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "saverd report: %v\n", err)
+	if err := c.write(ctx, e.Out, e.Err); err != nil {
+		fmt.Fprintf(e.Err, "saverd report: %v\n", err)
 		return 1
 	}
 	return 0
@@ -115,8 +89,8 @@ func (c *reportCmd) check() error {
 	return c.span.Resolve(c.now)
 }
 
-// run reads the logs, runs impact over the same sessions, and writes the page.
-func (c *reportCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+// write reads the logs, runs impact over the same sessions, and writes the page.
+func (c *reportCmd) write(ctx context.Context, stdout, stderr io.Writer) error {
 	recs, warn, err := c.logs.set().Read(ctx, stderr)
 	if err != nil {
 		return err

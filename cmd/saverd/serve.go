@@ -2,28 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/saverd/saverd/daemon"
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
-	"github.com/saverd/saverd/logset"
-	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/store"
 )
 
-type serveFlags struct {
+// serveCmd is `saverd serve`, the daemon: 0 when it stopped as asked, 2 on a usage error, 1 when the socket
+// cannot be listened on.
+type serveCmd struct {
 	framing     string
 	storeDir    string
 	logFile     string
@@ -39,115 +33,61 @@ type serveFlags struct {
 	frameWait   time.Duration
 }
 
-func parseServe(args []string, stderr io.Writer) (serveFlags, error) {
-	var f serveFlags
-	fs := flag.NewFlagSet("saverd serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.framing, "framing", "auto", "wire framing: auto, ndjson or header (LSP Content-Length)")
-	fs.StringVar(&f.storeDir, "store", "", "registry directory (default $XDG_STATE_HOME/saverd, else ~/.local/state/saverd)")
-	fs.StringVar(&f.logFile, "log-file", "", "write logs to this file instead of stderr")
-	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn, error")
-	fs.DurationVar(&f.forkTimeout, "fork-timeout", 10*time.Minute, "how long a model.fork may take before the run ends")
-	fs.StringVar(&f.record, "record", "", "write every frame in both directions to this NDJSON file")
-	fs.BoolVar(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
-	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
-	fs.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (what is live, and everything allocated) to this file at exit")
-	fs.StringVar(&f.listen, "listen", "", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
-	fs.DurationVar(&f.idleExit, "idle-exit", 30*time.Minute, "with --listen: exit after this long with no connection and no request (0: never)")
-	fs.DurationVar(&f.frameWait, "frame-timeout", daemon.DefaultFrameWait, "with --listen: how long a connection's frame, once begun, may wait for the rest of its bytes before the connection is closed")
-	fs.DurationVar(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "evict a session no hook has named for this long, flushed first (a later event rejoins it); 0 never")
-	if err := fs.Parse(args); err != nil {
-		return f, err
-	}
-	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
+func newServeCmd() *cli.Command {
+	f := &serveCmd{}
+	fs := cli.NewFlagSet()
+	fs.String(&f.framing, "framing", "auto", "F", "wire framing: auto, ndjson or header (LSP Content-Length; default auto)")
+	fs.String(&f.storeDir, "store", "", "DIR", "registry directory (default $XDG_STATE_HOME/saverd, else ~/.local/state/saverd)")
+	fs.String(&f.logFile, "log-file", "", "FILE", "write logs to this file instead of stderr")
+	fs.String(&f.logLevel, "log-level", "info", "LEVEL", "log level: debug, info, warn, error (default info)")
+	fs.Duration(&f.forkTimeout, "fork-timeout", 10*time.Minute, "D", "how long a model.fork may take before the run ends (default 10m)")
+	fs.String(&f.record, "record", "", "FILE", "write every frame in both directions to this NDJSON file")
+	fs.String(&f.listen, "listen", "", "PATH", "serve on this Unix socket instead of stdin/stdout (\"default\": "+paths.Socket()+")")
+	fs.Duration(&f.idleExit, "idle-exit", 30*time.Minute, "D", "with --listen: exit after this long with no connection and no request (default 30m; 0: never)")
+	fs.Duration(&f.frameWait, "frame-timeout", daemon.DefaultFrameWait, "D", "with --listen: how long a connection's frame, once begun, "+
+		"may wait for the rest of its bytes before the connection is closed (default 30s)")
+	fs.Duration(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "D", "evict a session no hook has named for this long, "+
+		"flushed first (a later event rejoins it; default 6h; 0: never)")
+	fs.String(&f.cpuProfile, "cpuprofile", "", "FILE", "write a CPU profile of the whole run to this file")
+	fs.String(&f.memProfile, "memprofile", "", "FILE", "write a heap profile (what is live, and everything allocated) to this file at exit")
+	fs.Bool(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
+	return &cli.Command{Name: "serve", Short: "the daemon: JSON-RPC 2.0 on stdin and stdout (protocol.md), or with --listen on a Unix socket, " +
+		"one connection per client (the user's shared daemon)",
+		Long:  "Logs go to stderr or --log-file.",
+		Flags: fs, Run: f.run}
+}
+
+// check reads what the flags say beyond their types.
+func (f *serveCmd) check() error {
 	if _, err := rpc.ParseFraming(f.framing); err != nil {
-		return f, err
+		return err
 	}
 	if f.idleExit < 0 {
-		return f, fmt.Errorf("--idle-exit must not be negative, got %s", f.idleExit)
+		return fmt.Errorf("--idle-exit must not be negative, got %s", f.idleExit)
 	}
 	if f.frameWait <= 0 {
-		return f, fmt.Errorf("--frame-timeout must be positive, got %s", f.frameWait)
+		return fmt.Errorf("--frame-timeout must be positive, got %s", f.frameWait)
 	}
 	if f.listen == "default" {
 		f.listen = paths.Socket()
 	}
 	if f.forkTimeout <= 0 {
-		return f, fmt.Errorf("--fork-timeout must be positive, got %s", f.forkTimeout)
+		return fmt.Errorf("--fork-timeout must be positive, got %s", f.forkTimeout)
 	}
-	return f, nil
+	return nil
 }
 
-func newLogger(f serveFlags, stderr io.Writer) (zerolog.Logger, io.Closer, error) {
-	level, err := zerolog.ParseLevel(f.logLevel)
-	if err != nil || f.logLevel == "" {
-		return zerolog.Nop(), nil, fmt.Errorf("--log-level: want debug, info, warn or error, got %q", f.logLevel)
+func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
+	if code, ok := e.NoArgs(); !ok {
+		return code
 	}
-	out, closer := stderr, io.Closer(nil)
-	if f.logFile != "" {
-		file, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return zerolog.Nop(), nil, fmt.Errorf("open log file: %w", err)
-		}
-		out, closer = file, file
+	if err := f.check(); err != nil {
+		return e.UsageError(err.Error())
 	}
-	return zerolog.New(out).Level(level).With().Timestamp().Str("app", "saverd").Logger(), closer, nil
-}
-
-// storeDirOf is --store, else the default state directory.
-func storeDirOf(flagged string) (string, error) {
-	if flagged != "" {
-		return flagged, nil
-	}
-	return store.DefaultDir()
-}
-
-// openRegistry opens the store; a store that cannot be opened costs the daemon its memory, not its life.
-func openRegistry(flagged string, log zerolog.Logger) handlers.Registry {
-	dir, err := storeDirOf(flagged)
-	if err != nil {
-		log.Error().Err(err).Msg("no registry directory; patterns will not be remembered")
-		return nil
-	}
-	st, err := store.Open(dir, log)
-	if err != nil {
-		log.Error().Err(err).Str("dir", dir).Msg("registry unavailable; patterns will not be remembered")
-		return nil
-	}
-	return st
-}
-
-// openJournal opens the journal of rule writes `/saver undo` reads, in writes/ beside the registry; one
-// that cannot be opened costs the person their undo, which a write then says, not the daemon its life.
-func openJournal(flagged string, log zerolog.Logger) *store.Journal {
-	dir, err := storeDirOf(flagged)
-	if err != nil {
-		log.Error().Err(err).Msg("no state directory; rule writes cannot be undone")
-		return nil
-	}
-	j, err := store.OpenJournal(filepath.Join(dir, "writes"))
-	if err != nil {
-		log.Error().Err(err).Msg("journal of rule writes unavailable; they cannot be undone")
-		return nil
-	}
-	return j
-}
-
-func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, err := parseServe(args, stderr)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintln(stderr, "saverd serve:", err)
-		return 2
-	}
+	stdin, stdout, stderr := e.In, e.Out, e.Err
 	log, closer, err := newLogger(f, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "saverd serve:", err)
-		return 2
+		return e.UsageError(err.Error())
 	}
 	if closer != nil {
 		defer closer.Close()
@@ -156,8 +96,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.record != "" {
 		file, err := os.Create(f.record)
 		if err != nil {
-			fmt.Fprintln(stderr, "saverd serve: --record:", err)
-			return 2
+			return e.UsageError("--record: " + err.Error())
 		}
 		defer file.Close()
 		record = file
@@ -165,8 +104,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.cpuProfile != "" {
 		stopProfile, err := startProfile(f.cpuProfile)
 		if err != nil {
-			fmt.Fprintln(stderr, "saverd serve: --cpuprofile:", err)
-			return 2
+			return e.UsageError("--cpuprofile: " + err.Error())
 		}
 		defer stopProfile()
 	}
@@ -200,77 +138,4 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	daemon.ServeStdio(ctx, srv, stdin, stdout, daemon.StdioOptions{Framing: rpc.Framing(f.framing), Record: record, OffLoop: opt.OffLoop, Log: log})
 	return 0
-}
-
-// startProfile writes a CPU profile until the returned stop is called.
-func startProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-// writeHeapProfile writes the heap profile at exit, after a collection so what it calls live is.
-func writeHeapProfile(path string, stderr io.Writer) {
-	f, err := os.Create(path)
-	if err == nil {
-		runtime.GC()
-		err = pprof.WriteHeapProfile(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "saverd serve: --memprofile:", err)
-	}
-}
-
-// daemonPrices is the table the daemon prices its judges, savings and instructions by: the embedded one
-// with the person's overrides (<config dir>/prices.json), as `saverd sessions` and the sessions log price
-// the same calls, so the pane and those agree. A file that does not parse is logged and left out.
-func daemonPrices(log zerolog.Logger) handlers.PriceTable {
-	var l logset.Set
-	tab, err := l.Table()
-	if err != nil {
-		log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
-		tab = prices.Default()
-	}
-	return handlers.TablePrices{Table: tab}
-}
-
-// historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
-// state directory has none.
-func historyLogs() handlers.HistoryLogs {
-	h := handlers.HistoryLogs{Others: logset.Set{}.DiscoverOthers}
-	if p, err := paths.SessionsLog(); err == nil {
-		h.SessionsLog = p
-	}
-	if p, err := paths.ForksLog(); err == nil {
-		h.ForksLog = p
-	}
-	return h
-}
-
-// sessionsLog is where the socket daemon appends its session records ("" when no state directory).
-func sessionsLog(log zerolog.Logger) string {
-	p, err := paths.SessionsLog()
-	if err != nil {
-		log.Warn().Err(err).Msg("no sessions log")
-		return ""
-	}
-	return p
-}
-
-// idleEvictOption is --idle-evict as handlers.Options.IdleEvict: the flag's 0 (never) is the option's
-// negative, since the option's 0 is its default.
-func idleEvictOption(d time.Duration) time.Duration {
-	if d <= 0 {
-		return -1
-	}
-	return d
 }

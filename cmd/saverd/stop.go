@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"syscall"
 	"time"
 
+	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
 )
 
@@ -16,27 +17,27 @@ import (
 // before it exits.
 const stopWait = 5 * time.Second
 
-// runStop is `saverd stop`: the user's shared daemon is asked to end and stop waits until it has. 0
+// newStopCmd is `saverd stop`: the user's shared daemon is asked to end and stop waits until it has. 0
 // when it stopped or none was running, 1 when it could not be stopped, 2 on a usage error.
-func runStop(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-			fmt.Fprint(stdout, installUsage)
-			return 0
-		}
-		fmt.Fprintf(stderr, "saverd stop: unexpected argument %q\n", args[0])
-		return 2
+func newStopCmd() *cli.Command {
+	return &cli.Command{Name: "stop", Short: "end the user's shared daemon (it flushes every session first); the next hook starts it again",
+		Run: runStop}
+}
+
+func runStop(_ context.Context, e cli.Env) int {
+	if code, ok := e.NoArgs(); !ok {
+		return code
 	}
 	sock := paths.Socket()
 	pid, err := stopDaemon(sock, stopWait)
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "saverd stop: %v\n", err)
+		fmt.Fprintf(e.Err, "saverd stop: %v\n", err)
 		return 1
 	case pid == 0:
-		fmt.Fprintf(stdout, "no daemon running at %s\n", sock)
+		fmt.Fprintf(e.Out, "no daemon running at %s\n", sock)
 	default:
-		fmt.Fprintf(stdout, "stopped the daemon at %s (pid %d)\n", sock, pid)
+		fmt.Fprintf(e.Out, "stopped the daemon at %s (pid %d)\n", sock, pid)
 	}
 	return 0
 }
