@@ -10,8 +10,8 @@ import (
 )
 
 // Host is what the daemon asks of the process that spawned it: a fork of the model over the session's
-// transcript, and fire-and-forget notifications for its UI. cmd/saverd backs it with the rpc connection;
-// tests back it with a fake.
+// transcript, and fire-and-forget notifications for its UI. The daemon package backs it with the rpc
+// connection (on the socket, with its hub of connections); tests back it with a fake.
 type Host interface {
 	// Fork runs a detached model completion. (nil, nil) is a cold snapshot: the host answered null.
 	Fork(ctx context.Context, req ForkRequest) (*ForkResult, error)

@@ -37,7 +37,7 @@ type Options struct {
 	ParamsReaders map[string]ParamsReader
 	// OffLoop, when not nil, is called as each Later's goroutine starts, and the func it returns once
 	// that goroutine has replied and finished: the host process may give work off the read loop room
-	// of its own while it runs (cmd/saverd's stdio daemon lends it the processors it keeps from the loop).
+	// of its own while it runs (the stdio daemon, daemon.LoopProcs, lends it the processors it keeps from the loop).
 	OffLoop func() (done func())
 }
 
