@@ -48,12 +48,27 @@ func ServeSocket(ctx context.Context, srv *handlers.Server, o SocketOptions) int
 	defer cancel()
 	log.Info().Str("socket", o.Path).Msg("saverd listening")
 
-	var conns sync.WaitGroup
 	go func() {
 		<-ctx.Done()
 		ln.Close()
 	}()
 	go idleWatch(ctx, cancel, h, o.IdleExit, log)
+	acceptAll(ctx, ln, h, srv, o)
+	flush, done := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer done()
+	srv.FlushAll()
+	if err := srv.Shutdown(flush); err != nil {
+		log.Warn().Err(err).Msg("exit before every write finished")
+	}
+	log.Info().Msg("saverd stopped")
+	return 0
+}
+
+// acceptAll serves each connection the listener accepts on a goroutine of its own, until the listener is
+// closed (the daemon stopping) or fails for good.
+func acceptAll(ctx context.Context, ln *rpc.Listener, h *hub, srv *handlers.Server, o SocketOptions) {
+	log := o.Log
+	var conns sync.WaitGroup
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -80,14 +95,6 @@ func ServeSocket(ctx context.Context, srv *handlers.Server, o SocketOptions) int
 			serveConn(ctx, nc, h, srv, o.FrameWait, log)
 		}()
 	}
-	flush, done := context.WithTimeout(context.Background(), ShutdownGrace)
-	defer done()
-	srv.FlushAll()
-	if err := srv.Shutdown(flush); err != nil {
-		log.Warn().Err(err).Msg("exit before every write finished")
-	}
-	log.Info().Msg("saverd stopped")
-	return 0
 }
 
 // DefaultFrameWait is how long a socket connection's frame, once begun, may wait for the rest of its

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/saverd/saverd/daemon"
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/cli"
@@ -84,8 +85,7 @@ func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
 	if err := f.check(); err != nil {
 		return e.UsageError(err.Error())
 	}
-	stdin, stdout, stderr := e.In, e.Out, e.Err
-	log, closer, err := newLogger(f, stderr)
+	log, closer, err := newLogger(f, e.Err)
 	if err != nil {
 		return e.UsageError(err.Error())
 	}
@@ -109,9 +109,21 @@ func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
 		defer stopProfile()
 	}
 	if f.memProfile != "" {
-		defer writeHeapProfile(f.memProfile, stderr)
+		defer writeHeapProfile(f.memProfile, e.Err)
 	}
 	daemon.TuneGC()
+	opt := f.options(log)
+	srv := handlers.New(opt)
+	if f.listen != "" {
+		return daemon.ServeSocket(ctx, srv, daemon.SocketOptions{Path: f.listen, IdleExit: f.idleExit, FrameWait: f.frameWait, Log: log})
+	}
+	daemon.ServeStdio(ctx, srv, e.In, e.Out, daemon.StdioOptions{Framing: rpc.Framing(f.framing), Record: record, OffLoop: opt.OffLoop, Log: log})
+	return 0
+}
+
+// options wire the daemon's handlers: the registry and the journal of rule writes in the state directory,
+// the prices, the logs impact.query reads; on the socket the sessions log, on stdio the read loop's P.
+func (f *serveCmd) options(log zerolog.Logger) handlers.Options {
 	opt := handlers.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
@@ -132,10 +144,5 @@ func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
 	}
 	opt.HistoryLogs = historyLogs()
 	opt.Prices = daemonPrices(log)
-	srv := handlers.New(opt)
-	if f.listen != "" {
-		return daemon.ServeSocket(ctx, srv, daemon.SocketOptions{Path: f.listen, IdleExit: f.idleExit, FrameWait: f.frameWait, Log: log})
-	}
-	daemon.ServeStdio(ctx, srv, stdin, stdout, daemon.StdioOptions{Framing: rpc.Framing(f.framing), Record: record, OffLoop: opt.OffLoop, Log: log})
-	return 0
+	return opt
 }
