@@ -35,7 +35,7 @@ func newAuditCmd() *cli.Command {
 	fs.Int(&c.width, "width", 100, "N", "text width (default 100)")
 	fs.Int64(&c.opt.Window, "window", 0, "N", "context window in tokens (default: the model's, else 200000)")
 	c.logs.registerDirs(fs, "")
-	return &cli.Command{Name: "audit", Usage: []string{"TRANSCRIPT | SESSION-ID | --last | --since D [flags]"},
+	return &cli.Command{Usage: []string{"TRANSCRIPT | SESSION-ID | --last | --since D [flags]"},
 		Short: "a past session (Claude Code, Codex, Gemini CLI, OpenCode or Qwen Code) played through the reducer offline",
 		Long: "The rows are rebuilt from its transcript (rollout, session log, database) with their real durations; then come the " +
 			"header (window, trend, where time and context went), the findings that need no model, the repeated calls with what " +

@@ -32,7 +32,7 @@ func newBlocksCmd() *cli.Command {
 	formatFlag(fs, &c.format, "table or json")
 	fs.String(&c.nowFlag, "now", "", "TIME", `RFC 3339 "now", for reproducible runs (which window is open, its pace)`)
 	c.logs.register(fs)
-	return &cli.Command{Name: "blocks", Short: "the 5-hour windows a subscription counts, per harness, from the agents' own logs: spend, and the open window's pace",
+	return &cli.Command{Short: "the 5-hour windows a subscription counts, per harness, from the agents' own logs: spend, and the open window's pace",
 		Long: "A window starts at its first call's hour and holds the calls until one comes more than five hours after the window's " +
 			"start or after the call before it (as ccusage's blocks). The open window shows its pace: the priced spend per hour so far " +
 			"and what the window comes to at its end at that rate.",

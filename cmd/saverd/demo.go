@@ -22,7 +22,7 @@ func newDemoCmd() *cli.Command {
 	fs.Int(&c.width, "width", 100, "N", "width of the band and the pane (default 100)")
 	fs.Bool(&c.ndjson, "ndjson", false, "also print every frame the daemon sent, as replay does")
 	fs.String(&c.show, "show", "band,pane", "V", "the views to print at the end: band, pane, debug (comma-separated; default band,pane)")
-	return &cli.Command{Name: "demo", Short: "a built-in sample session played through the daemon, ending in the band and the pane as text",
+	return &cli.Command{Short: "a built-in sample session played through the daemon, ending in the band and the pane as text",
 		Flags: fs, Run: c.run}
 }
 

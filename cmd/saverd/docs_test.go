@@ -36,7 +36,7 @@ func (u *docUse) add(flags []string) {
 // their own arguments, from the synopsis of their help).
 func commandFlags() map[string][]string {
 	out := map[string][]string{}
-	for _, c := range program().Commands {
+	for _, c := range program().All() {
 		if c.Flags != nil {
 			out[c.Name] = c.Flags.Names()
 			continue

@@ -38,7 +38,7 @@ func newImpactCmd() *cli.Command {
 	fs.String(&c.now, "now", "", "TIME", `the analysis' "now", RFC 3339 (default: the clock)`)
 	fs.String(&c.opt.Git, "git", "", "PATH", "git binary (default: git from PATH)")
 	fs.String(&c.yes, "yes", "", "P", "decide: probability that the session made the commits")
-	return &cli.Command{Name: "impact", Usage: []string{"[flags]", "pending [flags]", "decide SUBJECT --yes P --decisions FILE"},
+	return &cli.Command{Usage: []string{"[flags]", "pending [flags]", "decide SUBJECT --yes P --decisions FILE"},
 		Short: "link commits to agent sessions and report what each kept commit cost",
 		Long: "impact reports the linked and pending records with a cost summary; impact pending lists the subjects waiting for a " +
 			"commit_link decision; impact decide records one (no = 1 − P).",

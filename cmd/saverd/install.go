@@ -29,13 +29,13 @@ func newInstallCmd(remove bool) *cli.Command {
 	fs.String(&c.o.Scope, "scope", "user", "S", "user, project or local (Codex: user or project; default user)")
 	fs.String(&c.o.Dir, "dir", "", "DIR", "the project a project or local scope is in (default: the working directory)")
 	fs.Bool(&c.o.DryRun, "dry-run", false, "print the changes and write nothing")
-	cmd := &cli.Command{Name: "install", Usage: []string{"claude-code|codex [flags]"},
+	cmd := &cli.Command{Usage: []string{"claude-code|codex [flags]"},
 		Short: "merge saverd's hooks into Claude Code's or Codex's settings",
 		Long: "With them Claude Code's status line and /saver command file, Codex's hook trust and $saver skill. Every other " +
 			"setting and foreign hook is kept, byte for byte, in the file's own layout.",
 		Flags: fs, Run: c.run}
 	if remove {
-		cmd.Name, cmd.Short = "uninstall", "remove exactly the entries install made"
+		cmd.Short = "remove exactly the entries install made"
 		cmd.Long = "A file is given back byte for byte when nothing else changed in it, and the daemon is stopped when no " +
 			"harness uses it any more."
 	}
@@ -196,7 +196,7 @@ func newDoctorCmd() *cli.Command {
 	c := &doctorCmd{}
 	fs := cli.NewFlagSet()
 	fs.String(&c.dir, "dir", "", "DIR", "the project whose project and local scopes are checked (default: the working directory)")
-	return &cli.Command{Name: "doctor", Short: "check the hooks, the daemon and the judge command; exit 1 when something needs fixing",
+	return &cli.Command{Short: "check the hooks, the daemon and the judge command; exit 1 when something needs fixing",
 		Flags: fs, Run: c.run}
 }
 

@@ -28,16 +28,28 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return program().Run(ctx, args, cli.IO{In: stdin, Out: stdout, Err: stderr})
 }
 
-// program is saverd's commands, made anew for each run so that no flag's value outlives it.
+// program is saverd's commands; the one a run names is made for it (cli.Entry).
 func program() *cli.Program {
 	return &cli.Program{
 		Intro: "saverd watches coding-agent sessions (Claude Code, Codex) for wasteful habits, names them with evidence, carries " +
 			"fixes into the agent's later prompts, proves what they saved, and reports what sessions cost and produced.",
 		Default: "serve",
 		Version: version,
-		Commands: []*cli.Command{
-			newServeCmd(), newHookCmd(), newStatuslineCmd(), newReplayCmd(), newDemoCmd(), newImpactCmd(), newSessionsCmd(),
-			newBlocksCmd(), newReportCmd(), newAuditCmd(), newInstallCmd(false), newInstallCmd(true), newDoctorCmd(), newStopCmd(),
+		Commands: []cli.Entry{
+			{Name: "serve", New: newServeCmd},
+			{Name: "hook", New: newHookCmd},
+			{Name: "statusline", New: newStatuslineCmd},
+			{Name: "replay", New: newReplayCmd},
+			{Name: "demo", New: newDemoCmd},
+			{Name: "impact", New: newImpactCmd},
+			{Name: "sessions", New: newSessionsCmd},
+			{Name: "blocks", New: newBlocksCmd},
+			{Name: "report", New: newReportCmd},
+			{Name: "audit", New: newAuditCmd},
+			{Name: "install", New: func() *cli.Command { return newInstallCmd(false) }},
+			{Name: "uninstall", New: func() *cli.Command { return newInstallCmd(true) }},
+			{Name: "doctor", New: newDoctorCmd},
+			{Name: "stop", New: newStopCmd},
 		},
 	}
 }

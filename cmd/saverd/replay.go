@@ -26,7 +26,7 @@ func newReplayCmd() *cli.Command {
 	fs.Int(&c.width, "width", 100, "N", "width of the views --show prints (default 100)")
 	fs.Bool(&c.write, "write", false, "write the rules the recording writes at their recorded paths (by default they land in a temp dir, removed after)")
 	fs.String(&c.cpuProfile, "cpuprofile", "", "FILE", "write a CPU profile of the replay to this file")
-	return &cli.Command{Name: "replay", Usage: []string{"FILE [flags]"},
+	return &cli.Command{Usage: []string{"FILE [flags]"},
 		Short: "play a recording (or NDJSON of host requests) through a fresh daemon in-process",
 		Long: "model.fork is answered from the recorded replies in order; every response and notification is printed as NDJSON, " +
 			"in the order a live daemon sends them.",

@@ -45,7 +45,7 @@ func newReportCmd() *cli.Command {
 	fs.String(&c.nowFlag, "now", "", "TIME", `RFC 3339 "now", for reproducible runs`)
 	fs.String(&c.opt.Git, "git", "", "PATH", "git binary (default: git on PATH)")
 	c.logs.register(fs)
-	return &cli.Command{Name: "report", Short: "one HTML page of where the money went: cost per day by agent and model, the costliest sessions, " +
+	return &cli.Command{Short: "one HTML page of where the money went: cost per day by agent and model, the costliest sessions, " +
 		"cost per kept commit per repository week by week, and the habits saverd found and fixed with what they saved",
 		Long:  "The page is one file with its styles and charts inline: it fetches nothing when it is opened.",
 		Flags: fs, Run: c.run}

@@ -52,7 +52,7 @@ func newServeCmd() *cli.Command {
 	fs.String(&f.cpuProfile, "cpuprofile", "", "FILE", "write a CPU profile of the whole run to this file")
 	fs.String(&f.memProfile, "memprofile", "", "FILE", "write a heap profile (what is live, and everything allocated) to this file at exit")
 	fs.Bool(&f.testHooks, "test-hooks", false, "enable debug.panic (tests only)")
-	return &cli.Command{Name: "serve", Short: "the daemon: JSON-RPC 2.0 on stdin and stdout (protocol.md), or with --listen on a Unix socket, " +
+	return &cli.Command{Short: "the daemon: JSON-RPC 2.0 on stdin and stdout (protocol.md), or with --listen on a Unix socket, " +
 		"one connection per client (the user's shared daemon)",
 		Long:  "Logs go to stderr or --log-file.",
 		Flags: fs, Run: f.run}

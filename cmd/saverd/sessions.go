@@ -32,7 +32,7 @@ func newSessionsCmd() *cli.Command {
 		": one row per group instead of per session (a week is ISO 8601's, from Monday, named by that Monday's date)")
 	formatFlag(fs, &c.format, "table, json, ndjson or csv")
 	c.logs.register(fs)
-	return &cli.Command{Name: "sessions", Short: "one row per agent session read from the agents' own logs: calls, tokens, cost, with totals",
+	return &cli.Command{Short: "one row per agent session read from the agents' own logs: calls, tokens, cost, with totals",
 		Long: "Reads Claude Code's transcripts, Codex's rollouts, Gemini CLI's session logs, OpenCode's database and Qwen Code's chats. " +
 			"Every call is priced at the price in force on its date; a model with no price has no cost (null, and a warning), never 0.",
 		Flags: fs, Run: c.run}

@@ -20,7 +20,7 @@ const stopWait = 5 * time.Second
 // newStopCmd is `saverd stop`: the user's shared daemon is asked to end and stop waits until it has. 0
 // when it stopped or none was running, 1 when it could not be stopped, 2 on a usage error.
 func newStopCmd() *cli.Command {
-	return &cli.Command{Name: "stop", Short: "end the user's shared daemon (it flushes every session first); the next hook starts it again",
+	return &cli.Command{Short: "end the user's shared daemon (it flushes every session first); the next hook starts it again",
 		Run: runStop}
 }
 

@@ -18,6 +18,7 @@ const prog = "saverd"
 
 // Command is one subcommand.
 type Command struct {
+	// Name is the name its program's Entry gives it.
 	Name string
 	// Usage are the forms of the command line after "saverd NAME" (nil: "[flags]").
 	Usage []string
@@ -98,7 +99,29 @@ type Program struct {
 	// Default is the command run when the command line starts with a flag or is empty.
 	Default  string
 	Version  string
-	Commands []*Command
+	Commands []Entry
+}
+
+// Entry is one command of a program: its name, and how to make it. A command is made anew for each run,
+// so that no flag's value outlives it, and only the one run is made (the overview makes them all).
+type Entry struct {
+	Name string
+	New  func() *Command
+}
+
+// All is every command, made, in the program's order.
+func (p *Program) All() []*Command {
+	out := make([]*Command, 0, len(p.Commands))
+	for _, e := range p.Commands {
+		out = append(out, p.make(e))
+	}
+	return out
+}
+
+func (p *Program) make(e Entry) *Command {
+	c := e.New()
+	c.Name = e.Name
+	return c
 }
 
 // Run runs the command args names (help and version included) and is the process's exit code.
@@ -139,9 +162,9 @@ func (p *Program) help(args []string, o IO) int {
 }
 
 func (p *Program) find(name string) *Command {
-	for _, c := range p.Commands {
-		if c.Name == name {
-			return c
+	for _, e := range p.Commands {
+		if e.Name == name {
+			return p.make(e)
 		}
 	}
 	return nil

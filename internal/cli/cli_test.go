@@ -21,14 +21,15 @@ func testProgram() (*Program, *echo) {
 	fs.Duration(&e.wait, "wait", time.Second, "D", "a duration, read and ignored")
 	fs.Var(&e.tags, "tag", "T", "a tag (repeatable)")
 	fs.Note("Tags are printed after the word.")
-	echoCmd := &Command{Name: "echo", Usage: []string{"[flags] ARG..."}, Short: "print a word and the arguments", Long: "One paragraph.\n\nAnother one.",
+	echoCmd := &Command{Usage: []string{"[flags] ARG..."}, Short: "print a word and the arguments", Long: "One paragraph.\n\nAnother one.",
 		Flags: fs, Run: e.run}
-	raw := &Command{Name: "raw", Short: "its arguments as they came", Help: "raw's own help\n",
+	raw := &Command{Short: "its arguments as they came", Help: "raw's own help\n",
 		Run: func(_ context.Context, env Env) int {
 			env.Out.Write([]byte(strings.Join(env.Args, "|") + "\n"))
 			return 0
 		}}
-	return &Program{Intro: "A test program.", Default: "echo", Version: "1.2.3", Commands: []*Command{echoCmd, raw}}, e
+	return &Program{Intro: "A test program.", Default: "echo", Version: "1.2.3",
+		Commands: []Entry{{"echo", func() *Command { return echoCmd }}, {"raw", func() *Command { return raw }}}}, e
 }
 
 type echo struct {
@@ -110,7 +111,7 @@ Flags:
 			t.Errorf("%q: exit %d\n%s\nwant\n%s", args, code, out.String(), want)
 		}
 	}
-	if got := p.Commands[0].Flags.Names(); !slices.Equal(got, []string{"word", "loud", "times", "big", "wait", "tag"}) {
+	if got := p.All()[0].Flags.Names(); !slices.Equal(got, []string{"word", "loud", "times", "big", "wait", "tag"}) {
 		t.Errorf("names %q", got)
 	}
 	var over bytes.Buffer

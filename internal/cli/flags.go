@@ -19,7 +19,9 @@ type item struct {
 }
 
 // NewFlagSet is an empty set of flags.
-func NewFlagSet() *FlagSet { return &FlagSet{set: flag.NewFlagSet(prog, flag.ContinueOnError)} }
+func NewFlagSet() *FlagSet {
+	return &FlagSet{set: flag.NewFlagSet(prog, flag.ContinueOnError), items: make([]item, 0, 24)} // room for the longest list
+}
 
 func (f *FlagSet) add(name, arg, help string) {
 	f.items = append(f.items, item{name: name, arg: arg, help: help})

@@ -69,11 +69,12 @@ func (p *Program) Overview() string {
 	var b strings.Builder
 	wrap(&b, p.Intro, "")
 	b.WriteString("\nUsage:\n  " + prog + " COMMAND [arguments] [flags]   (no COMMAND: " + p.Default + ")\n\nCommands:\n")
+	all := p.All()
 	col := 0
-	for _, c := range p.Commands {
+	for _, c := range all {
 		col = max(col, len(c.Name))
 	}
-	for _, c := range p.Commands {
+	for _, c := range all {
 		pad := strings.Repeat(" ", col-len(c.Name)+2)
 		var rest strings.Builder
 		indent := strings.Repeat(" ", 2+col+2)
