@@ -2,10 +2,8 @@
 // and Codex exec a hook once per event, and this one links nothing of the daemon, so it starts in about
 // the time a trivial binary does. `saverd install` writes it into the hooks when it sits beside saverd.
 //
-// Usage:
-//
-//	saverd-hook hook [--harness claude-code|codex] EVENT
-//	saverd-hook statusline
+// Usage: saverd-hook hook [--harness claude-code|codex] [--plugin] EVENT, or saverd-hook statusline
+// (hookcmd.Usage says more).
 package main
 
 import (
@@ -23,7 +21,7 @@ func main() {
 		os.Exit(hookcmd.Statusline(args[1:], os.Stdin, os.Stdout))
 	}
 	if len(args) == 0 || args[0] != "hook" {
-		fmt.Fprintln(os.Stderr, "usage: saverd-hook hook [--harness claude-code|codex] EVENT | saverd-hook statusline")
+		fmt.Fprint(os.Stderr, hookcmd.Usage) // the hook client's one help, which `saverd help hook` prints too
 		os.Exit(2)
 	}
 	os.Exit(hookcmd.Run(args[1:], os.Stdin, os.Stdout, daemon()))
