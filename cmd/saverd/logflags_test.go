@@ -1,7 +1,7 @@
 package main
 
 import (
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/saverd/saverd/harness"
@@ -9,26 +9,18 @@ import (
 	"github.com/saverd/saverd/logset"
 )
 
-// TestLogFlagsNamed: naming any harness's directory reads only the harnesses named; naming none reads
-// every harness at its defaults.
-func TestLogFlagsNamed(t *testing.T) {
-	t.Setenv("GEMINI_CLI_HOME", "/g")
-	t.Setenv("XDG_DATA_HOME", "/x")
-	t.Setenv("QWEN_HOME", "/q")
-	t.Setenv("QWEN_RUNTIME_DIR", "")
-	byID := map[harness.ID]harness.Logs{}
-	for _, h := range logset.Harnesses {
-		byID[h.ID()] = h
-	}
+// TestLogFlags: the directory flags of every harness and --prices land in the set of logs the command
+// reads (what a set reads from them is logset's to test).
+func TestLogFlags(t *testing.T) {
 	for _, tc := range []struct {
-		name                   string
-		args                   []string
-		claudeNone, codexNone  bool
-		gemini, opencode, qwen []string
+		name string
+		args []string
+		want logset.Set
 	}{
-		{"none named", nil, false, false, []string{"/g/.gemini"}, []string{"/x/opencode"}, []string{"/q"}},
-		{"gemini only", []string{"--gemini-dir", "/a"}, true, true, []string{"/a"}, nil, nil},
-		{"claude and qwen", []string{"--claude-dir", "/c", "--qwen-dir", "/b", "--qwen-dir", "/d"}, false, true, nil, nil, []string{"/b", "/d"}},
+		{"none", nil, logset.Set{}},
+		{"each", []string{"--claude-dir", "/c", "--codex-dir", "/o", "--gemini-dir", "/g", "--opencode-dir", "/p", "--qwen-dir", "/b", "--qwen-dir", "/d", "--prices", "/f"},
+			logset.Set{ClaudeDirs: []string{"/c"}, CodexDirs: []string{"/o"}, Prices: "/f",
+				Others: map[harness.ID][]string{harness.Gemini: {"/g"}, harness.OpenCode: {"/p"}, harness.Qwen: {"/b", "/d"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var l logFlags
@@ -37,15 +29,17 @@ func TestLogFlagsNamed(t *testing.T) {
 			if _, err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			set := l.set()
-			src := set.Sources()
-			if (src.ClaudeDirs != nil && len(src.ClaudeDirs) == 0) != tc.claudeNone || (src.CodexDirs != nil && len(src.CodexDirs) == 0) != tc.codexNone {
-				t.Errorf("sources %+v", src)
-			}
-			for id, want := range map[harness.ID][]string{harness.Gemini: tc.gemini, harness.OpenCode: tc.opencode, harness.Qwen: tc.qwen} {
-				if got := set.DirsOf(byID[id]); !slices.Equal(got, want) {
-					t.Errorf("%s: dirs %q, want %q", id, got, want)
+			got := l.set()
+			for id, d := range got.Others {
+				if len(d) == 0 {
+					delete(got.Others, id) // a flag not given
 				}
+			}
+			if len(got.Others) == 0 {
+				got.Others = nil
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("set %+v, want %+v", got, tc.want)
 			}
 		})
 	}
