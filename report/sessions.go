@@ -219,11 +219,14 @@ func writeNDJSON(w io.Writer, recs []agentlog.Record, by []Group, grouped bool) 
 }
 
 var sessionsCSVHeader = []string{"session_id", "harness", "repo", "project", "start", "end", "duration_s", "calls",
-	"input", "output", "cache_read", "cache_write", "cost", "cost_priced", "unpriced_tokens", "models", "tools"}
+	"input", "output", "cache_read", "cache_write", "cost", "cost_priced", "unpriced_tokens", "models", "tools",
+	"judge_forks", "judge_tokens", "judge_cost"}
 
 // writeSessionsCSV writes one session per row; cost is empty when it is null (cost_priced is then what
 // the priced calls came to, unpriced_tokens what it leaves out), models and tools are "a;b" and
-// "Bash=5;Read=2".
+// "Bash=5;Read=2". The judge's columns, last so that a query written for the earlier columns still reads
+// them, are what saverd's own forks spent on the session (the table's JUDGE): 0 forks, 0 tokens and an
+// empty cost when none ran, an empty cost when a fork's model has no price.
 func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(sessionsCSVHeader); err != nil {
@@ -236,6 +239,7 @@ func writeSessionsCSV(w io.Writer, recs []agentlog.Record) error {
 			strconv.Itoa(r.Calls), i64(r.Tokens.Input), i64(r.Tokens.Output), i64(r.Tokens.CacheRead), i64(r.Tokens.CacheWrite),
 			optFloat(r.Cost.Total), strconv.FormatFloat(r.Cost.Priced, 'f', -1, 64), i64(r.Cost.UnpricedTokens),
 			strings.Join(modelNames(r), ";"), toolList(r.Tools, ";", "=", 0)}
+		row = append(row, judgeColumns(r.Judge)...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -308,6 +312,14 @@ func judgeSpend(j *agentlog.ForkSpend) string {
 		return "?"
 	}
 	return view.USD(*j.Cost)
+}
+
+// judgeColumns are the csv's judge_forks, judge_tokens and judge_cost of one session.
+func judgeColumns(j *agentlog.ForkSpend) []string {
+	if j == nil {
+		return []string{"0", "0", ""}
+	}
+	return []string{strconv.Itoa(j.Forks), i64(j.Tokens.Total()), optFloat(j.Cost)}
 }
 
 // writeUnpriced explains the "+" of a cost that leaves calls out.

@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,4 +114,39 @@ func FuzzAppendIndented(f *testing.F) {
 			t.Fatalf("got %s\nwant %s", got, want.String())
 		}
 	})
+}
+
+// TestSessionsCSVJudgeColumns: the csv carries what saverd's own forks spent on each session, as the
+// table's JUDGE does: forks, their tokens of every kind, their cost (empty when none ran or one has no price).
+func TestSessionsCSVJudgeColumns(t *testing.T) {
+	cost := 0.0123
+	recs := []agentlog.Record{
+		{SessionID: "judged", Harness: "claude-code", Judge: &agentlog.ForkSpend{Forks: 2, Calls: 2,
+			Tokens: agentlog.Tokens{Input: 100, Output: 20, CacheRead: 3000, CacheWrite: 40}, Cost: &cost}},
+		{SessionID: "unpriced", Harness: "codex", Judge: &agentlog.ForkSpend{Forks: 1, Tokens: agentlog.Tokens{Input: 7}}},
+		{SessionID: "none", Harness: "claude-code"},
+	}
+	var buf bytes.Buffer
+	if err := writeSessionsCSV(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := rows[0]
+	col := func(row []string, name string) string {
+		i := slices.Index(head, name)
+		if i < 0 {
+			t.Fatalf("no column %s in %v", name, head)
+		}
+		return row[i]
+	}
+	for i, want := range [][3]string{{"2", "3160", "0.0123"}, {"1", "7", ""}, {"0", "0", ""}} {
+		row := rows[i+1]
+		got := [3]string{col(row, "judge_forks"), col(row, "judge_tokens"), col(row, "judge_cost")}
+		if got != want {
+			t.Errorf("%s: judge columns %v, want %v", row[0], got, want)
+		}
+	}
 }
