@@ -1,0 +1,94 @@
+package bridge
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchLog is a long session's log for the readers' benchmarks: the fixture's turns written again and
+// again (each copy's ids its own) with a 20 kB tool output beside each copy, as long sessions hold, to
+// about size bytes. last is where the last copy begins: the turn a Stop hook reads.
+func benchLog(b *testing.B, fixture string, size int, ids ...string) (path string, last int64) {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", fixture))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pad := `{"type": "progress", "timestamp": "2026-12-01T19:33:50.000Z", "data": {"output": "` + strings.Repeat("ok  \\tpkg\\t0.1s\\n", 1400) + `"}}` + "\n"
+	var out bytes.Buffer
+	for i := 0; out.Len() < size; i++ {
+		last = int64(out.Len())
+		copy := string(data)
+		for _, id := range ids {
+			copy = strings.ReplaceAll(copy, id, fmt.Sprintf("%s%d_", id, i))
+		}
+		out.WriteString(copy)
+		out.WriteString(pad)
+	}
+	path = filepath.Join(b.TempDir(), fixture)
+	if err := os.WriteFile(path, out.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path, last
+}
+
+// BenchmarkReadUsage is what a hook pays to price a turn (a Stop reads the turn's tail) and a join to
+// read a whole transcript or rollout of 20 MB.
+//
+//	go test -run '^$' -bench 'ReadUsage|HeldTexts|History' -benchmem ./bridge
+func BenchmarkReadUsage(b *testing.B) {
+	claude, claudeLast := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	codex, codexLast := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
+	for _, c := range []struct {
+		name string
+		path string
+		from int64
+	}{
+		{"claude-turn", claude, claudeLast},
+		{"claude-whole", claude, 0},
+		{"codex-turn", codex, codexLast},
+		{"codex-whole", codex, 0},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			fi, _ := os.Stat(c.path)
+			b.SetBytes(fi.Size() - c.from)
+			for range b.N {
+				if u, _, err := ReadUsage(c.path, c.from); err != nil || u.Calls == 0 {
+					b.Fatalf("ReadUsage = %+v, %v", u, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkHeldTexts is a join's look for the standing instructions in a 20 MB transcript.
+func BenchmarkHeldTexts(b *testing.B) {
+	claude, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	texts := []string{"Run the one failing test, not the whole suite.", "Read only the lines you need."}
+	fi, _ := os.Stat(claude)
+	b.SetBytes(fi.Size())
+	for range b.N {
+		HeldTexts(claude, texts)
+	}
+}
+
+// BenchmarkHistory is a join's reading of a 20 MB transcript or rollout into the messages it adopts.
+func BenchmarkHistory(b *testing.B) {
+	claude, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	codex, _ := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
+	for _, c := range []struct{ name, path string }{{"claude", claude}, {"codex", codex}} {
+		b.Run(c.name, func(b *testing.B) {
+			fi, _ := os.Stat(c.path)
+			b.SetBytes(fi.Size())
+			for range b.N {
+				if msgs, err := History(c.path); err != nil || len(msgs) == 0 {
+					b.Fatalf("History = %d messages, %v", len(msgs), err)
+				}
+			}
+		})
+	}
+}
