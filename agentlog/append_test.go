@@ -20,10 +20,10 @@ func TestAppendRecordAfterATornLine(t *testing.T) {
 		if err := os.WriteFile(path, []byte(before+`{"session_id":"partial","harn`), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := AppendRecord(path, Record{SessionID: "next", Harness: HarnessClaude}); err != nil {
+		if err := AppendRecord(path, Record{SessionID: "next", Harness: "claude-code"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := AppendRecord(path, Record{SessionID: "third", Harness: HarnessClaude}); err != nil {
+		if err := AppendRecord(path, Record{SessionID: "third", Harness: "claude-code"}); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(path)
@@ -52,7 +52,7 @@ func TestAppendRecordDiskFull(t *testing.T) {
 		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: uint64(fi.Size() + 96), Max: uint64(fi.Size() + 96)}); err != nil {
 			t.Skip(err)
 		}
-		err := AppendRecord(path, Record{SessionID: strings.Repeat("s", 500), Harness: HarnessClaude})
+		err := AppendRecord(path, Record{SessionID: strings.Repeat("s", 500), Harness: "claude-code"})
 		if err == nil {
 			t.Fatal("an append past the limit succeeded")
 		}
@@ -72,7 +72,7 @@ func TestAppendRecordDiskFull(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != whole {
 		t.Fatalf("after the failed append the log is %q, want it as it was", b)
 	}
-	if err := AppendRecord(path, Record{SessionID: "next", Harness: HarnessClaude}); err != nil {
+	if err := AppendRecord(path, Record{SessionID: "next", Harness: "claude-code"}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -88,7 +88,7 @@ func TestAppendRecordRefusesAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := AppendRecord(path, Record{SessionID: "s", Harness: HarnessClaude})
+	err := AppendRecord(path, Record{SessionID: "s", Harness: "claude-code"})
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("AppendRecord on a FIFO: %v", err)
 	}

@@ -1,14 +1,15 @@
 package agentlog
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/saverd/saverd/prices"
 )
 
-// What a harness package (harness/gemini, harness/opencode, …) builds its readers on: the record's calls,
-// its finish (repository, prices, warnings), the bounded line reader and the audit's history. Claude Code's
-// and Codex's readers live in this package and use the same pieces unexported.
+// What a harness package (harness/claude, harness/codex, harness/gemini, …) builds its readers on: the
+// record's calls, its finish (repository, prices, warnings), the walk of a log directory, the bounded line
+// reader and the audit's history.
 
 // Reader reads one File of a harness package into the records of the sessions it holds (an OpenCode
 // database holds many; a Gemini CLI session may span several files, found beside the one listed). A bad
@@ -35,16 +36,17 @@ type Call struct {
 }
 
 // AddCall adds one API call to the record; Finish sums them.
-func (r *Record) AddCall(c Call) {
-	r.calls = append(r.calls, call{key: c.Key, owner: c.Owner, model: c.Model, at: c.At, usage: c.Usage, tools: c.Tools})
-}
+func (r *Record) AddCall(c Call) { r.calls = append(r.calls, c) }
+
+// SetCalls makes calls the record's calls, in place of any added; the record keeps the slice.
+func (r *Record) SetCalls(calls []Call) { r.calls = calls }
 
 // Finish fills what the record's calls give (calls, tools, tokens, models, cost at opt's prices), its
 // repository from Cwd, and a warning per model with no price. A harness package's reader calls it once,
 // when the record's calls are all added.
 func (r *Record) Finish(opt Options) {
 	r.placeRepo(opt.tops)
-	r.finish(opt.table())
+	r.finish(opt.Table())
 	r.unpricedWarnings()
 }
 
@@ -67,6 +69,10 @@ func OpenLines(path string, opt Options) (*Lines, func(), error) {
 // A read error is a warning and ends the file there.
 func (l *Lines) Each(fn func(line []byte)) { l.lr.each(fn) }
 
+// Read is Each, and the error of a file its limits cut short (its deadline, its inflated size): such a
+// file is no file at all, and its reader drops what it read of it.
+func (l *Lines) Read(fn func(line []byte)) error { return l.lr.each(fn) }
+
 // Malformed reports the line just handed out as not the JSON it should be.
 func (l *Lines) Malformed(err error) { l.lr.malformed(err) }
 
@@ -77,4 +83,27 @@ func (l *Lines) Warnings() []string { return l.lr.warnings() }
 // given quoted: []byte(`"type"`)); false when the key is absent, its value no plain string, or holds an
 // escape. A reader uses it to pass over the lines it has no use for (a tool's output, a snapshot) by
 // their type and time, as Codex's reader does, and leaves every other line to the decoder.
-func StringField(line, quotedKey []byte) (string, bool) { return valueOf(line, quotedKey) }
+func StringField(line, quotedKey []byte) (string, bool) {
+	i := bytes.Index(line, quotedKey)
+	if i < 0 {
+		return "", false
+	}
+	return valueAt(line[i+len(quotedKey):])
+}
+
+// valueAt reads `: "<value>"` (blanks allowed) at the start of b; a value with an escape is refused.
+func valueAt(b []byte) (string, bool) {
+	b = bytes.TrimLeft(b, " \t")
+	if len(b) == 0 || b[0] != ':' {
+		return "", false
+	}
+	b = bytes.TrimLeft(b[1:], " \t")
+	if len(b) == 0 || b[0] != '"' {
+		return "", false
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 || bytes.IndexByte(b[1:1+end], '\\') >= 0 {
+		return "", false
+	}
+	return string(b[1 : 1+end]), true
+}

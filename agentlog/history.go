@@ -10,27 +10,21 @@ import (
 // History assembles the Transcript `saverd audit` replays from a harness package's log, as its reader
 // walks the log in order: typed prompts start turns, tool calls become the rows state.AdoptRows rebuilds
 // (each with its result and the time from the call to its result), and each API call is billed to the
-// turn it came in. It is the shape Claude Code's and Codex's readers give, so one replay serves every
-// harness.
+// turn it came in. It is the shape every harness's reader gives, so one replay serves them all.
 type History struct {
-	r        *transcriptReader
+	a        *Assembly
 	prompted bool // a turn has started
 }
 
 // NewHistory starts the history of one session.
 func NewHistory(harness, sessionID string) *History {
-	return &History{r: &transcriptReader{
-		t:        Transcript{Harness: harness, SessionID: sessionID, Durations: map[string]int64{}},
-		uses:     map[string]time.Time{},
-		outcomes: map[string]toolOutcome{},
-		calls:    map[string]int{},
-	}}
+	return &History{a: NewAssembly(harness, sessionID)}
 }
 
 // SetCwd sets the session's working directory, when the log names one.
 func (h *History) SetCwd(cwd string) {
 	if cwd != "" {
-		h.r.t.Cwd = cwd
+		h.a.T.Cwd = cwd
 	}
 }
 
@@ -40,8 +34,8 @@ func (h *History) Prompt(text string, at time.Time) {
 		text = "(empty prompt)" // still a turn: the calls after it are its own
 	}
 	h.prompted = true
-	h.r.wire = append(h.r.wire, wireMessage{Role: "user", Text: text})
-	h.r.t.Turns = append(h.r.t.Turns, TurnUsage{Start: at, End: at})
+	h.a.Wire = append(h.a.Wire, WireMessage{Role: "user", Text: text})
+	h.a.T.Turns = append(h.a.T.Turns, TurnUsage{Start: at, End: at})
 }
 
 // ToolUse is a tool call the model made, with its input as the log holds it (an object, or nil). Named
@@ -51,47 +45,47 @@ func (h *History) ToolUse(id, tool string, input map[string]any, at time.Time) {
 	if !h.prompted {
 		h.Prompt("(no prompt recorded for this turn)", at) // the rows still belong to a turn
 	}
-	use := wireUse{Tool: tool, ToolUseID: id}
+	use := WireUse{Tool: tool, ToolUseID: id}
 	if input != nil {
 		if raw, err := json.Marshal(input); err == nil {
 			use.Input = raw
 		}
 	}
-	h.r.wire = append(h.r.wire, wireMessage{Role: "assistant", ToolUses: []wireUse{use}})
-	h.r.uses[id] = at
+	h.a.Wire = append(h.a.Wire, WireMessage{Role: "assistant", ToolUses: []WireUse{use}})
+	h.a.Uses[id] = at
 }
 
 // ToolResult is what the tool call id returned, as text; the call's duration is the time from its call.
 func (h *History) ToolResult(id, text string, isError bool, at time.Time) {
-	used, ok := h.r.uses[id]
+	used, ok := h.a.Uses[id]
 	if !ok {
 		return // a result of no call this history holds (a rewound or foreign one)
 	}
-	h.r.outcomes[id] = toolOutcome{text: &text, isError: isError, at: at}
+	h.a.Outcomes[id] = Outcome{Text: &text, IsError: isError, At: at}
 	if !at.IsZero() && !used.IsZero() {
-		h.r.t.Durations[id] = max(0, at.Sub(used).Milliseconds())
+		h.a.T.Durations[id] = max(0, at.Sub(used).Milliseconds())
 	}
-	h.r.wire = append(h.r.wire, wireMessage{Role: "user", Results: []json.RawMessage{json.RawMessage(`{"tool_use_id":` + quoteJSON(id) + `}`)}})
+	h.a.Wire = append(h.a.Wire, WireMessage{Role: "user", Results: []json.RawMessage{ResultRef(id)}})
 }
 
 // Call is one API call of the current turn; a call before any prompt is billed to no turn.
 func (h *History) Call(model string, u prices.Usage, at time.Time) {
 	if model != "" {
-		h.r.t.Model = model
+		h.a.T.Model = model
 	}
-	h.r.usage = append(h.r.usage, turnCall{turn: len(h.r.t.Turns) - 1, at: at, usage: u})
+	h.a.Calls = append(h.a.Calls, TurnCall{Turn: len(h.a.T.Turns) - 1, At: at, Usage: u})
 }
 
 // Warn adds a warning to the transcript (bad lines, a session cut short).
-func (h *History) Warn(w ...string) { h.r.t.Warnings = append(h.r.t.Warnings, w...) }
+func (h *History) Warn(w ...string) { h.a.T.Warnings = append(h.a.T.Warnings, w...) }
 
 // Transcript is the history assembled: the messages decoded as a host sends them, each turn's calls and
 // tokens summed.
 func (h *History) Transcript() (Transcript, error) {
-	if err := h.r.finish(); err != nil {
+	if err := h.a.Finish(); err != nil {
 		return Transcript{}, err
 	}
-	return h.r.t, nil
+	return h.a.T, nil
 }
 
 // LedgerTool is how a harness's tool reads as the ledger's (Claude Code's names, which the rows are keyed

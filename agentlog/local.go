@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	json "github.com/segmentio/encoding/json"
@@ -21,8 +20,9 @@ import (
 // and its forks log. `saverd impact` without --sessions and the impact methods without params.sessions
 // read the same.
 type Local struct {
-	Sources Sources
-	Prices  *prices.Table // nil: the embedded table
+	// Discover lists the agent logs to read: every harness's (harness/all), or those a person named.
+	Discover func() ([]File, []string)
+	Prices   *prices.Table // nil: the embedded table
 	// SessionsLog is the daemon's sessions log (paths.SessionsLog); "" reads none.
 	SessionsLog string
 	// ForksLog is the socket daemon's forks log (paths.ForksLog); "" reads none.
@@ -31,23 +31,6 @@ type Local struct {
 	Done func(size int64)
 	// Files, when set, is called with the agent logs found, before they are read.
 	Files func([]File)
-	// Discover, when set, lists the agent logs in place of Discover(Sources): a caller that reads the
-	// harness packages' logs too (their readers import this package, so it cannot list them itself).
-	Discover func() ([]File, []string)
-}
-
-// Named is the sources a person named: the directories given, else the defaults. Naming only one
-// harness's directories reads only that harness, so a test or a one-off look never mixes in the
-// machine's own logs of the other.
-func Named(claudeDirs, codexDirs []string) Sources {
-	src := Sources{ClaudeDirs: claudeDirs, CodexDirs: codexDirs}
-	if len(claudeDirs) > 0 && len(codexDirs) == 0 {
-		src.CodexDirs = []string{}
-	}
-	if len(codexDirs) > 0 && len(claudeDirs) == 0 {
-		src.ClaudeDirs = []string{}
-	}
-	return src
 }
 
 // ReadLocal reads the sessions of the agents' logs and of the daemon's sessions log (which repeats what
@@ -60,8 +43,6 @@ func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error
 	)
 	if l.Discover != nil {
 		files, warn = l.Discover()
-	} else {
-		files, warn = Discover(l.Sources)
 	}
 	if l.Files != nil {
 		l.Files(files)
@@ -141,30 +122,21 @@ func ReadForks(path string) (map[string]ForkRecord, []string) {
 	return forks, warn
 }
 
-// ReadSession reads one session's record from its transcript or rollout, with the spend of the forks
-// saverd ran for it as its judge spend, counted as Scan counts them: a --fork-session fork from its own
-// transcript beside the session's (its copied calls counted once, in the session), any other from the
-// tokens its forks-log line records. The daemon appends what this reads to its sessions log.
-func ReadSession(harness, path string, forks map[string]ForkRecord, opt Options) (Record, []string, error) {
-	files := []File{{Path: path, Harness: harness}}
-	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if rid, ok := RolloutSessionID(path); ok && harness == HarnessCodex {
-		id = rid
-	}
-	mine := ForksOf(forks, id)
-	for fid, f := range mine {
-		if f.Harness == HarnessClaude || f.Harness == "" {
-			fork := filepath.Join(filepath.Dir(path), fid+".jsonl")
-			if fi, err := os.Stat(fork); err == nil && fi.Mode().IsRegular() {
-				files = append(files, File{Path: fork, Harness: HarnessClaude, Size: fi.Size()})
-			}
-		}
-	}
-	recs, warn := Scan(context.Background(), files, ScanOptions{Options: opt, Forks: mine, Workers: 1})
+// ReadSession reads the session id from its log files (the session's own first, then any fork's log a
+// harness keeps beside it), with the spend of the forks saverd ran for it as its judge spend, counted as
+// Scan counts them: a fork whose own log is among files from its calls (its copied calls counted once, in
+// the session), any other from the tokens its forks-log line records. A harness package's Session reads
+// through it; the daemon appends what this reads to its sessions log.
+func ReadSession(id string, files []File, forks map[string]ForkRecord, opt Options) (Record, []string, error) {
+	recs, warn := Scan(context.Background(), files, ScanOptions{Options: opt, Forks: forks, Workers: 1})
 	for _, r := range recs {
 		if r.SessionID == id {
 			return r, warn, nil
 		}
+	}
+	path := ""
+	if len(files) > 0 {
+		path = files[0].Path
 	}
 	return Record{}, warn, fmt.Errorf("%s: no session read from it: %s", path, strings.Join(warn, "; "))
 }

@@ -1,7 +1,6 @@
 package agentlog
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,31 +56,5 @@ func TestReadForks(t *testing.T) {
 	forks, _ = ReadForks(path)
 	if got := forks["f9"]; got.Parent != "s9" || got.Tokens == nil || *got.Tokens != *rec.Tokens {
 		t.Errorf("appended fork read back as %+v", got)
-	}
-}
-
-// TestReadLocal: the agents' logs and the daemon's sessions log together; nothing anywhere is a warning
-// that says where to look, never an error.
-func TestReadLocal(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "sessions.jsonl")
-	if err := os.WriteFile(log, []byte(`{"session_id":"d1","harness":"claude-code"}`+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	found, warn, err := ReadLocal(context.Background(), Local{Sources: testSources(), SessionsLog: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(found); n != 8 || !strings.Contains(string(found[n-1]), `"d1"`) {
-		t.Errorf("%d records: want the fixtures' 7 sessions, then the daemon's", n)
-	}
-	for _, w := range warn {
-		if strings.Contains(w, "no agent sessions found") || strings.Contains(w, log) {
-			t.Errorf("warning %q with every log readable", w)
-		}
-	}
-	empty := t.TempDir()
-	found, warn, err = ReadLocal(context.Background(), Local{Sources: Sources{ClaudeDirs: []string{empty}, CodexDirs: []string{empty}}})
-	if err != nil || len(found) != 0 || len(warn) != 1 || !strings.Contains(warn[0], "no agent sessions found") {
-		t.Errorf("nothing to read: %d records, warnings %q, err %v", len(found), warn, err)
 	}
 }

@@ -12,12 +12,6 @@ import (
 	"github.com/saverd/saverd/prices"
 )
 
-// Harness ids, as session records and commit trailers name them.
-const (
-	HarnessClaude = "claude-code"
-	HarnessCodex  = "codex"
-)
-
 // Record is one agent session in the sessions schema impact reads, plus tokens by kind and model. Calls,
 // tools and tokens include the session's subagents, each call counted once.
 type Record struct {
@@ -49,7 +43,7 @@ type Record struct {
 	// Warnings are the problems met reading it (bad lines, unknown models, a disagreeing cost-state).
 	Warnings []string `json:"-"`
 
-	calls  []call
+	calls  []Call
 	hashes []uint64 // of the calls' sharedKey, set by Scan (hashCalls)
 }
 
@@ -138,18 +132,8 @@ type ModelUse struct {
 	Cost   *float64 `json:"cost"` // null: no price for the model
 }
 
-// call is one API call as read from a log.
-type call struct {
-	key   string // harness-unique: message.id+requestId (Claude Code), response_id (Codex)
-	owner string // the session id the log line names, when it names one
-	model string
-	at    time.Time
-	usage prices.Usage
-	tools []string
-}
-
-func (c *call) tokens() Tokens {
-	u := c.usage
+// TokensOf is a call's usage as token counts by kind: its cache writes of either lifetime are one count.
+func TokensOf(u prices.Usage) Tokens {
 	return Tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite5m + u.CacheWrite1h}
 }
 
@@ -164,9 +148,6 @@ type Options struct {
 	Limits safefile.Limits
 
 	tops *sync.Map // set by Scan: the git top levels found during it
-	// decodeAll sends every Claude Code line through the decoder, past the quick pass and the one-pass
-	// reader: the reference the tests hold those two to.
-	decodeAll bool
 }
 
 // DefaultMaxFile bounds a log's size on disk and a .zst's inflated size: Claude Code's transcripts of
@@ -186,7 +167,8 @@ func (o Options) limits() safefile.Limits {
 	return l
 }
 
-func (o Options) table() *prices.Table {
+// Table is the table the calls are priced at: Prices, else the embedded one.
+func (o Options) Table() *prices.Table {
 	if o.Prices == nil {
 		return defaultPrices()
 	}
@@ -198,6 +180,15 @@ var defaultPrices = sync.OnceValue(prices.Default)
 
 // finish computes calls, tools, tokens, models and cost from the record's calls.
 func (r *Record) finish(tab *prices.Table) { r.finishWith(tab, nil) }
+
+// FinishWith is Finish with canon remembering, across the records one reader finishes, the id the
+// table prices each model under (the table's answer for a model; its date-suffix regexp ran once per
+// model and record otherwise). canon is the reader's to keep while opt's table is the same.
+func (r *Record) FinishWith(opt Options, canon map[string]string) {
+	r.placeRepo(opt.tops)
+	r.finishWith(opt.Table(), canon)
+	r.unpricedWarnings()
+}
 
 // finishWith is finish with canon, when set, remembering the ids tab prices each model under across the
 // records one reader finishes (the id is the table's answer for the model, and its date-suffix regexp
@@ -215,26 +206,26 @@ func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 	}
 	for i := range r.calls {
 		c := &r.calls[i]
-		for _, t := range c.tools {
+		for _, t := range c.Tools {
 			r.Tools[t]++
 		}
-		m := r.Models[c.model]
+		m := r.Models[c.Model]
 		if m == nil {
 			m = &ModelUse{Cost: new(float64)}
-			r.Models[c.model] = m
+			r.Models[c.Model] = m
 		}
-		tok := c.tokens()
+		tok := TokensOf(c.Usage)
 		m.Calls++
 		m.Tokens.Add(tok)
 		r.Tokens.Add(tok)
-		id, seen := canon[c.model]
+		id, seen := canon[c.Model]
 		if !seen {
-			id, _ = tab.Canonical(c.model)
-			canon[c.model] = id
+			id, _ = tab.Canonical(c.Model)
+			canon[c.Model] = id
 		}
-		usd, ok := tab.Cost(id, c.at, c.usage)
+		usd, ok := tab.Cost(id, c.At, c.Usage)
 		if !ok {
-			unpriced[c.model] = true
+			unpriced[c.Model] = true
 			unpricedTokens += tok.Total()
 			m.Cost = nil
 			continue

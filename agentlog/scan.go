@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/sourcegraph/conc/iter"
@@ -16,131 +15,53 @@ import (
 	"github.com/saverd/saverd/prices"
 )
 
-// Sources says where the agents keep their logs.
-type Sources struct {
-	// ClaudeDirs are Claude Code configuration directories, each holding projects/. Empty: DefaultClaudeDirs.
-	ClaudeDirs []string
-	// CodexDirs are Codex homes, each holding sessions/ and archived_sessions/. Empty: DefaultCodexDirs.
-	CodexDirs []string
-}
-
-// DefaultClaudeDirs is $CLAUDE_CONFIG_DIR (a comma-separated list is allowed), else ~/.claude and
-// ~/.config/claude, whichever exist.
-func DefaultClaudeDirs() []string {
-	if v := os.Getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
-		var out []string
-		for _, d := range strings.Split(v, ",") {
-			if d = strings.TrimSpace(d); d != "" {
-				out = append(out, d)
-			}
-		}
-		return out
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, d := range []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// DefaultCodexDirs is ${CODEX_HOME:-~/.codex}.
-func DefaultCodexDirs() []string {
-	if v := os.Getenv("CODEX_HOME"); v != "" {
-		return []string{v}
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return nil
-	}
-	return []string{filepath.Join(home, ".codex")}
-}
-
-// File is one session's log: a Claude Code transcript (its subagents are found beside it), a Codex rollout,
-// or what a harness package's Discover lists (with its Reader).
+// File is one log a harness package's Discover lists: a Claude Code transcript (its subagents are found
+// beside it), a Codex rollout, an OpenCode database, …, with the Reader that reads it.
 type File struct {
 	Path    string
 	Harness string
-	Size    int64 // bytes on disk, subagents not included; for progress
-	// Reader reads a harness package's File; nil for Claude Code's and Codex's, which Scan reads itself.
+	Size    int64 // bytes on disk, what the reader finds beside it not included; for progress
+	// Reader reads the file into the records of its sessions. A Reader may carry what Discover saw of
+	// the file (Claude Code's: whether its session has a subagents directory to look in).
 	Reader Reader
-
-	// noSubagents: Discover saw nothing named like the session beside its transcript, so it has no
-	// <session>/subagents/ to look in (one stat per session saved). Fixed when Discover walked: a
-	// subagent directory made between Discover and Scan is not read, as the session was not yet done.
-	noSubagents bool
 }
 
-// Discover lists the session logs under the sources. A directory that cannot be read is a warning and the
-// walk goes on around it; a source that does not exist is no warning (that agent is simply not installed).
-func Discover(src Sources) ([]File, []string) {
-	claude, codex := src.ClaudeDirs, src.CodexDirs
-	if claude == nil {
-		claude = DefaultClaudeDirs()
-	}
-	if codex == nil {
-		codex = DefaultCodexDirs()
-	}
-	var (
-		files []File
-		warn  []string
-	)
-	for _, d := range claude {
-		f, w := walk(filepath.Join(d, "projects"), HarnessClaude, isClaudeTranscript)
-		files, warn = append(files, f...), append(warn, w...)
-	}
-	for _, d := range codex {
-		for _, sub := range []string{"sessions", "archived_sessions"} {
-			f, w := walk(filepath.Join(d, sub), HarnessCodex, isRollout)
-			files, warn = append(files, f...), append(warn, w...)
-		}
-	}
-	return files, warn
-}
-
-// isClaudeTranscript: <project>/<session>.jsonl, not a subagent's transcript (read with its session).
-func isClaudeTranscript(path string) bool {
-	return strings.HasSuffix(path, ".jsonl") && filepath.Base(filepath.Dir(path)) != "subagents"
-}
-
-func isRollout(path string) bool {
-	base := filepath.Base(path)
-	return strings.HasPrefix(base, "rollout-") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".jsonl.zst"))
-}
-
-func walk(root, harness string, keep func(string) bool) ([]File, []string) {
+// WalkLogs lists the regular files under root that keep accepts, as Files of harness (their Reader is the
+// caller's to set), and, with dirs, every directory and symbolic link the walk met (a reader that looks
+// beside a log: Claude Code's subagents directory of a session). A directory that cannot be read is a
+// warning and the walk goes on around it; a root that does not exist is no warning (that agent is simply
+// not installed).
+func WalkLogs(root, harness string, keep func(path string) bool, dirs bool) ([]File, map[string]bool, []string) {
 	if _, err := os.Stat(root); err != nil {
 		if os.IsNotExist(err) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, []string{fmt.Sprintf("%s: %v, skipped", root, err)}
+		return nil, nil, []string{fmt.Sprintf("%s: %v, skipped", root, err)}
 	}
-	return walkFS(os.DirFS(root), root, harness, keep)
+	return walkFS(os.DirFS(root), root, harness, keep, dirs)
 }
 
 // walkFS lists the logs of fsys, named under root. A directory it cannot read is a warning; the walk
 // goes on around it. The directories under root are walked in parallel (their lstat calls were most of a
 // scan's serial start: 5,000 transcripts in 50 projects took 25-30 ms on one core), and the lists joined in
 // the order of a walk of the whole tree.
-func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, []string) {
+func walkFS(fsys fs.FS, root, harness string, keep func(string) bool, dirs bool) ([]File, map[string]bool, []string) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil || len(entries) < 2 || runtime.GOMAXPROCS(0) < 2 {
-		w := walker{root: root, keep: keep, harness: harness}
+		w := walker{root: root, keep: keep, harness: harness, seeDirs: dirs}
 		w.walk(fsys, ".")
-		return w.done()
+		return w.files, w.dirs, w.warn
 	}
 	// The root, a directory, as fs.WalkDir visits it first; then each entry, a directory walked whole by
 	// a walker of its own.
-	top := walker{root: root, keep: keep, harness: harness, dirs: map[string]bool{}}
+	top := walker{root: root, keep: keep, harness: harness, seeDirs: dirs}
+	if dirs {
+		top.dirs = map[string]bool{root: true}
+	}
 	parts := make([]walker, len(entries))
 	iter.Iterator[fs.DirEntry]{MaxGoroutines: runtime.GOMAXPROCS(0)}.ForEachIdx(entries, func(i int, d *fs.DirEntry) {
 		w := &parts[i]
-		*w = walker{root: root, keep: keep, harness: harness}
+		*w = walker{root: root, keep: keep, harness: harness, seeDirs: dirs}
 		if (*d).IsDir() {
 			w.walk(fsys, (*d).Name())
 		} else {
@@ -154,7 +75,7 @@ func walkFS(fsys fs.FS, root, harness string, keep func(string) bool) ([]File, [
 			top.dirs[d] = true
 		}
 	}
-	return top.done()
+	return top.files, top.dirs, top.warn
 }
 
 // walker collects the logs of one walk.
@@ -163,6 +84,7 @@ type walker struct {
 	keep          func(string) bool
 	files         []File
 	warn          []string
+	seeDirs       bool            // collect dirs
 	dirs          map[string]bool // what may be a directory: directories and symbolic links
 }
 
@@ -183,7 +105,7 @@ func (w *walker) visit(rel string, d fs.DirEntry, err error) error {
 		}
 		return nil
 	}
-	if w.harness == HarnessClaude && (d.IsDir() || d.Type()&fs.ModeSymlink != 0) { // only Claude's are looked up (done)
+	if w.seeDirs && (d.IsDir() || d.Type()&fs.ModeSymlink != 0) {
 		if w.dirs == nil {
 			w.dirs = make(map[string]bool)
 		}
@@ -203,16 +125,6 @@ func (w *walker) visit(rel string, d fs.DirEntry, err error) error {
 	return nil
 }
 
-// done is the walk's files, each told whether it may have subagents, and its warnings.
-func (w *walker) done() ([]File, []string) {
-	if w.harness == HarnessClaude {
-		for i := range w.files {
-			w.files[i].noSubagents = !w.dirs[strings.TrimSuffix(w.files[i].Path, ".jsonl")]
-		}
-	}
-	return w.files, w.warn
-}
-
 // ScanOptions tune Scan.
 type ScanOptions struct {
 	Options
@@ -226,11 +138,11 @@ type ScanOptions struct {
 	Forks map[string]ForkRecord
 }
 
-// Scan reads every file, in parallel, into one record per session, oldest first. A file that cannot be
-// read is a warning; the records' own warnings come back too. Calls that several Claude Code transcripts
-// share (a --fork-session transcript copies its parent's history with the same message ids) are counted
-// once, in the session the copied lines name, else the one that started first; the same session found twice
-// (a rollout in sessions/ and archived_sessions/) is kept once, the copy with more calls.
+// Scan reads every file with its Reader, in parallel, into one record per session, oldest first. A file
+// that cannot be read is a warning; the records' own warnings come back too. Calls that several logs share
+// (a --fork-session transcript copies its parent's history with the same message ids) are counted once, in
+// the session the copied lines name, else the one that started first; the same session found twice (a
+// rollout in sessions/ and archived_sessions/) is kept once, the copy with more calls.
 func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []string) {
 	workers := opt.Workers
 	if workers <= 0 {
@@ -244,77 +156,40 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
-	recs, errs := make([]Record, len(files)), make([]error, len(files))
-	// What the Reader of a harness package's file found, by file, and what it said of the sessions it left
-	// out; nil when no file has a Reader.
-	var others [][]Record
-	var otherWarn [][]string
-	for i := range files {
-		if files[i].Reader != nil {
-			others, otherWarn = make([][]Record, len(files)), make([][]string, len(files))
-			break
-		}
-	}
+	// What each file's Reader found, and what it said of the sessions it left out.
+	read, readWarn, errs := make([][]Record, len(files)), make([][]string, len(files)), make([]error, len(files))
 	iter.Iterator[int]{MaxGoroutines: workers}.ForEach(order, func(i *int) {
-		f, rec := &files[*i], &recs[*i]
+		f := &files[*i]
 		if ctx.Err() != nil {
 			errs[*i] = fmt.Errorf("%s: %w", f.Path, ctx.Err())
 			return
 		}
-		if f.Reader != nil {
-			others[*i], otherWarn[*i], errs[*i] = readOther(f, opt.Options)
-			if opt.Done != nil {
-				opt.Done(f.Size)
-			}
-			return
-		}
-		if f.Harness == HarnessCodex {
-			*rec, errs[*i] = ReadCodexRollout(f.Path, opt.Options)
-		} else {
-			*rec, errs[*i] = readClaudeSession(f.Path, !f.noSubagents, opt.Options)
-		}
-		switch {
-		case errs[*i] != nil || !rec.Start.IsZero():
-		case f.Harness == HarnessClaude && IsOrphanSummary(f.Path):
-			errs[*i] = fmt.Errorf("%s: %w, skipped", f.Path, ErrOrphanSummary)
-		default:
-			// An empty file, or one cut before its first dated line: no session to show (it read as one
-			// dated year 1).
-			errs[*i] = fmt.Errorf("%s: no dated line: not a session (yet), skipped", f.Path)
-		}
-		hashCalls(rec)
+		read[*i], readWarn[*i], errs[*i] = readFile(f, opt.Options)
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}
 	})
-	// The records read stay where they are; those of files that could not be read are warnings.
+	// The records read, in the files' order; a file that could not be read is a warning.
 	var warn []string
 	n := 0
-	for i := range recs {
+	for i := range read {
 		if errs[i] != nil {
 			warn = append(warn, errs[i].Error())
 			continue
 		}
-		if files[i].Reader != nil {
-			warn = append(warn, otherWarn[i]...)
-			continue // its records are in others
-		}
-		if n != i {
-			recs[n] = recs[i]
-		}
-		n++
+		warn = append(warn, readWarn[i]...)
+		n += len(read[i])
 	}
-	clear(recs[n:])
-	recs = recs[:n]
-	for _, more := range others {
-		recs = append(recs, more...)
+	recs := make([]Record, 0, n)
+	for _, got := range read {
+		recs = append(recs, got...)
 	}
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
 	// A fork of saverd's own repeats its parent's history by design: that is no news to the person.
 	known := func(copier, owner string) bool { return opt.Forks[copier].Parent == owner }
-	warn = append(warn, sharedCalls(recs, opt.table(), known)...)
-	recs, w = foldForks(recs, opt.Forks, opt.table())
+	warn = append(warn, sharedCalls(recs, opt.Table(), known)...)
+	recs, w = foldForks(recs, opt.Forks, opt.Table())
 	warn = append(warn, w...)
 	sort.Slice(recs, func(i, j int) bool {
 		if !recs[i].Start.Equal(recs[j].Start) {
@@ -328,9 +203,13 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	return recs, warn
 }
 
-// readOther reads a harness package's file; its records are hashed as Scan's own are, and a session with
-// no dated line is left out with a warning, as an empty transcript is.
-func readOther(f *File, opt Options) ([]Record, []string, error) {
+// readFile reads one file with its Reader; its records are hashed for sharedCalls as they are read, in
+// parallel, and a session with no dated line is left out with a warning. A Reader whose file is one
+// session says so itself, naming the file (NoDatedLine).
+func readFile(f *File, opt Options) ([]Record, []string, error) {
+	if f.Reader == nil {
+		return nil, nil, fmt.Errorf("%s: no reader for %s's logs, skipped", f.Path, f.Harness)
+	}
 	got, err := f.Reader.ReadFile(*f, opt)
 	if err != nil {
 		return nil, nil, err
@@ -346,6 +225,12 @@ func readOther(f *File, opt Options) ([]Record, []string, error) {
 		out = append(out, got[i])
 	}
 	return out, warn, nil
+}
+
+// NoDatedLine is the error of a log that is one session and holds no dated line: an empty file, or one
+// cut before its first dated line, is no session to show (it would read as one dated year 1).
+func NoDatedLine(path string) error {
+	return fmt.Errorf("%s: no dated line: not a session (yet), skipped", path)
 }
 
 // sameSession keeps one record per harness and session id: the one with more calls.

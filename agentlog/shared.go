@@ -13,7 +13,7 @@ import (
 // sharedKey is a call as it is copied between transcripts: its ids and the time of its line. A fork
 // copies its parent's lines whole, time included; two sessions that merely reuse an id (a scripted API
 // server numbers its messages msg_0, msg_1, … in every session) are not one call.
-func sharedKey(c *call) copiedCall { return copiedCall{key: c.key, at: c.at.UnixNano()} }
+func sharedKey(c *Call) copiedCall { return copiedCall{key: c.Key, at: c.At.UnixNano()} }
 
 // callSeed seeds the calls' hashes, which only index them (see sharedCalls).
 var callSeed = maphash.MakeSeed()
@@ -144,19 +144,19 @@ func indexCalls(recs []Record, shard, shards uint64, n int) sharedIndex {
 			k := sharedKey(c)
 			if f := &recs[at.rec].calls[at.call]; sharedKey(f) == k {
 				if _, moved := x.first[k]; !moved {
-					x.first[k] = firstHolder{rec: int(at.rec), named: f.owner} // held again: to the exact map
+					x.first[k] = firstHolder{rec: int(at.rec), named: f.Owner} // held again: to the exact map
 				}
 			}
 			h, seen := x.first[k]
 			if !seen {
-				x.first[k] = firstHolder{rec: i, named: c.owner} // a collision: a call of its own
+				x.first[k] = firstHolder{rec: i, named: c.Owner} // a collision: a call of its own
 				continue
 			}
 			if len(x.more[k]) == 0 {
 				x.more[k] = []int{h.rec}
 			}
 			x.more[k] = append(x.more[k], i)
-			if h.named != c.owner && h.named != "" {
+			if h.named != c.Owner && h.named != "" {
 				x.first[k] = firstHolder{rec: h.rec} // the copies disagree (a fork that renamed them): the first start wins
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/agentlogtest"
 	"github.com/saverd/saverd/logset"
 )
@@ -22,7 +23,7 @@ func TestTargetsAndRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := logset.Set{ClaudeDirs: []string{dir}}
+	logs := logset.Set{Dirs: map[harness.ID][]string{harness.ClaudeCode: {dir}}}
 	for _, q := range []Query{{Name: path}, {Name: "s-1"}, {Last: true}, {Since: at.Add(-time.Hour)}} {
 		targets, err := Targets(t.Context(), logs, q)
 		if err != nil || len(targets) != 1 || filepath.Base(targets[0].path) != "s-1.jsonl" {
@@ -46,7 +47,7 @@ func TestTargetsAndRun(t *testing.T) {
 			t.Errorf("%+v found %+v", q, targets)
 		}
 	}
-	if _, err := Targets(t.Context(), logset.Set{ClaudeDirs: []string{t.TempDir()}}, Query{Last: true}); err == nil || !strings.Contains(err.Error(), "no session logs found") {
+	if _, err := Targets(t.Context(), logset.Set{Dirs: map[harness.ID][]string{harness.ClaudeCode: {t.TempDir()}}}, Query{Last: true}); err == nil || !strings.Contains(err.Error(), "no session logs found") {
 		t.Errorf("no logs: %v", err)
 	}
 }

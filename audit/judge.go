@@ -8,6 +8,8 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -38,7 +40,7 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	if err != nil {
 		return nil, err
 	}
-	if tr.Harness != agentlog.HarnessClaude && tr.Harness != agentlog.HarnessCodex && cfg.Claude == "" {
+	if _, live := all.LiveOf(harness.ID(tr.Harness)); !live && cfg.Claude == "" {
 		return nil, fmt.Errorf("judge: %s: %w", tr.Harness, errNoJudgeFork) // claude --resume knows no such session
 	}
 	aliases := judge.Aliases(st)

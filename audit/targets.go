@@ -5,30 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/logset"
 )
 
-// Target is one session to audit: a Claude Code transcript or Codex rollout (h nil), or a session
-// of a harness package's log.
+// Target is one session to audit: a session of a harness's log.
 type Target struct {
 	path    string
-	session string // "" for a transcript or rollout: the file is the session
+	session string
 	h       harness.Logs
 	at      time.Time // when it was last written, for --last and --since
 }
 
 // read reads the target's history.
 func (t Target) read() (agentlog.Transcript, error) {
-	if t.h == nil {
-		return agentlog.ReadTranscript(t.path, agentlog.Options{})
-	}
 	return t.h.History(t.path, t.session, agentlog.Options{})
 }
 
@@ -83,12 +79,13 @@ func Targets(ctx context.Context, logs logset.Set, q Query) ([]Target, error) {
 	return out, nil
 }
 
-// fileTargets are the sessions of a log a person named: a Claude Code transcript or Codex rollout is
-// one; another harness's log (the harness that Owns it) holds one session or, an OpenCode database, many.
+// fileTargets are the sessions of a log a person named, read by the harness that owns it (all.Owner): a
+// log that is one session (a Claude Code transcript, a Codex rollout) is that session, unread until its
+// audit; another holds one session or, an OpenCode database, many.
 func fileTargets(path string, dir bool) ([]Target, error) {
-	for _, h := range logset.Harnesses {
-		if !h.Owns(path) {
-			continue
+	if h, ok := all.Owner(path); ok {
+		if fs, one := h.(harness.FileSessions); one {
+			return []Target{{path: path, session: fs.SessionOf(path), h: h}}, nil
 		}
 		recs, err := h.ReadFile(agentlog.File{Path: path, Harness: string(h.ID())}, agentlog.Options{})
 		if err != nil {
@@ -106,26 +103,31 @@ func fileTargets(path string, dir bool) ([]Target, error) {
 	if dir {
 		return nil, fmt.Errorf("%s is a directory, not a session log", path)
 	}
-	return []Target{{path: path}}, nil
+	return nil, fmt.Errorf("%s: not a session log of any harness saverd reads", path)
 }
 
-// allTargets is every session of the logs the flags name: Claude Code's transcripts and Codex's rollouts
-// by their file (its name carries the session id, its time the last write), the harness packages' by the
-// records their logs read into.
+// allTargets is every session of the logs the flags name: a log that is one session (Claude Code's
+// transcripts, Codex's rollouts) by its file (its name carries the session id, its time the last write),
+// any other by the records it reads into.
 func allTargets(ctx context.Context, logs logset.Set) ([]Target, []string) {
-	files, warn := agentlog.Discover(logs.Sources())
-	var out []Target
-	for _, f := range files {
-		t := Target{path: f.Path, session: sessionIDOf(f)}
-		if fi, err := os.Stat(f.Path); err == nil {
-			t.at = fi.ModTime()
-		}
-		out = append(out, t)
-	}
+	var (
+		out  []Target
+		warn []string
+	)
 	for _, h := range logset.Harnesses {
 		files, w := h.Discover(logs.DirsOf(h))
 		warn = append(warn, w...)
 		if len(files) == 0 {
+			continue
+		}
+		if fs, one := h.(harness.FileSessions); one {
+			for _, f := range files {
+				t := Target{path: f.Path, session: fs.SessionOf(f.Path), h: h}
+				if fi, err := os.Stat(f.Path); err == nil {
+					t.at = fi.ModTime()
+				}
+				out = append(out, t)
+			}
 			continue
 		}
 		recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{})
@@ -144,31 +146,11 @@ func allTargets(ctx context.Context, logs logset.Set) ([]Target, []string) {
 
 // searched names the directories a discovery looked in.
 func searched(logs logset.Set) []string {
-	src := logs.Sources()
-	claude, codex := src.ClaudeDirs, src.CodexDirs
-	if claude == nil {
-		claude = agentlog.DefaultClaudeDirs()
-		if home, err := os.UserHomeDir(); len(claude) == 0 && err == nil {
-			claude = []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")} // where Claude Code would write, though absent
-		}
-	}
-	if codex == nil {
-		codex = agentlog.DefaultCodexDirs()
-	}
-	out := append(append([]string{}, claude...), codex...)
+	var out []string
 	for _, h := range logset.Harnesses {
 		out = append(out, logs.DirsOf(h)...)
 	}
 	return out
-}
-
-// sessionIDOf is the session id a log file's name carries: a Claude Code transcript is <id>.jsonl, a
-// Codex rollout rollout-<time>-<id>.jsonl(.zst).
-func sessionIDOf(f agentlog.File) string {
-	if id, ok := agentlog.RolloutSessionID(f.Path); ok && f.Harness == agentlog.HarnessCodex {
-		return id
-	}
-	return strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
 }
 
 // errNoJudgeFork: a harness package's session has no built-in judge fork.

@@ -1,4 +1,4 @@
-package bridge
+package bridge_test
 
 import (
 	"bytes"
@@ -7,6 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
 )
 
 // benchLog is a long session's log for the readers' benchmarks: the fixture's turns written again and
@@ -41,23 +47,23 @@ func benchLog(b *testing.B, fixture string, size int, ids ...string) (path strin
 //
 //	go test -run '^$' -bench 'ReadUsage|HeldTexts|History' -benchmem ./bridge
 func BenchmarkReadUsage(b *testing.B) {
-	claude, claudeLast := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
-	codex, codexLast := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
+	cc, ccLast := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	cx, cxLast := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
 	for _, c := range []struct {
 		name string
 		path string
 		from int64
 	}{
-		{"claude-turn", claude, claudeLast},
-		{"claude-whole", claude, 0},
-		{"codex-turn", codex, codexLast},
-		{"codex-whole", codex, 0},
+		{"claude-turn", cc, ccLast},
+		{"claude-whole", cc, 0},
+		{"codex-turn", cx, cxLast},
+		{"codex-whole", cx, 0},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			fi, _ := os.Stat(c.path)
 			b.SetBytes(fi.Size() - c.from)
 			for range b.N {
-				if u, _, err := ReadUsage(c.path, c.from); err != nil || u.Calls == 0 {
+				if u, _, err := bridge.ReadUsage(c.path, c.from); err != nil || u.Calls == 0 {
 					b.Fatalf("ReadUsage = %+v, %v", u, err)
 				}
 			}
@@ -67,26 +73,32 @@ func BenchmarkReadUsage(b *testing.B) {
 
 // BenchmarkHeldTexts is a join's look for the standing instructions in a 20 MB transcript.
 func BenchmarkHeldTexts(b *testing.B) {
-	claude, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	path, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
 	texts := []string{"Run the one failing test, not the whole suite.", "Read only the lines you need."}
-	fi, _ := os.Stat(claude)
+	fi, _ := os.Stat(path)
 	b.SetBytes(fi.Size())
 	for range b.N {
-		HeldTexts(claude, texts)
+		bridge.HeldTexts(path, texts)
 	}
 }
 
-// BenchmarkHistory is a join's reading of a 20 MB transcript or rollout into the messages it adopts.
+// BenchmarkHistory is a join's reading of a 20 MB transcript or rollout into the messages it adopts,
+// through its harness's History within a hook's bounds (as handlers' historyOf reads it).
 func BenchmarkHistory(b *testing.B) {
-	claude, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
-	codex, _ := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
-	for _, c := range []struct{ name, path string }{{"claude", claude}, {"codex", codex}} {
+	cc, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
+	cx, _ := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
+	for _, c := range []struct {
+		name string
+		h    harness.Logs
+		path string
+	}{{"claude", claude.Harness{}, cc}, {"codex", codex.Harness{}, cx}} {
 		b.Run(c.name, func(b *testing.B) {
 			fi, _ := os.Stat(c.path)
 			b.SetBytes(fi.Size())
 			for range b.N {
-				if msgs, err := History(c.path); err != nil || len(msgs) == 0 {
-					b.Fatalf("History = %d messages, %v", len(msgs), err)
+				tr, err := c.h.History(c.path, "", agentlog.Options{Limits: bridge.Limits()})
+				if err != nil || len(tr.Messages) == 0 {
+					b.Fatalf("History = %d messages, %v", len(tr.Messages), err)
 				}
 			}
 		})

@@ -210,28 +210,6 @@ func TestOpenRefusesAFIFO(t *testing.T) {
 	}
 }
 
-func TestHistoryAdoptsEveryFinishedCall(t *testing.T) {
-	msgs, err := History("testdata/transcript-two-turns.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := intake.AdoptRows(msgs)
-	// Turn one ran 8 tools (one failed), turn two 3: the same 11 calls the hooks saw.
-	if len(rows) != 11 {
-		t.Fatalf("adopted %d rows, want 11", len(rows))
-	}
-	if rows[0].Tool != "Bash" || rows[0].Turn != 1 || rows[len(rows)-1].Turn != 2 {
-		t.Fatalf("rows %+v … %+v", rows[0], rows[len(rows)-1])
-	}
-	cx, err := History("testdata/codex-rollout.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(intake.AdoptRows(cx)); n != 4 {
-		t.Fatalf("codex: adopted %d rows, want 4 (three commands and a patch)", n)
-	}
-}
-
 // TestSaverArgs: the hook bridge reads a command in every spelling internal/saverline knows (its own
 // table tests the edges).
 func TestSaverArgs(t *testing.T) {

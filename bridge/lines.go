@@ -21,9 +21,9 @@ const MaxLine = 16 << 20
 // disk) is given up, its reader told why, so the hook still answers within the harness's wait.
 const ReadWait = 3 * time.Second
 
-// limits are the bounds of one transcript read that starts now (see safefile.Limits): the agent logs'
-// size on disk, and ReadWait.
-func limits() safefile.Limits {
+// Limits are the bounds of one transcript read a hook asks for that starts now (see safefile.Limits): the
+// agent logs' size on disk, and ReadWait.
+func Limits() safefile.Limits {
 	return safefile.Limits{Size: agentlog.DefaultMaxFile, Inflated: agentlog.DefaultMaxFile, Deadline: time.Now().Add(ReadWait)}
 }
 
@@ -35,7 +35,7 @@ func openRegular(path string) (*os.File, error) { return safefile.Open(path) }
 // after the last complete line (a line still being written is left for the next read). Lines over
 // MaxLine are skipped.
 func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
-	lim := limits()
+	lim := Limits()
 	f, size, err := safefile.OpenSized(path, lim.Size)
 	if err != nil {
 		return from, err

@@ -16,7 +16,7 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-func (h *harness) pane() view.PaneModel {
+func (h *testHarness) pane() view.PaneModel {
 	h.t.Helper()
 	var p view.PaneModel
 	h.callInto("view.pane", map[string]any{"sessionId": "s"}, &p)
@@ -24,7 +24,7 @@ func (h *harness) pane() view.PaneModel {
 }
 
 // rule is the artifact the pane offers for a pattern and kind.
-func (h *harness) rule(patternID string, kind state.ArtifactKind) (rules.Artifact, bool) {
+func (h *testHarness) rule(patternID string, kind state.ArtifactKind) (rules.Artifact, bool) {
 	for _, a := range h.pane().Artifacts {
 		if a.PatternID == patternID && a.Kind == kind {
 			return a, true
@@ -33,7 +33,7 @@ func (h *harness) rule(patternID string, kind state.ArtifactKind) (rules.Artifac
 	return rules.Artifact{}, false
 }
 
-func (h *harness) act(action string, artifact any) (string, error) {
+func (h *testHarness) act(action string, artifact any) (string, error) {
 	raw, err := h.callErr("ui.action", map[string]any{"sessionId": "s", "at": 60_000, "action": action, "artifact": artifact})
 	if err != nil {
 		return "", err

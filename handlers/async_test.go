@@ -13,7 +13,7 @@ import (
 )
 
 // newAsync is a harness whose background work runs in goroutines, as the daemon serves a live host.
-func newAsync(t *testing.T, start map[string]any) *harness {
+func newAsync(t *testing.T, start map[string]any) *testHarness {
 	t.Helper()
 	h := newHarnessWith(t, Options{}, true, start)
 	t.Cleanup(func() { _ = h.srv.Shutdown(context.Background()) })
@@ -21,7 +21,7 @@ func newAsync(t *testing.T, start map[string]any) *harness {
 }
 
 // holdForks makes every fork wait until the returned release is called.
-func (h *harness) holdForks() (release func()) {
+func (h *testHarness) holdForks() (release func()) {
 	gate := make(chan struct{})
 	h.host.mu.Lock()
 	h.host.gate, h.host.forked = gate, make(chan struct{}, 8)
@@ -29,7 +29,7 @@ func (h *harness) holdForks() (release func()) {
 	return func() { close(gate) }
 }
 
-func (h *harness) awaitFork() {
+func (h *testHarness) awaitFork() {
 	h.t.Helper()
 	select {
 	case <-h.host.forked:
@@ -39,7 +39,7 @@ func (h *harness) awaitFork() {
 }
 
 // heldCadenceRun starts a quiet cadence run on twelve rows and three turns, its fork held until release.
-func (h *harness) heldCadenceRun() (release func()) {
+func (h *testHarness) heldCadenceRun() (release func()) {
 	h.twelve()
 	release = h.holdForks()
 	h.host.queue(reply(suiteFinding(nil)))

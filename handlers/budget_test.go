@@ -13,7 +13,7 @@ import (
 )
 
 // spendTurns completes n main-loop turns of tokens each, starting the next one after each.
-func (h *harness) spendTurns(n int, tokens int64, at int64) int64 {
+func (h *testHarness) spendTurns(n int, tokens int64, at int64) int64 {
 	h.t.Helper()
 	for i := 0; i < n; i++ {
 		h.turnComplete(map[string]any{"at": at, "usage": map[string]any{"input_tokens": tokens}})

@@ -51,7 +51,7 @@ func (sess *Session) detectedToast(queued []string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
-	saver := bridge.Command(sess.bridge.harness)
+	saver := bridge.Command(string(sess.bridge.live.ID()))
 	if p := sess.st.PatternByID(queued[0]); len(queued) == 1 && p != nil {
 		n := strconv.Itoa(sess.seatOf(p.ID))
 		sess.toast("ContextSaver: 1 new waster, found without a model: " + p.Kind + " — " + saver + " fix " + n +

@@ -198,9 +198,9 @@ func writeProject(t *testing.T, dir, settings string) {
 
 // hostWithDetectors is a fork-capable host whose initialize sends detectors (nil: leaves it out), with
 // session "s" started in a project whose .saverd.json is project ("" for none).
-func hostWithDetectors(t *testing.T, detectors any, project string) *harness {
+func hostWithDetectors(t *testing.T, detectors any, project string) *testHarness {
 	t.Helper()
-	h := &harness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
+	h := &testHarness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
 	writeProject(t, h.cwd, project)
 	h.srv = New(Options{Synchronous: true, Store: h.reg, Clock: func() int64 { return 999 }})
 	h.srv.SetHost(h.host)
@@ -215,7 +215,7 @@ func hostWithDetectors(t *testing.T, detectors any, project string) *harness {
 
 // fourBuilds is one host turn from at: four identical builds of 20,000 characters each, two small reads
 // and the turn's end with 1,000 input, 300 output and 20,500 cache-creation tokens.
-func (h *harness) fourBuilds(at int64) {
+func (h *testHarness) fourBuilds(at int64) {
 	h.t.Helper()
 	h.turnStart(at)
 	for i := range 4 {

@@ -143,8 +143,8 @@ func (h *fakeHost) reset() {
 	h.notes = nil
 }
 
-// harness is one in-memory server with a fake host, an in-memory registry and one session "s".
-type harness struct {
+// testHarness is one in-memory server with a fake host, an in-memory registry and one session "s".
+type testHarness struct {
 	t    testing.TB
 	srv  *Server
 	host *fakeHost
@@ -153,13 +153,13 @@ type harness struct {
 }
 
 // newHarness is a fork-capable server in Synchronous mode, with session "s" started in a temp dir.
-func newHarness(t testing.TB, start map[string]any) *harness {
+func newHarness(t testing.TB, start map[string]any) *testHarness {
 	return newHarnessWith(t, Options{Synchronous: true}, true, start)
 }
 
-func newHarnessWith(t testing.TB, opt Options, fork bool, start map[string]any) *harness {
+func newHarnessWith(t testing.TB, opt Options, fork bool, start map[string]any) *testHarness {
 	t.Helper()
-	h := &harness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
+	h := &testHarness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
 	if opt.Store == nil {
 		opt.Store = h.reg
 	}
@@ -177,7 +177,7 @@ func newHarnessWith(t testing.TB, opt Options, fork bool, start map[string]any) 
 	return h
 }
 
-func (h *harness) callErr(method string, params any) (json.RawMessage, error) {
+func (h *testHarness) callErr(method string, params any) (json.RawMessage, error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		h.t.Fatal(err)
@@ -197,7 +197,7 @@ func (h *harness) callErr(method string, params any) (json.RawMessage, error) {
 	return out, nil
 }
 
-func (h *harness) call(method string, params any) json.RawMessage {
+func (h *testHarness) call(method string, params any) json.RawMessage {
 	h.t.Helper()
 	res, err := h.callErr(method, params)
 	if err != nil {
@@ -206,7 +206,7 @@ func (h *harness) call(method string, params any) json.RawMessage {
 	return res
 }
 
-func (h *harness) callInto(method string, params, out any) {
+func (h *testHarness) callInto(method string, params, out any) {
 	h.t.Helper()
 	if err := json.Unmarshal(h.call(method, params), out); err != nil {
 		h.t.Fatalf("%s result: %v", method, err)
@@ -214,7 +214,7 @@ func (h *harness) callInto(method string, params, out any) {
 }
 
 // saver runs `/saver args` and answers its reply.
-func (h *harness) saver(args string) string {
+func (h *testHarness) saver(args string) string {
 	h.t.Helper()
 	var res struct{ Text *string }
 	h.callInto("command.run", map[string]any{"sessionId": "s", "at": 50_000, "command": "saver", "args": args}, &res)
@@ -225,13 +225,13 @@ func (h *harness) saver(args string) string {
 }
 
 // stateJSON is debug.state as the bytes the host reads.
-func (h *harness) stateJSON() string {
+func (h *testHarness) stateJSON() string {
 	h.t.Helper()
 	return string(h.call("debug.state", map[string]any{"sessionId": "s"}))
 }
 
 // st is debug.state decoded into the state's own type.
-func (h *harness) st() *state.State {
+func (h *testHarness) st() *state.State {
 	h.t.Helper()
 	var st state.State
 	if err := json.Unmarshal(h.call("debug.state", map[string]any{"sessionId": "s"}), &st); err != nil {
@@ -240,12 +240,12 @@ func (h *harness) st() *state.State {
 	return &st
 }
 
-func (h *harness) turnStart(at int64) {
+func (h *testHarness) turnStart(at int64) {
 	h.call("turn.start", map[string]any{"sessionId": "s", "at": at})
 }
 
 // tool sends one tool.call and answers the texts it appended.
-func (h *harness) tool(at int64, event map[string]any, result map[string]any) []string {
+func (h *testHarness) tool(at int64, event map[string]any, result map[string]any) []string {
 	h.t.Helper()
 	if result == nil {
 		result = map[string]any{"text": "ok"}
@@ -258,7 +258,7 @@ func (h *harness) tool(at int64, event map[string]any, result map[string]any) []
 	return res.Context
 }
 
-func (h *harness) prompt(at int64, text, origin string) []string {
+func (h *testHarness) prompt(at int64, text, origin string) []string {
 	h.t.Helper()
 	params := map[string]any{"sessionId": "s", "at": at, "text": text}
 	if origin != "" {
@@ -281,7 +281,7 @@ func ev(tool string, args ...any) map[string]any {
 }
 
 // twelve is the suite run after every edit: rows r1..r12, the test suite at r1, r4 and r7.
-func (h *harness) twelve() {
+func (h *testHarness) twelve() {
 	h.t.Helper()
 	h.turnStart(2_000)
 	suite := func() map[string]any { return ev("Bash", "command", "bun test") }
@@ -340,7 +340,7 @@ func threeFindings() *ForkResult {
 }
 
 // cards runs the twelve calls and a check the fake host answers with reply, and answers the cards.
-func (h *harness) cards(r *ForkResult) []string {
+func (h *testHarness) cards(r *ForkResult) []string {
 	h.t.Helper()
 	h.twelve()
 	h.host.queue(r)
@@ -355,7 +355,7 @@ var errForkBroke = errors.New("fork broke")
 
 // checkAnswered runs the twelve calls and a /saver check the fake host answers with answer, and asserts
 // the check's one toast is toast.
-func checkAnswered(t *testing.T, answer any, toast string) *harness {
+func checkAnswered(t *testing.T, answer any, toast string) *testHarness {
 	t.Helper()
 	h := newHarness(t, nil)
 	h.twelve()

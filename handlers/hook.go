@@ -9,6 +9,8 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -63,12 +65,12 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug}
-	switch p.Harness {
-	case "", bridge.Claude:
-		p.Harness = bridge.Claude
-	case bridge.Codex:
-	default:
-		return nil, rpc.InvalidParams("params.harness: want claude-code or codex, got %q", p.Harness)
+	if p.Harness == "" {
+		p.Harness = string(harness.Hooked) // a hook that names none (protocol.md, "hook")
+	}
+	live, ok := all.LiveOf(harness.ID(p.Harness))
+	if !ok {
+		return nil, rpc.InvalidParams("params.harness: want %s, got %q", liveNames(), p.Harness)
 	}
 	if !bridge.Known(p.Event) {
 		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
@@ -78,7 +80,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
 	now := s.now(nil)
-	sess, err := s.hookSession(p, pl, now)
+	sess, err := s.hookSession(live, p, pl, now)
 	if err != nil {
 		return nil, err
 	}
@@ -98,8 +100,8 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 // hookSession finds the session a hook is for, starting it (with its transcript adopted) when the
 // daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. nil for a
 // SessionEnd of a session it does not hold.
-func (s *Server) hookSession(p HookParams, pl bridge.Payload, now int64) (*Session, error) {
-	sess, started, err := s.joinOrStart(p, pl, now)
+func (s *Server) hookSession(live harness.Live, p HookParams, pl bridge.Payload, now int64) (*Session, error) {
+	sess, started, err := s.joinOrStart(live, p, pl, now)
 	if sess == nil || err != nil {
 		return nil, err
 	}
@@ -121,7 +123,7 @@ type joining struct {
 // the project's registry and .saverd.json) under no lock another session waits on: the parallel hooks of
 // the session being started (a restart meets a burst of tool calls) wait for that one start, and every
 // other session's hooks go on, however long this one takes.
-func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *Session, started bool, err error) {
+func (s *Server) joinOrStart(live harness.Live, p HookParams, pl bridge.Payload, now int64) (sess *Session, started bool, err error) {
 	s.mu.Lock()
 	sess, j := s.sessions[pl.SessionID], s.joining[pl.SessionID]
 	switch {
@@ -146,7 +148,7 @@ func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *
 			s.mu.Unlock()
 			close(j.done)
 		}()
-		j.sess = s.startBridged(p, pl, now)
+		j.sess = s.startBridged(live, p, pl, now)
 		return j.sess, true, nil
 	}
 	if sess.bridge == nil {
@@ -158,11 +160,11 @@ func (s *Server) joinOrStart(p HookParams, pl bridge.Payload, now int64) (sess *
 // startBridged starts a session for a harness's hooks, as session.start does for a host. A transcript
 // that cannot be read (past its bounds, not a regular file) is warned of, naming it, and the session
 // starts without its history.
-func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Session {
-	b := newBridged(p.Harness, pl)
+func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload, now int64) *Session {
+	b := newBridged(live, pl)
 	var history []intake.SessionMessage
 	if pl.TranscriptPath != "" {
-		h, err := bridge.History(pl.TranscriptPath)
+		h, err := historyOf(live, pl.TranscriptPath)
 		switch {
 		case safefile.IsLimit(err):
 			s.log.Warn().Err(err).Str("sessionId", pl.SessionID).Str("transcript", pl.TranscriptPath).Msg("hook: transcript refused; the session starts without its history")
@@ -215,6 +217,27 @@ func (s *Server) startBridged(p HookParams, pl bridge.Payload, now int64) *Sessi
 	return sess
 }
 
+// historyOf reads the transcript a hook named as the messages session.start adopts: the person's prompts,
+// and each assistant message's tool calls with what they returned. A daemon that joins a session late (a
+// resume, a restart) rebuilds its ledger from them. It is read by the reader `saverd audit` uses, within
+// a hook's bounds (bridge.Limits): a file past them is an error naming it, and nothing of it is adopted.
+func historyOf(live harness.Live, path string) ([]intake.SessionMessage, error) {
+	tr, err := live.History(path, "", agentlog.Options{Limits: bridge.Limits()})
+	return tr.Messages, err
+}
+
+// liveNames lists the harnesses whose hooks the daemon answers, for an error.
+func liveNames() string {
+	var names []string
+	for _, h := range all.Live() {
+		names = append(names, string(h.ID()))
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // compacted records one compaction for PreCompact, PostCompact and SessionStart(compact) together,
 // which a harness sends in either order and not always all three: the first of them records it, the
 // rest of the same compaction do not, until another event ends it (compactionOver). Called under the lock.
@@ -264,7 +287,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
-			return bridge.BlockPrompt(sess.bridge.harness, s.saverTyped(ctx, sess, args, now))
+			return bridge.BlockPrompt(string(sess.bridge.live.ID()), s.saverTyped(ctx, sess, args, now))
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:
@@ -285,15 +308,16 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
-		var harness, transcript string
+		var transcript string
 		var saver *agentlog.Saver
 		sess.event(func() {
-			harness, transcript = sess.bridge.harness, sess.bridge.transcript
+			transcript = sess.bridge.transcript
 			saver = saverOf(sess.st)
 		})
+		live := sess.bridge.live // fixed at the session's start
 		s.background(func() {
 			sess.flush()
-			s.recordSession(harness, transcript, saver)
+			s.recordSession(live, transcript, saver)
 		})
 	}
 	return nil

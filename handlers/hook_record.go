@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/agentlog"
-	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
@@ -74,7 +74,7 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 // the forks saverd ran for it spent as its judge spend (the forks log names them) and what saverd did in it
 // (saverOf, taken when the session ended). A session resumed and ended again is appended again: its last
 // record covers all of it.
-func (s *Server) recordSession(harness, transcript string, saver *agentlog.Saver) {
+func (s *Server) recordSession(live harness.Live, transcript string, saver *agentlog.Saver) {
 	if s.opt.SessionsLog == "" || transcript == "" {
 		return
 	}
@@ -86,10 +86,7 @@ func (s *Server) recordSession(harness, transcript string, saver *agentlog.Saver
 			s.log.Warn().Str("forks", s.opt.HistoryLogs.ForksLog).Msg(w)
 		}
 	}
-	if harness != bridge.Codex {
-		harness = agentlog.HarnessClaude
-	}
-	rec, _, err := agentlog.ReadSession(harness, transcript, forks, agentlog.Options{Prices: priceTable(s)})
+	rec, _, err := live.Record(transcript, forks, agentlog.Options{Prices: priceTable(s)})
 	if err == nil {
 		rec.Saver = saver
 		err = agentlog.AppendRecord(s.opt.SessionsLog, rec)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 )
@@ -16,7 +17,7 @@ const maxMail = 8
 // bridged is what the hook bridge keeps beside a session a harness's hooks feed: what the hook payloads
 // leave out and the next answers need. Guarded by the session's lock.
 type bridged struct {
-	harness    string
+	live       harness.Live // the harness the hooks come from
 	transcript string
 	cwd        string
 	model      string
@@ -35,8 +36,8 @@ type bridged struct {
 	compacting bool
 }
 
-func newBridged(harness string, p bridge.Payload) *bridged {
-	return &bridged{harness: harness, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
+func newBridged(live harness.Live, p bridge.Payload) *bridged {
+	return &bridged{live: live, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
 		spawns: map[string]string{}, agents: map[string]int64{}, calls: map[string]int64{}}
 }
 
@@ -96,7 +97,7 @@ func (sess *Session) forkHost() (Host, error) {
 func (sess *Session) forkRequest(purpose, prompt string) ForkRequest {
 	req := ForkRequest{SessionID: sess.id, Purpose: purpose, Prompt: prompt}
 	if b := sess.bridge; b != nil {
-		req.Harness, req.Cwd, req.Model = b.harness, b.cwd, b.model
+		req.Harness, req.Cwd, req.Model = string(b.live.ID()), b.cwd, b.model
 	}
 	return req
 }
@@ -125,7 +126,7 @@ func (sess *Session) bridgedFound(queued []string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
-	saver := bridge.Command(sess.bridge.harness)
+	saver := bridge.Command(string(sess.bridge.live.ID()))
 	sess.toast(checkedText(len(queued), "") + " — " + saver + " shows them, " + saver + " fix 1 fixes the first")
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -607,7 +608,7 @@ func TestCodexRulesGoToAgentsMD(t *testing.T) {
 	if got := paths(); len(got) == 0 || strings.Contains(strings.Join(got, ","), "AGENTS.md") {
 		t.Fatalf("Claude Code session: %v", got)
 	}
-	sess.event(func() { sess.bridge.harness = bridge.Codex })
+	sess.event(func() { sess.bridge.live = codex.Harness{} })
 	for _, p := range paths() {
 		if p != "agents-md /AGENTS.md" {
 			t.Fatalf("Codex session offers %v", paths())

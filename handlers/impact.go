@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/impact"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/rpc"
@@ -14,8 +16,9 @@ import (
 // impactRequest is an impact method's params, checked: the impact package's options, the same inputs as
 // `saverd impact`, and where the agents' logs are when no sessions file is named.
 type impactRequest struct {
-	opt  impact.Options
-	logs agentlog.Sources
+	opt impact.Options
+	// dirs are the directories the params name, by harness; none named reads every harness at its defaults.
+	dirs map[harness.ID][]string
 }
 
 func impactParams(raw json.RawMessage) (impactRequest, error) {
@@ -31,7 +34,7 @@ func impactParams(raw json.RawMessage) (impactRequest, error) {
 	}
 	r := impactRequest{
 		opt:  impact.Options{Sessions: p.Sessions, Repos: p.Repos, Decisions: p.Decisions, Days: days},
-		logs: agentlog.Named(p.ClaudeDirs, p.CodexDirs),
+		dirs: map[harness.ID][]string{harness.ClaudeCode: p.ClaudeDirs, harness.Codex: p.CodexDirs},
 	}
 	if p.Now != "" {
 		now, err := time.Parse(time.RFC3339, p.Now)
@@ -47,9 +50,9 @@ func impactParams(raw json.RawMessage) (impactRequest, error) {
 type HistoryLogs struct {
 	SessionsLog string // one record per ended session (paths.SessionsLog)
 	ForksLog    string // the forks the socket daemon ran through a client (paths.ForksLog)
-	// Others, when set, lists the logs of the harnesses agentlog does not read itself (Gemini CLI,
-	// OpenCode, Qwen Code) at their default directories: the caller knows them (harness/all), this
-	// package does not link them.
+	// Others, when set, lists the logs of the harnesses whose hooks the daemon does not answer (Gemini
+	// CLI, OpenCode, Qwen Code) at their default directories, which impact reads when the params name no
+	// directory; a test leaves it unset, so that no log of the machine's own is read.
 	Others func() ([]agentlog.File, []string)
 }
 
@@ -59,16 +62,8 @@ func (s *Server) impactReport(ctx context.Context, r impactRequest) (*impact.Rep
 	opt := r.opt
 	var warn []string
 	if len(opt.Sessions) == 0 {
-		local := agentlog.Local{Sources: r.logs, Prices: s.priceTable(),
+		local := agentlog.Local{Discover: s.impactLogs(r), Prices: s.priceTable(),
 			SessionsLog: s.opt.HistoryLogs.SessionsLog, ForksLog: s.opt.HistoryLogs.ForksLog}
-		if others := s.opt.HistoryLogs.Others; others != nil && r.logs.ClaudeDirs == nil && r.logs.CodexDirs == nil {
-			// No directory named: every harness at its defaults, as `saverd impact` reads them.
-			local.Discover = func() ([]agentlog.File, []string) {
-				files, warn := agentlog.Discover(r.logs)
-				f, w := others()
-				return append(files, f...), append(warn, w...)
-			}
-		}
 		var err error
 		if opt.Found, warn, err = agentlog.ReadLocal(ctx, local); err != nil {
 			return nil, requestFailed("%s", err.Error())
@@ -82,6 +77,35 @@ func (s *Server) impactReport(ctx context.Context, r impactRequest) (*impact.Rep
 		rep.Warnings = append(warn, rep.Warnings...)
 	}
 	return rep, nil
+}
+
+// impactLogs lists the agents' logs impact reads: the directories the params name, of those harnesses
+// only; none named, the live harnesses' at their defaults and HistoryLogs.Others, as `saverd impact`
+// reads them.
+func (s *Server) impactLogs(r impactRequest) func() ([]agentlog.File, []string) {
+	return func() ([]agentlog.File, []string) {
+		named := false
+		for _, d := range r.dirs {
+			named = named || len(d) > 0
+		}
+		var (
+			files []agentlog.File
+			warn  []string
+		)
+		for _, h := range all.Live() {
+			dirs := r.dirs[h.ID()]
+			if !named {
+				dirs = h.DefaultDirs()
+			}
+			f, w := h.Discover(dirs)
+			files, warn = append(files, f...), append(warn, w...)
+		}
+		if others := s.opt.HistoryLogs.Others; others != nil && !named {
+			f, w := others()
+			files, warn = append(files, f...), append(warn, w...)
+		}
+		return files, warn
+	}
 }
 
 // priceTable is the table sessions read from the agents' logs are priced at: the daemon's own, when it

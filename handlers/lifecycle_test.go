@@ -133,7 +133,7 @@ func TestPanicRollsBack(t *testing.T) {
 }
 
 // callRecover calls a method that may panic, as rpc's recover would answer it.
-func (h *harness) callRecover(method string, params any) (res json.RawMessage, err error) {
+func (h *testHarness) callRecover(method string, params any) (res json.RawMessage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = rpc.Errorf(rpc.CodeInternalError, "internal error: %v", r)

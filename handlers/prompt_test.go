@@ -165,7 +165,7 @@ func TestProcessColdAndFailed(t *testing.T) {
 	}
 }
 
-func (h *harness) turnComplete(params map[string]any) {
+func (h *testHarness) turnComplete(params map[string]any) {
 	h.t.Helper()
 	p := map[string]any{"sessionId": "s", "durationMs": 5_000, "answer": "done", "isAborted": false, "reason": "answer"}
 	for k, v := range params {

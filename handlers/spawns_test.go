@@ -36,7 +36,7 @@ func (w workflow) write(t *testing.T, lines ...string) {
 }
 
 // launch is the main loop's Workflow call that started the run; it answers the texts appended to it.
-func (h *harness) launch(at int64, w workflow) []string {
+func (h *testHarness) launch(at int64, w workflow) []string {
 	h.t.Helper()
 	return h.tool(at, ev("Workflow", "script", "review"), map[string]any{
 		"result": map[string]any{"taskType": "local_workflow", "runId": "run-1", "workflowName": "review", "transcriptDir": w.dir, "scriptPath": w.script},
@@ -44,7 +44,7 @@ func (h *harness) launch(at int64, w workflow) []string {
 	})
 }
 
-func (h *harness) subagentCall(at int64, agentID string) []string {
+func (h *testHarness) subagentCall(at int64, agentID string) []string {
 	h.t.Helper()
 	return h.tool(at, ev("Read", "file_path", h.cwd+"/a.ts", "agentId", agentID), nil)
 }
@@ -162,13 +162,13 @@ func TestAgentSpawn(t *testing.T) {
 		Prompt  string `json:"prompt"`
 		SpawnID string `json:"spawnId"`
 	}
-	spawn := func(h *harness, params map[string]any) spawnResult {
+	spawn := func(h *testHarness, params map[string]any) spawnResult {
 		params["sessionId"] = "s"
 		var r spawnResult
 		h.callInto("agent.spawn", params, &r)
 		return r
 	}
-	pending := func(h *harness) int { return h.st().Delivery.Pending }
+	pending := func(h *testHarness) int { return h.st().Delivery.Pending }
 
 	t.Run("nothing standing", func(t *testing.T) {
 		h := newHarness(t, nil)

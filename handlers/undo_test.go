@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/store"
 )
 
 // journalHarness is a harness whose daemon keeps a journal of its rule writes in dir.
-func journalHarness(t *testing.T, dir string, start map[string]any) *harness {
+func journalHarness(t *testing.T, dir string, start map[string]any) *testHarness {
 	t.Helper()
 	j, err := store.OpenJournal(dir)
 	if err != nil {
@@ -22,7 +23,7 @@ func journalHarness(t *testing.T, dir string, start map[string]any) *harness {
 }
 
 // decided is a harness whose first card was fixed with r's proposal, so the pane offers one rule to write.
-func decided(t *testing.T, dir string, r *ForkResult) *harness {
+func decided(t *testing.T, dir string, r *ForkResult) *testHarness {
 	t.Helper()
 	h := journalHarness(t, dir, nil)
 	h.cards(r)
@@ -302,7 +303,7 @@ func TestWriteSaysWhenItCannotBeUndone(t *testing.T) {
 	}
 }
 
-func (h *harness) paneText() string {
+func (h *testHarness) paneText() string {
 	h.t.Helper()
 	var text struct{ Text string }
 	h.callInto("view.text", map[string]any{"sessionId": "s", "view": "pane", "width": 120}, &text)
@@ -320,7 +321,7 @@ func TestCodexSaverWriteThenUndo(t *testing.T) {
 	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}, Journal: j})
 	h.srv.SetHost(h.host)
 	sess := h.firstCardFixed()
-	sess.event(func() { sess.bridge.harness = bridge.Codex })
+	sess.event(func() { sess.bridge.live = codex.Harness{} })
 	agents := filepath.Join(h.cwd, "AGENTS.md")
 	say := func(prompt string) string {
 		a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": prompt})

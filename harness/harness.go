@@ -1,9 +1,8 @@
 // Package harness names the coding agents saverd reads (their ids, as session records and commit
 // trailers carry them) and says what a harness package provides to the log readers: where its logs are,
 // how to find them, how to read one into session records (agentlog.Reader) and one session into the
-// history `saverd audit` replays. One package per harness implements Logs (harness/gemini,
-// harness/opencode, harness/qwen); harness/all lists them. Claude Code's and Codex's readers still live
-// in agentlog and are wired beside the list.
+// history `saverd audit` replays. One package per harness implements Logs (harness/claude,
+// harness/codex, harness/gemini, harness/opencode, harness/qwen); harness/all lists them.
 package harness
 
 import (
@@ -15,8 +14,7 @@ import (
 // ID is a harness's id as session records, `--harness` and impact's trailer rules name it.
 type ID string
 
-// The harnesses saverd reads. Claude Code's and Codex's equal agentlog.HarnessClaude and HarnessCodex.
-// Qwen Code's is the id its commit trailer (`Co-authored-by: … <qwen-coder@alibabacloud.com>`) links to in
+// The harnesses saverd reads. Qwen Code's is the id its commit trailer (`Co-authored-by: … <qwen-coder@alibabacloud.com>`) links to in
 // impact, and OpenCode's likewise; Gemini CLI writes no trailer, and is named as ccusage names it.
 const (
 	ClaudeCode ID = "claude-code"
@@ -25,6 +23,10 @@ const (
 	OpenCode   ID = "opencode"
 	Qwen       ID = "qwen-code"
 )
+
+// Hooked is the harness of a hook that names none: saverd-hook's --harness, and the hook method's
+// params.harness, default to it (protocol.md, "hook").
+const Hooked = ClaudeCode
 
 // IDs is every harness saverd reads the logs of, in the order they are listed to a person.
 func IDs() []ID { return []ID{ClaudeCode, Codex, Gemini, OpenCode, Qwen} }
@@ -67,4 +69,23 @@ type Logs interface {
 	History(path, sessionID string, opt agentlog.Options) (agentlog.Transcript, error)
 	// Owns reports whether the file at path, named on the command line, is one of its logs.
 	Owns(path string) bool
+}
+
+// FileSessions is a harness whose every log file is one session, named by the file (Claude Code's
+// transcripts, Codex's rollouts): its sessions are listed, and a file a person names is audited, without
+// reading it first.
+type FileSessions interface {
+	// SessionOf is the id of the session the log at path holds.
+	SessionOf(path string) string
+}
+
+// Live is a harness whose hooks saverd answers (Claude Code, Codex): besides its logs, what the daemon
+// asks of it while a session runs and when it ends. Each harness package asserts that its value is one
+// (var _ harness.Live = Harness{}), so a piece it lacks is a compile error.
+type Live interface {
+	Logs
+	FileSessions
+	// Record reads the session whose log the hooks named (transcript_path), for the daemon's sessions log,
+	// with what the forks saverd ran for it spent as its judge spend (agentlog.ReadSession).
+	Record(path string, forks map[string]agentlog.ForkRecord, opt agentlog.Options) (agentlog.Record, []string, error)
 }

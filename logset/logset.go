@@ -1,8 +1,8 @@
 // Package logset is the set of agents' logs a command reads and the prices it reads them at: the
-// directories named for each harness (Claude Code's, Codex's, each harness package's), else every
-// harness's defaults, discovered into log files and scanned into session records, with a progress bar on
-// a terminal. `saverd sessions`, `blocks`, `report`, `impact` and `audit` read through it (their flags
-// fill a Set), and the daemon lists the harness packages' logs with it for impact.query.
+// directories named for each harness (harness/all lists them), else every harness's defaults, discovered
+// into log files and scanned into session records, with a progress bar on a terminal. `saverd sessions`,
+// `blocks`, `report`, `impact` and `audit` read through it (their flags fill a Set), and the daemon lists
+// the logs of the harnesses whose hooks it does not answer with it for impact.query.
 package logset
 
 import (
@@ -27,23 +27,18 @@ import (
 // Set says which logs to read and at what prices: the directories named for each harness (none named:
 // every harness at its defaults; some named: only the harnesses named) and the price overrides file.
 type Set struct {
-	ClaudeDirs []string
-	CodexDirs  []string
-	// Others are the directories named for each harness package's logs (--gemini-dir, …), by harness.
-	Others map[harness.ID][]string
+	// Dirs are the directories named for each harness's logs (--claude-dir, --gemini-dir, …), by harness.
+	Dirs map[harness.ID][]string
 	// Prices is the price overrides file; "" reads <config dir>/prices.json when it exists.
 	Prices string
 }
 
-// Harnesses are the harness packages whose logs the commands read beside Claude Code's and Codex's.
+// Harnesses are the harnesses whose logs the commands read, in the order they are listed to a person.
 var Harnesses = all.Logs()
 
 // named reports whether any harness's directory was named.
 func (l Set) named() bool {
-	if len(l.ClaudeDirs) > 0 || len(l.CodexDirs) > 0 {
-		return true
-	}
-	for _, d := range l.Others {
+	for _, d := range l.Dirs {
 		if len(d) > 0 {
 			return true
 		}
@@ -51,19 +46,11 @@ func (l Set) named() bool {
 	return false
 }
 
-// Sources: Claude Code's and Codex's directories given, else the defaults; none of a harness whose
-// directory was not named when another's was.
-func (l Set) Sources() agentlog.Sources {
-	if l.named() && len(l.ClaudeDirs) == 0 && len(l.CodexDirs) == 0 {
-		return agentlog.Sources{ClaudeDirs: []string{}, CodexDirs: []string{}}
-	}
-	return agentlog.Named(l.ClaudeDirs, l.CodexDirs)
-}
-
 // DirsOf is the directories to read h's logs in: the ones named, else its defaults when no harness's
-// directory was named.
+// directory was named. Naming one harness's directories reads only the harnesses named, so a test or a
+// one-off look never mixes in the machine's own logs of another.
 func (l Set) DirsOf(h harness.Logs) []string {
-	if d := l.Others[h.ID()]; len(d) > 0 {
+	if d := l.Dirs[h.ID()]; len(d) > 0 {
 		return d
 	}
 	if l.named() {
@@ -72,20 +59,28 @@ func (l Set) DirsOf(h harness.Logs) []string {
 	return h.DefaultDirs()
 }
 
-// Discover lists every harness's logs: Claude Code's and Codex's, then each harness package's.
-func (l Set) Discover() ([]agentlog.File, []string) {
-	files, warn := agentlog.Discover(l.Sources())
-	f, w := l.DiscoverOthers()
-	return append(files, f...), append(warn, w...)
+// Discover lists every harness's logs, in the order Harnesses lists them.
+func (l Set) Discover() ([]agentlog.File, []string) { return l.discoverOf(Harnesses) }
+
+// DiscoverOthers lists the logs of the harnesses whose hooks the daemon does not answer: what
+// impact.query reads beside the live harnesses' logs (handlers.HistoryLogs.Others).
+func (l Set) DiscoverOthers() ([]agentlog.File, []string) {
+	var others []harness.Logs
+	for _, h := range Harnesses {
+		if _, live := h.(harness.Live); !live {
+			others = append(others, h)
+		}
+	}
+	return l.discoverOf(others)
 }
 
-// DiscoverOthers lists the harness packages' logs.
-func (l Set) DiscoverOthers() ([]agentlog.File, []string) {
+// discoverOf lists the logs of hs.
+func (l Set) discoverOf(hs []harness.Logs) ([]agentlog.File, []string) {
 	var (
 		files []agentlog.File
 		warn  []string
 	)
-	for _, h := range Harnesses {
+	for _, h := range hs {
 		f, w := h.Discover(l.DirsOf(h))
 		files, warn = append(files, f...), append(warn, w...)
 	}
@@ -143,7 +138,7 @@ func (l Set) ReadLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage
 	}
 	bar := newProgress(stderr)
 	defer bar.finish()
-	local := agentlog.Local{Sources: l.Sources(), Prices: tab, Files: bar.files, Done: bar.done, Discover: l.Discover}
+	local := agentlog.Local{Discover: l.Discover, Prices: tab, Files: bar.files, Done: bar.done}
 	if path, err := paths.SessionsLog(); err == nil {
 		local.SessionsLog = path
 	}
@@ -157,9 +152,9 @@ func (l Set) ReadLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage
 // dirWarnings: a directory named by a flag that is none reads nothing, and says so.
 func (l Set) dirWarnings() []string {
 	var warn []string
-	dirs := append(append([]string(nil), l.ClaudeDirs...), l.CodexDirs...)
+	var dirs []string
 	for _, h := range Harnesses {
-		dirs = append(dirs, l.Others[h.ID()]...)
+		dirs = append(dirs, l.Dirs[h.ID()]...)
 	}
 	for _, d := range dirs {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {

@@ -28,14 +28,13 @@ func TestNamedDirs(t *testing.T) {
 		gemini, opencode, qwen []string
 	}{
 		{"none named", Set{}, false, false, []string{"/g/.gemini"}, []string{"/x/opencode"}, []string{"/q"}},
-		{"gemini only", Set{Others: map[harness.ID][]string{harness.Gemini: {"/a"}}}, true, true, []string{"/a"}, nil, nil},
-		{"claude and qwen", Set{ClaudeDirs: []string{"/c"}, Others: map[harness.ID][]string{harness.Qwen: {"/b", "/d"}}}, false, true, nil, nil, []string{"/b", "/d"}},
-		{"codex only", Set{CodexDirs: []string{"/o"}}, true, false, nil, nil, nil},
+		{"gemini only", Set{Dirs: map[harness.ID][]string{harness.Gemini: {"/a"}}}, true, true, []string{"/a"}, nil, nil},
+		{"claude and qwen", Set{Dirs: map[harness.ID][]string{harness.ClaudeCode: {"/c"}, harness.Qwen: {"/b", "/d"}}}, false, true, nil, nil, []string{"/b", "/d"}},
+		{"codex only", Set{Dirs: map[harness.ID][]string{harness.Codex: {"/o"}}}, true, false, nil, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := tc.set.Sources()
-			if (src.ClaudeDirs != nil && len(src.ClaudeDirs) == 0) != tc.claudeNone || (src.CodexDirs != nil && len(src.CodexDirs) == 0) != tc.codexNone {
-				t.Errorf("sources %+v", src)
+			if claude, codex := tc.set.DirsOf(byID[harness.ClaudeCode]), tc.set.DirsOf(byID[harness.Codex]); (claude == nil) != tc.claudeNone || (codex == nil) != tc.codexNone {
+				t.Errorf("claude-code dirs %q, codex dirs %q", claude, codex)
 			}
 			for id, want := range map[harness.ID][]string{harness.Gemini: tc.gemini, harness.OpenCode: tc.opencode, harness.Qwen: tc.qwen} {
 				if got := tc.set.DirsOf(byID[id]); !slices.Equal(got, want) {
@@ -50,11 +49,11 @@ func TestNamedDirs(t *testing.T) {
 // named that is not there is an error, never the embedded prices without a word.
 func TestReadNamesWhatItCannot(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nowhere")
-	recs, warn, err := Set{ClaudeDirs: []string{missing}}.Read(t.Context(), os.Stderr)
+	recs, warn, err := Set{Dirs: map[harness.ID][]string{harness.ClaudeCode: {missing}}}.Read(t.Context(), os.Stderr)
 	if err != nil || len(recs) != 0 || !slices.ContainsFunc(warn, func(w string) bool { return strings.Contains(w, missing+" is not a directory") }) {
 		t.Errorf("%d records, warnings %q, %v", len(recs), warn, err)
 	}
-	if _, _, err := (Set{ClaudeDirs: []string{missing}, Prices: missing}).Read(t.Context(), os.Stderr); err == nil || !strings.Contains(err.Error(), "--prices") {
+	if _, _, err := (Set{Dirs: map[harness.ID][]string{harness.ClaudeCode: {missing}}, Prices: missing}).Read(t.Context(), os.Stderr); err == nil || !strings.Contains(err.Error(), "--prices") {
 		t.Errorf("a missing prices file: %v", err)
 	}
 }

@@ -10,14 +10,16 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/internal/textout"
 )
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
 const (
-	fixtureClaude = "../agentlog/testdata/claude"
-	fixtureCodex  = "../agentlog/testdata/codex"
+	fixtureClaude = "../harness/claude/testdata"
+	fixtureCodex  = "../harness/codex/testdata"
 )
 
 // TestAppendIndentedIsIndent holds the report's indenter to json.Indent on what the encoder writes.
@@ -84,7 +86,9 @@ func TestSessionsJSONIsOneEncoder(t *testing.T) {
 // scanFixtures reads the real Claude Code and Codex fixtures as `saverd sessions` does.
 func scanFixtures(t testing.TB) ([]agentlog.Record, []string) {
 	t.Helper()
-	files, warn := agentlog.Discover(agentlog.Sources{ClaudeDirs: []string{fixtureClaude}, CodexDirs: []string{fixtureCodex}})
+	files, warn := claude.Harness{}.Discover([]string{fixtureClaude})
+	f, w := codex.Harness{}.Discover([]string{fixtureCodex})
+	files, warn = append(files, f...), append(warn, w...)
 	recs, w := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
 	if len(recs) < 2 {
 		t.Fatalf("%d sessions in the fixtures", len(recs))

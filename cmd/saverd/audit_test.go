@@ -262,14 +262,14 @@ func TestAuditCodexJudge(t *testing.T) {
 // Codex 0.58 rollout (no task_started) and a Claude Code 1.0 transcript whose agents wrote inline — and an
 // orphan summary file is named as one.
 func TestAuditOlderVersions(t *testing.T) {
-	const versions = "../../agentlog/testdata/versions"
+	const claudeVersions, codexVersions = "../../harness/claude/testdata/versions", "../../harness/codex/testdata/versions"
 	for _, tc := range []struct {
 		path               string
 		turns, calls, rows int
 		trend              []int64
 	}{
-		{versions + "/codex-0.58/sessions/2025/11/14/rollout-2025-11-14T10-02-11-019a8200-1111-7222-8333-944455556666.jsonl", 2, 8, 6, []int64{10808, 12270}},
-		{versions + "/claude-1.0/projects/-home-dev-src-web/7c1f3a52-9d4e-4b8a-a0c6-2e5f81d4b937.jsonl", 2, 8, 6, []int64{19643, 20835}},
+		{codexVersions + "/codex-0.58/sessions/2025/11/14/rollout-2025-11-14T10-02-11-019a8200-1111-7222-8333-944455556666.jsonl", 2, 8, 6, []int64{10808, 12270}},
+		{claudeVersions + "/claude-1.0/projects/-home-dev-src-web/7c1f3a52-9d4e-4b8a-a0c6-2e5f81d4b937.jsonl", 2, 8, 6, []int64{19643, 20835}},
 	} {
 		code, out, errOut := runAuditTest(t, tc.path, "--format", "json")
 		if code != 0 {
@@ -298,7 +298,7 @@ func TestAuditOlderVersions(t *testing.T) {
 				filepath.Base(tc.path), a.Turns, a.Calls, a.Rows, trend, tc.turns, tc.calls, tc.rows, tc.trend)
 		}
 	}
-	code, _, errOut := runAuditTest(t, versions+"/claude-1.0/projects/-home-dev-src-web/0b9d6e21-5f3a-4c87-b1e2-6a4d9c8f2e70.jsonl")
+	code, _, errOut := runAuditTest(t, claudeVersions+"/claude-1.0/projects/-home-dev-src-web/0b9d6e21-5f3a-4c87-b1e2-6a4d9c8f2e70.jsonl")
 	if code != 1 || !strings.Contains(errOut, "an orphan summary file") {
 		t.Errorf("orphan summary: exit %d, %q", code, errOut)
 	}

@@ -13,11 +13,9 @@ import (
 // logFlags are the flags that say where the agents' logs and the prices are, shared by `saverd sessions`,
 // `blocks`, `report`, `impact` and `audit`.
 type logFlags struct {
-	claudeDirs cli.StringList
-	codexDirs  cli.StringList
-	prices     string
-	// others are the directories named for each harness package's logs (--gemini-dir, …), by harness.
-	others map[harness.ID]*cli.StringList
+	prices string
+	// dirs are the directories named for each harness's logs (--claude-dir, --gemini-dir, …), by harness.
+	dirs map[harness.ID]*cli.StringList
 }
 
 // pricesHelp is --prices' help; when says when the command reads it.
@@ -33,21 +31,19 @@ func (l *logFlags) register(fs *cli.FlagSet) {
 
 // registerDirs registers the directory flag of every harness; when says when the command reads them.
 func (l *logFlags) registerDirs(fs *cli.FlagSet, when string) {
-	fs.Var(&l.claudeDirs, "claude-dir", "DIR", when+"Claude Code's config directory (repeatable; default $CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude)")
-	fs.Var(&l.codexDirs, "codex-dir", "DIR", when+"Codex's home (repeatable; default $CODEX_HOME, else ~/.codex)")
-	l.others = map[harness.ID]*cli.StringList{}
+	l.dirs = map[harness.ID]*cli.StringList{}
 	for _, h := range logset.Harnesses {
-		l.others[h.ID()] = &cli.StringList{}
-		fs.Var(l.others[h.ID()], h.DirFlag(), "DIR", when+h.DirHelp())
+		l.dirs[h.ID()] = &cli.StringList{}
+		fs.Var(l.dirs[h.ID()], h.DirFlag(), "DIR", when+h.DirHelp())
 	}
 	fs.Note("Naming any harness's directory reads only the harnesses named.")
 }
 
 // set is the logs the flags name.
 func (l *logFlags) set() logset.Set {
-	s := logset.Set{ClaudeDirs: l.claudeDirs, CodexDirs: l.codexDirs, Prices: l.prices, Others: map[harness.ID][]string{}}
-	for id, d := range l.others {
-		s.Others[id] = *d
+	s := logset.Set{Prices: l.prices, Dirs: map[harness.ID][]string{}}
+	for id, d := range l.dirs {
+		s.Dirs[id] = *d
 	}
 	return s
 }

@@ -19,8 +19,8 @@ func TestLogFlags(t *testing.T) {
 	}{
 		{"none", nil, logset.Set{}},
 		{"each", []string{"--claude-dir", "/c", "--codex-dir", "/o", "--gemini-dir", "/g", "--opencode-dir", "/p", "--qwen-dir", "/b", "--qwen-dir", "/d", "--prices", "/f"},
-			logset.Set{ClaudeDirs: []string{"/c"}, CodexDirs: []string{"/o"}, Prices: "/f",
-				Others: map[harness.ID][]string{harness.Gemini: {"/g"}, harness.OpenCode: {"/p"}, harness.Qwen: {"/b", "/d"}}}},
+			logset.Set{Prices: "/f", Dirs: map[harness.ID][]string{harness.ClaudeCode: {"/c"}, harness.Codex: {"/o"},
+				harness.Gemini: {"/g"}, harness.OpenCode: {"/p"}, harness.Qwen: {"/b", "/d"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var l logFlags
@@ -30,13 +30,13 @@ func TestLogFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := l.set()
-			for id, d := range got.Others {
+			for id, d := range got.Dirs {
 				if len(d) == 0 {
-					delete(got.Others, id) // a flag not given
+					delete(got.Dirs, id) // a flag not given
 				}
 			}
-			if len(got.Others) == 0 {
-				got.Others = nil
+			if len(got.Dirs) == 0 {
+				got.Dirs = nil
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("set %+v, want %+v", got, tc.want)

@@ -10,6 +10,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/audit"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/prices"
 	"github.com/saverd/saverd/state/detect"
 )
@@ -112,7 +113,11 @@ func TestDetectorQuality(t *testing.T) {
 func auditLabelled(t *testing.T, s *labelled, name string) []detect.Finding {
 	t.Helper()
 	path := s.write(t, t.TempDir(), name)
-	tr, err := agentlog.ReadTranscript(path, agentlog.Options{})
+	h, ok := all.Owner(path)
+	if !ok {
+		t.Fatalf("%s: no harness owns %s", name, path)
+	}
+	tr, err := h.History(path, "", agentlog.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness/claude"
 	"github.com/saverd/saverd/internal/agentlogtest"
 	"github.com/saverd/saverd/report"
 )
@@ -86,7 +87,7 @@ func newReportFixture(t *testing.T) reportFixture {
 			continue
 		}
 		// The daemon's record of the session: the transcript's, with what saverd did in it.
-		rec, err := agentlog.ReadClaudeSession(path, agentlog.Options{})
+		rec, err := claude.ReadSession(path, agentlog.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,8 @@ import (
 
 // The agentlog package's copies of the real Claude Code and Codex fixtures.
 const (
-	fixtureClaude = "../../agentlog/testdata/claude"
-	fixtureCodex  = "../../agentlog/testdata/codex"
+	fixtureClaude = "../../harness/claude/testdata"
+	fixtureCodex  = "../../harness/codex/testdata"
 )
 
 // runBinary runs the built saverd with a fixed zone and no user configuration, and returns its exit code,

@@ -1,17 +1,49 @@
-// Package all lists the harness packages whose logs saverd reads. Adding a harness is its package (and
-// its test support) and one line here; the commands take their flags, help and readers from this list.
-// Only saverd links it: harness/opencode brings an SQLite reader that saverd-hook must never carry.
+// Package all lists the harness packages saverd reads and answers. Adding a harness is its package (and
+// its test support) and one line here; the commands take their flags, help and readers from this list,
+// the daemon its live harnesses. Only saverd links it: harness/opencode brings an SQLite reader that
+// saverd-hook must never carry.
 package all
 
 import (
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/harness/gemini"
 	"github.com/saverd/saverd/harness/opencode"
 	"github.com/saverd/saverd/harness/qwen"
 )
 
-// Logs is the log readers of the harness packages, in the order they are listed to a person. Claude
-// Code's and Codex's readers are agentlog's own and are not in it.
+// Logs is the log readers of every harness, in the order they are listed to a person.
 func Logs() []harness.Logs {
-	return []harness.Logs{gemini.Logs{}, opencode.Logs{}, qwen.Logs{}}
+	return []harness.Logs{claude.Harness{}, codex.Harness{}, gemini.Logs{}, opencode.Logs{}, qwen.Logs{}}
 }
+
+// Live is the harnesses whose hooks saverd answers.
+func Live() []harness.Live { return []harness.Live{claude.Harness{}, codex.Harness{}} }
+
+// LiveOf is the harness id names among Live.
+func LiveOf(id harness.ID) (harness.Live, bool) {
+	for _, h := range Live() {
+		if h.ID() == id {
+			return h, true
+		}
+	}
+	return nil, false
+}
+
+// Owner is the harness whose log the file at path is, as a person named it: the harness whose Owns says
+// so, else Claude Code's (fallback).
+func Owner(path string) (harness.Logs, bool) {
+	for _, h := range Logs() {
+		if h != fallback && h.Owns(path) {
+			return h, true
+		}
+	}
+	if fallback.Owns(path) {
+		return fallback, true
+	}
+	return nil, false
+}
+
+// fallback owns a file no other harness does: Claude Code's transcripts carry no mark of their own.
+var fallback harness.Logs = claude.Harness{}

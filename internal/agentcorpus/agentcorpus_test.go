@@ -17,9 +17,12 @@ func TestReadersCountTheCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, warn := agentlog.Discover(agentlog.Sources{ClaudeDirs: []string{filepath.Join(home, ".claude")}, CodexDirs: []string{filepath.Join(home, ".codex")}})
+	var (
+		files []agentlog.File
+		warn  []string
+	)
 	for _, h := range all.Logs() {
-		f, w := h.Discover([]string{filepath.Join(home, map[string]string{"gemini": ".gemini", "opencode": ".local/share/opencode", "qwen-code": ".qwen"}[string(h.ID())])})
+		f, w := h.Discover([]string{filepath.Join(home, map[string]string{"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini", "opencode": ".local/share/opencode", "qwen-code": ".qwen"}[string(h.ID())])})
 		files, warn = append(files, f...), append(warn, w...)
 	}
 	recs, w := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})

@@ -1,16 +1,18 @@
 // Package agentlogtest writes Claude Code transcripts in the real client's line layout (one assistant
 // line per API call, with message.id, requestId, usage, tool_use blocks, cwd and timestamp, as
-// agentlog/testdata's captured transcripts have them) for tests that need sessions at chosen times, in
+// harness/claude/testdata's captured transcripts have them) for tests that need sessions at chosen times, in
 // chosen directories: weeks and months of history, 5-hour blocks, sessions inside a git repository made
 // at test time. Only tests import it.
 package agentlogtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -134,4 +136,33 @@ func Every(start time.Time, step time.Duration, n int, c Call) []Call {
 		out[i].At = start.Add(time.Duration(i) * step)
 	}
 	return out
+}
+
+// WriteFork writes, under dir/projects/<the transcript's project>/, the Claude Code transcript at
+// parentPath and a --fork-session copy of its first turn made as Claude Code makes one: its first 59
+// lines (the first turn of harness/claude's calc fixture, 9 calls) with the session id replaced, then one
+// call of the fork's own. It returns the two session ids.
+func WriteFork(dir, parentPath string) (parent, fork string, err error) {
+	proj := filepath.Join(dir, "projects", filepath.Base(filepath.Dir(parentPath)))
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		return "", "", err
+	}
+	parent = strings.TrimSuffix(filepath.Base(parentPath), ".jsonl")
+	fork = "f0f0f0f0-0000-4000-8000-000000000001"
+	src, err := os.ReadFile(parentPath)
+	if err != nil {
+		return "", "", err
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var forked bytes.Buffer
+	for _, l := range lines[:min(59, len(lines))] {
+		forked.Write(bytes.ReplaceAll(l, []byte(parent), []byte(fork)))
+	}
+	forked.WriteString(`{"type":"assistant","sessionId":"` + fork + `","timestamp":"2026-12-01T20:00:00Z","cwd":"/home/dev/src/calc","message":{"id":"msg_fork","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1},"content":[{"type":"text","text":"ok"}]}}` + "\n")
+	for name, data := range map[string][]byte{parent: src, fork: forked.Bytes()} {
+		if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), data, 0o600); err != nil {
+			return "", "", err
+		}
+	}
+	return parent, fork, nil
 }

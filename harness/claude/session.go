@@ -1,4 +1,4 @@
-package agentlog
+package claude
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 
 	json "github.com/segmentio/encoding/json"
 
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/prices"
 )
 
@@ -37,17 +39,6 @@ type claudeMessage struct {
 	Content json.RawMessage `json:"content"` // a string on typed prompts, blocks otherwise
 }
 
-type claudeUsage struct {
-	Input       int64 `json:"input_tokens"`
-	Output      int64 `json:"output_tokens"`
-	CacheRead   int64 `json:"cache_read_input_tokens"`
-	CacheCreate int64 `json:"cache_creation_input_tokens"`
-	Creation    *struct {
-		W5m int64 `json:"ephemeral_5m_input_tokens"`
-		W1h int64 `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
-}
-
 // ccMU is one model's entry in a cost-state line's modelUsage.
 type ccMU struct {
 	Input       int64   `json:"inputTokens"`
@@ -63,38 +54,20 @@ type block struct {
 	Name string `json:"name"`
 }
 
-// usage converts Claude Code's usage: the cache writes split by lifetime when the line says so, else all
-// 5-minute writes (the default lifetime, and what Claude Code's own cost-state charged).
-func (u *claudeUsage) usage() prices.Usage {
-	out := prices.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead}
-	if c := u.Creation; c != nil && c.W5m+c.W1h > 0 {
-		out.CacheWrite5m, out.CacheWrite1h = c.W5m, c.W1h
-		out.CacheWrite5m += max(0, u.CacheCreate-c.W5m-c.W1h)
-	} else {
-		out.CacheWrite5m = u.CacheCreate
-	}
-	return out
-}
-
-func usageSize(u prices.Usage) int64 { return u.Prompt() + u.Output }
-
 // claudeSession accumulates one session over its transcript and its subagents' transcripts.
 type claudeSession struct {
-	rec     Record
-	byKey   map[string]int      // call key → index in rec.calls
+	rec     agentlog.Record
+	calls   []agentlog.Call     // the session's calls, the slice reused from session to session
+	index   callIndex           // the calls by key (calls.go)
 	toolIDs map[string]struct{} // tool_use ids counted, so a block repeated on two lines counts once
 	strs    map[string]string   // interned strings
 	scratch claudeLine          // the line being decoded, reused: its strings point into the read buffer
 	fast    fastLine            // the one-pass reader's scratch
-	keyBuf  []byte              // a call's key, built to be looked up
 	last    [2]string           // the strings interned last: most lines repeat them
 	cost    *claudeCostState    // the last cost-state line of the main transcript
-	calls   []call              // the calls' slice, reused (see claudeSessions)
-	// canon is the ids canonOf prices the models under, kept from session to session (finishWith).
+	// canon is the ids canonOf prices the models under, kept from session to session (FinishWith).
 	canon   map[string]string
 	canonOf *prices.Table
-	// lastCall is the index of the call the last assistant line counted (its key is compared first).
-	lastCall int
 	// lastTime is the time last parsed and its text: the lines of one API call, and the bookkeeping
 	// lines around it, are mostly written with the same timestamp.
 	lastTime struct {
@@ -125,7 +98,7 @@ func (s *claudeSession) parseTime(v string) (time.Time, bool) {
 // three maps and a slice of calls from nothing for each one, most of the scan's allocation (a 5,000-session
 // corpus: 127 MB a scan).
 var claudeSessions = sync.Pool{New: func() any {
-	return &claudeSession{byKey: make(map[string]int), toolIDs: make(map[string]struct{}), strs: make(map[string]string)}
+	return &claudeSession{index: newCallIndex(), toolIDs: make(map[string]struct{}), strs: make(map[string]string)}
 }}
 
 // reuseAtMost bounds what a session gives back for reuse: the maps of a session with more entries, or its
@@ -135,10 +108,10 @@ const reuseAtMost = 1 << 12
 
 // release clears s and gives it back to claudeSessions. The record read is not s's any more.
 func (s *claudeSession) release() {
-	if len(s.byKey) > reuseAtMost || len(s.toolIDs) > reuseAtMost || len(s.strs) > reuseAtMost {
-		s.byKey, s.toolIDs, s.strs = make(map[string]int), make(map[string]struct{}), make(map[string]string)
+	s.index.reset(reuseAtMost)
+	if len(s.toolIDs) > reuseAtMost || len(s.strs) > reuseAtMost {
+		s.toolIDs, s.strs = make(map[string]struct{}), make(map[string]string)
 	} else {
-		clear(s.byKey)
 		clear(s.toolIDs)
 		clear(s.strs)
 	}
@@ -147,8 +120,8 @@ func (s *claudeSession) release() {
 	if cap(s.calls) > reuseAtMost {
 		s.calls = nil
 	}
-	s.rec, s.cost, s.last, s.scratch = Record{}, nil, [2]string{}, claudeLine{}
-	s.lastTime.n, s.lastCall = 0, 0
+	s.rec, s.cost, s.last, s.scratch = agentlog.Record{}, nil, [2]string{}, claudeLine{}
+	s.lastTime.n = 0
 	clear(s.fast.blocks) // their strings may point into the last line read
 	s.fast = fastLine{blocks: s.fast.blocks[:0]}
 	claudeSessions.Put(s)
@@ -159,28 +132,45 @@ type claudeCostState struct {
 	models map[string]ccMU
 }
 
-// ReadClaudeSession reads one Claude Code session: the transcript at transcriptPath and the transcripts of
-// its subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
+// ReadSession reads one Claude Code session: the transcript at transcriptPath and the transcripts of its
+// subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
 // transcript that cannot be opened at all is an error.
-func ReadClaudeSession(transcriptPath string, opt Options) (Record, error) {
-	return readClaudeSession(transcriptPath, true, opt)
+func ReadSession(transcriptPath string, opt agentlog.Options) (agentlog.Record, error) {
+	return readRecord(transcriptPath, true, opt)
 }
 
-// readClaudeSession is ReadClaudeSession; subagents false: the session is known to have none.
-func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Record, error) {
+// decodeAll sends every line through the decoder, past the quick pass and the one-pass reader: the
+// reference the tests hold those two to.
+var decodeAll = false
+
+// readSession is ReadSession; subagents false: the session is known to have none. A transcript with no
+// dated line is no session: an error says why.
+func readSession(transcriptPath string, subagents bool, opt agentlog.Options) (agentlog.Record, error) {
+	rec, err := readRecord(transcriptPath, subagents, opt)
+	switch {
+	case err != nil || !rec.Start.IsZero():
+		return rec, err
+	case IsOrphanSummary(transcriptPath):
+		return agentlog.Record{}, fmt.Errorf("%s: %w, skipped", transcriptPath, ErrOrphanSummary)
+	}
+	return agentlog.Record{}, agentlog.NoDatedLine(transcriptPath)
+}
+
+// readRecord reads the session's transcript and its subagents' into its record.
+func readRecord(transcriptPath string, subagents bool, opt agentlog.Options) (agentlog.Record, error) {
 	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 	s := claudeSessions.Get().(*claudeSession)
 	defer s.release()
-	s.rec = Record{SessionID: stem, Harness: HarnessClaude, calls: s.calls[:0]}
+	s.rec = agentlog.Record{SessionID: stem, Harness: string(harness.ClaudeCode)}
 	if err := s.readFile(transcriptPath, true, opt); err != nil {
-		return Record{}, err
+		return agentlog.Record{}, err
 	}
 	var subs []string
 	if subagents {
 		var err error
 		subs, err = filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
 		if err != nil {
-			return Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
+			return agentlog.Record{}, fmt.Errorf("subagents of %s: %w", transcriptPath, err)
 		}
 	}
 	sort.Strings(subs)
@@ -189,39 +179,36 @@ func readClaudeSession(transcriptPath string, subagents bool, opt Options) (Reco
 			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it
 		}
 	}
-	s.calls = s.rec.calls
-	s.rec.calls = slices.Clone(s.rec.calls) // the record keeps its calls; the session's slice is reused
-	s.rec.placeRepo(opt.tops)
-	tab := opt.table()
+	s.rec.SetCalls(slices.Clone(s.calls)) // the record keeps its calls; the session's slice is reused
+	tab := opt.Table()
 	if s.canonOf != tab {
 		s.canonOf, s.canon = tab, make(map[string]string)
 	}
-	s.rec.finishWith(tab, s.canon)
-	s.rec.unpricedWarnings()
+	s.rec.FinishWith(opt, s.canon)
 	s.crossCheck()
 	return s.rec, nil
 }
 
 // readFile reads one transcript into the session. main: the session's own transcript, whose lines name
 // the session and its cwd and whose cost-state lines are Claude Code's own figure.
-func (s *claudeSession) readFile(path string, main bool, opt Options) error {
-	lr, closeFn, err := openLog(path, opt)
+func (s *claudeSession) readFile(path string, main bool, opt agentlog.Options) error {
+	lr, closeFn, err := agentlog.OpenLines(path, opt)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	s.rec.Files = append(s.rec.Files, path)
 	named := false
-	if err := lr.each(func(line []byte) {
-		if !opt.decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
+	if err := lr.Read(func(line []byte) {
+		if !decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			return
 		}
 		l := &s.scratch
 		*l = claudeLine{}
-		if opt.decodeAll || !s.fast.read(line, l) {
+		if decodeAll || !s.fast.read(line, l) {
 			*l, s.fast.parsed = claudeLine{}, false
 			if err := parseLine(line, l); err != nil {
-				lr.malformed(err)
+				lr.Malformed(err)
 				return
 			}
 		}
@@ -232,7 +219,7 @@ func (s *claudeSession) readFile(path string, main bool, opt Options) error {
 	}); err != nil {
 		return err
 	}
-	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
+	s.rec.Warnings = append(s.rec.Warnings, lr.Warnings()...)
 	return nil
 }
 
@@ -276,7 +263,7 @@ func (s *claudeSession) intern(v string) string {
 }
 
 // line takes what one line says. Unknown line types are skipped.
-func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
+func (s *claudeSession) line(l *claudeLine, main bool, lr *agentlog.Lines) {
 	if main && s.rec.Cwd == "" && l.Cwd != "" {
 		s.rec.Cwd = strings.Clone(l.Cwd)
 	}
@@ -297,34 +284,19 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *lineReader) {
 	}
 }
 
-// assistant counts one API call per message.id + requestId, keeping the line with the largest usage
-// (Claude Code writes one line per content block, each repeating the response's usage).
-func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
+// assistant counts the line's API call (calls.go), and the tools it asked for.
+func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *agentlog.Lines) {
 	m := &l.Message
-	if m.Usage == nil || m.Model == "<synthetic>" {
-		return // no API call: a message Claude Code made up itself (an error, an interruption)
-	}
-	// The key is looked up from the session's scratch and made a string only for a new call.
-	s.keyBuf = append(append(append(s.keyBuf[:0], m.ID...), 0), l.RequestID...)
-	if m.ID == "" {
-		s.keyBuf = append(append(s.keyBuf[:0], "uuid\x00"...), l.UUID...)
+	if !isCall(m.Usage, m.Model) {
+		return
 	}
 	u := m.Usage.usage()
-	// Claude Code writes a response's content blocks on consecutive lines: the call of the line before
-	// is tried before the map.
-	i, seen := s.lastCall, s.lastCall < len(s.rec.calls) && s.rec.calls[s.lastCall].key == string(s.keyBuf)
-	if !seen {
-		i, seen = s.byKey[string(s.keyBuf)]
+	i, first := s.index.call(m.ID, l.RequestID, l.UUID)
+	if first {
+		s.calls = append(s.calls, agentlog.Call{Key: s.index.key(i), Owner: s.intern(l.SessionID), Model: s.intern(m.Model), At: at, Usage: u})
+	} else if c := &s.calls[i]; larger(u, c.Usage) {
+		c.Usage, c.Model = u, s.intern(m.Model)
 	}
-	if !seen {
-		key := string(s.keyBuf)
-		i = len(s.rec.calls)
-		s.byKey[key] = i
-		s.rec.calls = append(s.rec.calls, call{key: key, owner: s.intern(l.SessionID), model: s.intern(m.Model), at: at, usage: u})
-	} else if c := &s.rec.calls[i]; usageSize(u) > usageSize(c.usage) {
-		c.usage, c.model = u, s.intern(m.Model)
-	}
-	s.lastCall = i
 	// Only tool_use blocks are counted; a text or thinking block (often the longest) is not decoded twice.
 	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return
@@ -333,7 +305,7 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 	if !s.fast.parsed {
 		var decoded []block // on the heap only on this path
 		if err := parseLine(m.Content, &decoded); err != nil {
-			lr.malformed(fmt.Errorf("message.content: %w", err))
+			lr.Malformed(fmt.Errorf("message.content: %w", err))
 			return
 		}
 		blocks = decoded
@@ -348,7 +320,7 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *lineReader) {
 			}
 			s.toolIDs[strings.Clone(b.ID)] = struct{}{}
 		}
-		s.rec.calls[i].tools = append(s.rec.calls[i].tools, s.intern(b.Name))
+		s.calls[i].Tools = append(s.calls[i].Tools, s.intern(b.Name))
 	}
 }
 
@@ -365,9 +337,9 @@ func (s *claudeSession) crossCheck() {
 	}
 	total := s.cost.total
 	s.rec.Cost.Harness = &total
-	var theirs Tokens
+	var theirs agentlog.Tokens
 	for _, m := range s.cost.models {
-		theirs.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+		theirs.Add(agentlog.Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
 	}
 	if theirs == s.rec.Tokens {
 		// Same calls: a different figure is a different price (a stale table, or a model Claude Code prices

@@ -1,12 +1,18 @@
-package agentlog
+package codex
 
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
 )
 
 // codexExpected is one entry of the fixtures' expected-summary.json, as the facts describe it.
@@ -28,7 +34,7 @@ type codexExpected struct {
 }
 
 func TestReadCodexRolloutFixtures(t *testing.T) {
-	data, err := os.ReadFile("testdata/codex/expected-summary.json")
+	data, err := os.ReadFile("testdata/expected-summary.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +46,11 @@ func TestReadCodexRolloutFixtures(t *testing.T) {
 	codeModeBash := map[string]int{"01a23322-d88d-73b3-9fa7-823c5494f927": 1, "01a23323-60c7-75c1-92e2-437e40c2167f": 3}
 	for _, w := range want {
 		t.Run(w.ID, func(t *testing.T) {
-			rec, err := ReadCodexRollout(filepath.Join("testdata/codex/sessions/2026/12/01", filepath.Base(w.File)), Options{})
+			rec, err := ReadRollout(filepath.Join("testdata/sessions/2026/12/01", filepath.Base(w.File)), agentlog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.SessionID != w.ID || rec.Harness != HarnessCodex || rec.Cwd != w.Cwd {
+			if rec.SessionID != w.ID || rec.Harness != string(harness.Codex) || rec.Cwd != w.Cwd {
 				t.Errorf("id %q harness %q cwd %q", rec.SessionID, rec.Harness, rec.Cwd)
 			}
 			if !rec.Start.Equal(w.Start) || !rec.End.Equal(w.End) {
@@ -60,10 +66,10 @@ func TestReadCodexRolloutFixtures(t *testing.T) {
 			if n := codeModeBash[w.ID]; n > 0 {
 				tools["Bash"] = n
 			}
-			if !equalCounts(rec.Tools, tools) {
+			if !maps.Equal(rec.Tools, tools) {
 				t.Errorf("tools = %v, want %v", rec.Tools, tools)
 			}
-			tok := Tokens{Input: w.Tokens.NonCached, CacheRead: w.Tokens.Cached, Output: w.Tokens.Output}
+			tok := agentlog.Tokens{Input: w.Tokens.NonCached, CacheRead: w.Tokens.Cached, Output: w.Tokens.Output}
 			if rec.Tokens != tok {
 				t.Errorf("tokens = %+v, want %+v", rec.Tokens, tok)
 			}
@@ -80,9 +86,9 @@ func TestReadCodexRolloutFixtures(t *testing.T) {
 }
 
 func TestCodexCostAndUnknownModel(t *testing.T) {
-	dir := "testdata/codex/sessions/2026/12/01"
+	dir := "testdata/sessions/2026/12/01"
 	// gpt-5.5 only: 2200 fresh input, 2400 cached, 260 output at 5 / 0.50 / 30.
-	rec, err := ReadCodexRollout(filepath.Join(dir, "rollout-2026-12-01T19-44-33-01a23323-2f6c-7410-9a90-799c96f92d5c.jsonl"), Options{})
+	rec, err := ReadRollout(filepath.Join(dir, "rollout-2026-12-01T19-44-33-01a23323-2f6c-7410-9a90-799c96f92d5c.jsonl"), agentlog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +97,7 @@ func TestCodexCostAndUnknownModel(t *testing.T) {
 	}
 	// The resumed session switched to gpt-5.6-terra, which has no price: no total, a warning naming it, and the
 	// gpt-5.5 calls still priced.
-	rec, err = ReadCodexRollout(filepath.Join(dir, "rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl"), Options{})
+	rec, err = ReadRollout(filepath.Join(dir, "rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl"), agentlog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +120,7 @@ func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 // The lines the Codex reader skips undecoded are exactly the kinds it has no use for.
 func TestCodexQuickSkipsOnlyUnused(t *testing.T) {
-	data, err := os.ReadFile("testdata/codex/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl")
+	data, err := os.ReadFile("testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,4 +152,8 @@ func TestCodexQuickSkipsOnlyUnused(t *testing.T) {
 	if skipped < 30 {
 		t.Errorf("only %d lines skipped undecoded", skipped)
 	}
+}
+
+func hasWarning(ws []string, part string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, part) })
 }

@@ -1,25 +1,26 @@
-package agentlog
+package codex
 
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
 
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/prices"
 )
 
 // decodeRollout decodes a rollout line and its payload into l and p; a line that does not decode is
 // reported as malformed (false).
-func decodeRollout(lr *lineReader, line []byte, l *codexLine, p any) bool {
+func decodeRollout(lr *agentlog.Lines, line []byte, l *codexLine, p any) bool {
 	if err := json.Unmarshal(line, l); err != nil {
-		lr.malformed(err)
+		lr.Malformed(err)
 		return false
 	}
 	if err := json.Unmarshal(l.Payload, p); err != nil && len(l.Payload) > 0 {
-		lr.malformed(fmt.Errorf("payload: %w", err))
+		lr.Malformed(fmt.Errorf("payload: %w", err))
 		return false
 	}
 	return true
@@ -72,8 +73,9 @@ type codexMeta struct {
 	CompactionOutput bool `json:"compaction_output"`
 }
 
-// usage converts Codex's counts to one meaning for both harnesses: input_tokens is the whole prompt, cached
-// and cache-written parts included, so the input not read from cache is what remains of it.
+// usage converts Codex's counts to prices.Usage's meanings, for every reader here (the sessions reader,
+// the audit's and a turn's usage the hook reads): input_tokens is the whole prompt, cached and
+// cache-written parts included, so the input not read from cache is what remains of it.
 func (u *codexUsage) usage() prices.Usage {
 	return prices.Usage{
 		Input:        max(0, u.Input-u.Cached-u.CacheWrite),
@@ -85,7 +87,8 @@ func (u *codexUsage) usage() prices.Usage {
 
 // codexSession accumulates one rollout.
 type codexSession struct {
-	rec        Record
+	rec        agentlog.Record
+	calls      []agentlog.Call   // from token_usage_record lines; a call's Model holds its turn id until finish
 	turnModel  map[string]string // turn_id → model, from turn_context
 	lastModel  string
 	callIDs    map[string]bool // function_call / custom_tool_call ids: their executions are no extra tool call
@@ -93,29 +96,26 @@ type codexSession struct {
 	thread     *codexUsage     // the last thread_token_usage
 	records    bool            // the rollout has token_usage_record lines
 	countTotal int64           // older rollouts: the last token_count total seen
-	fallback   []call          // older rollouts: one call per token_count whose total changed
+	fallback   []agentlog.Call // older rollouts: one call per token_count whose total changed
 	pending    []string        // tool calls waiting for the record of their response
 }
 
-// rolloutID is the session uuid at the end of a rollout file's name.
-var rolloutID = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$`)
-
-// ReadCodexRollout reads one Codex rollout (.jsonl or .jsonl.zst). A resumed session appends to the same
+// ReadRollout reads one Codex rollout (.jsonl or .jsonl.zst). A resumed session appends to the same
 // file, so one file is one session. A bad line is a warning in the record; only a file that cannot be
 // opened is an error.
-func ReadCodexRollout(path string, opt Options) (Record, error) {
+func ReadRollout(path string, opt agentlog.Options) (agentlog.Record, error) {
 	s := &codexSession{
-		rec:       Record{Harness: HarnessCodex, Files: []string{path}},
+		rec:       agentlog.Record{Harness: string(harness.Codex), Files: []string{path}},
 		turnModel: make(map[string]string),
 		callIDs:   make(map[string]bool),
 	}
 	s.rec.SessionID, _ = RolloutSessionID(path)
-	lr, closeFn, err := openLog(path, opt)
+	lr, closeFn, err := agentlog.OpenLines(path, opt)
 	if err != nil {
-		return Record{}, err
+		return agentlog.Record{}, err
 	}
 	defer closeFn()
-	if err := lr.each(func(line []byte) {
+	if err := lr.Read(func(line []byte) {
 		if s.quick(line) {
 			return
 		}
@@ -125,9 +125,9 @@ func ReadCodexRollout(path string, opt Options) (Record, error) {
 			s.line(&l, &p)
 		}
 	}); err != nil {
-		return Record{}, err
+		return agentlog.Record{}, err
 	}
-	s.rec.Warnings = append(s.rec.Warnings, lr.warnings()...)
+	s.rec.Warnings = append(s.rec.Warnings, lr.Warnings()...)
 	s.finish(opt)
 	return s.rec, nil
 }
@@ -162,9 +162,9 @@ func (s *codexSession) line(l *codexLine, p *codexPayload) {
 			return
 		}
 		s.records = true
-		c := call{key: "codex\x00" + p.ResponseID, model: p.TurnID, at: at, usage: p.Usage.usage()}
+		c := agentlog.Call{Key: "codex\x00" + p.ResponseID, Model: p.TurnID, At: at, Usage: p.Usage.usage()}
 		s.takePending(&c)
-		s.rec.calls = append(s.rec.calls, c)
+		s.calls = append(s.calls, c)
 		if p.Thread != nil {
 			s.thread = p.Thread
 		}
@@ -195,8 +195,8 @@ func (s *codexSession) responseItem(p *codexPayload) {
 func (s *codexSession) tool(name string) { s.pending = append(s.pending, name) }
 
 // takePending gives the held tool calls to the call just read.
-func (s *codexSession) takePending(c *call) {
-	c.tools, s.pending = s.pending, nil
+func (s *codexSession) takePending(c *agentlog.Call) {
+	c.Tools, s.pending = s.pending, nil
 }
 
 func (s *codexSession) event(p *codexPayload, at time.Time) {
@@ -211,8 +211,8 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 			return
 		}
 		s.countTotal = p.Info.Total.Total
-		c := call{key: fmt.Sprintf("codex\x00%s\x00%d", s.rec.SessionID, len(s.fallback)),
-			model: s.lastModel, at: at, usage: p.Info.Last.usage()}
+		c := agentlog.Call{Key: fmt.Sprintf("codex\x00%s\x00%d", s.rec.SessionID, len(s.fallback)),
+			Model: s.lastModel, At: at, Usage: p.Info.Last.usage()}
 		s.takePending(&c)
 		s.fallback = append(s.fallback, c)
 		t := *p.Info.Total
@@ -222,17 +222,16 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 
 // finish resolves each call's model from its turn (a compaction's record can come before its turn's
 // turn_context), counts code-mode executions, and sums the record.
-func (s *codexSession) finish(opt Options) {
-	tab := opt.table()
+func (s *codexSession) finish(opt agentlog.Options) {
 	if !s.records {
-		s.rec.calls = s.fallback
+		s.calls = s.fallback
 	} else {
-		for i := range s.rec.calls {
-			c := &s.rec.calls[i]
-			if m, ok := s.turnModel[c.model]; ok {
-				c.model = m
+		for i := range s.calls {
+			c := &s.calls[i]
+			if m, ok := s.turnModel[c.Model]; ok {
+				c.Model = m
 			} else {
-				c.model = s.lastModel
+				c.Model = s.lastModel
 			}
 		}
 	}
@@ -244,17 +243,14 @@ func (s *codexSession) finish(opt Options) {
 			extra = append(extra, "Bash")
 		}
 	}
-	if n := len(s.rec.calls); n > 0 {
-		last := &s.rec.calls[n-1]
-		last.tools = append(last.tools, extra...)
+	if n := len(s.calls); n > 0 {
+		last := &s.calls[n-1]
+		last.Tools = append(last.Tools, extra...)
 	}
-	s.rec.placeRepo(opt.tops)
-	s.rec.finish(tab)
-	s.rec.unpricedWarnings()
+	s.rec.SetCalls(s.calls)
+	s.rec.Finish(opt)
 	if s.thread != nil {
-		want := s.thread.usage()
-		got := Tokens{Input: want.Input, Output: want.Output, CacheRead: want.CacheRead, CacheWrite: want.CacheWrite5m}
-		if got != s.rec.Tokens {
+		if got := agentlog.TokensOf(s.thread.usage()); got != s.rec.Tokens {
 			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout's thread_token_usage (%d tokens) differs from the sum of its calls (%d)",
 				s.rec.SessionID, got.Total(), s.rec.Tokens.Total()))
 		}
@@ -273,7 +269,7 @@ func (s *codexSession) quick(line []byte) bool {
 	if !ok {
 		return false
 	}
-	typ, ok := valueOf(rest, []byte(`"type"`))
+	typ, ok := agentlog.StringField(rest, []byte(`"type"`))
 	if !ok {
 		return false
 	}
@@ -331,35 +327,9 @@ func leadingString(b, open, key []byte) (rest []byte, value string, ok bool) {
 	if !bytes.HasPrefix(b, key) {
 		return nil, "", false
 	}
-	v, ok := valueAt(b[len(key):])
+	v, ok := agentlog.StringField(b, key) // the key's first place is where b starts
 	if !ok {
 		return nil, "", false
 	}
 	return b[len(key):], v, true
-}
-
-// valueOf is the string value of the first occurrence of key in b.
-func valueOf(b, key []byte) (string, bool) {
-	i := bytes.Index(b, key)
-	if i < 0 {
-		return "", false
-	}
-	return valueAt(b[i+len(key):])
-}
-
-// valueAt reads `: "<value>"` (blanks allowed) at the start of b; a value with an escape is refused.
-func valueAt(b []byte) (string, bool) {
-	b = bytes.TrimLeft(b, " \t")
-	if len(b) == 0 || b[0] != ':' {
-		return "", false
-	}
-	b = bytes.TrimLeft(b[1:], " \t")
-	if len(b) == 0 || b[0] != '"' {
-		return "", false
-	}
-	end := bytes.IndexByte(b[1:], '"')
-	if end < 0 || bytes.IndexByte(b[1:1+end], '\\') >= 0 {
-		return "", false
-	}
-	return string(b[1 : 1+end]), true
 }

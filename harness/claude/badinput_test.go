@@ -1,4 +1,4 @@
-package agentlog
+package claude
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/agentlog"
 )
 
 const goodCall = `{"type":"assistant","sessionId":"s","timestamp":"2026-12-01T10:00:00Z","cwd":"/w","message":{"id":"m%d","model":"claude-opus-5-5","usage":{"input_tokens":100,"output_tokens":10},"content":[]}}`
@@ -21,7 +23,7 @@ func TestBadInput(t *testing.T) {
 		maxLine int
 		calls   int
 		warn    string // a warning containing this
-		err     string // or ReadClaudeSession fails with this
+		err     string // or ReadSession fails with this
 	}{
 		{name: "truncated last line", content: callLine(0) + callLine(1) + `{"type":"assistant","message":{"id":"m9"`,
 			calls: 2, warn: "s.jsonl:3: truncated last line (still being written?)"},
@@ -44,7 +46,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			rec, err := ReadClaudeSession(path, Options{MaxLine: tc.maxLine})
+			rec, err := ReadSession(path, agentlog.Options{MaxLine: tc.maxLine})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), path) {
 					t.Fatalf("err = %v, want one naming %s and %q", err, path, tc.err)
@@ -90,8 +92,8 @@ func TestHundredMegabyteLine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, "b.jsonl"), []byte{0x7f, 'E', 'L', 'F', 0, 0, 1}, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := Discover(Sources{ClaudeDirs: []string{dir}, CodexDirs: []string{}})
-	recs, warn := Scan(context.Background(), files, ScanOptions{})
+	files, _ := Harness{}.Discover([]string{dir})
+	recs, warn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
 	if len(recs) != 1 || recs[0].Calls != 2 {
 		t.Fatalf("records %+v, want one session with 2 calls", recs)
 	}
@@ -113,7 +115,7 @@ func TestNestedTimestamp(t *testing.T) {
 			if err := os.WriteFile(path, []byte(callLine(0)+line+"\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			rec, err := ReadClaudeSession(path, Options{})
+			rec, err := ReadSession(path, agentlog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,10 @@
-package agentlog
+package claude
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/prices"
 )
 
-const claudeProjects = "testdata/claude/projects"
+const claudeProjects = "testdata/projects"
 
 // lastCostState is the fixture's own figure: the last cost-state line of a transcript.
-func lastCostState(t *testing.T, path string) (usd float64, tok Tokens) {
+func lastCostState(t *testing.T, path string) (usd float64, tok agentlog.Tokens) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -31,9 +33,9 @@ func lastCostState(t *testing.T, path string) (usd float64, tok Tokens) {
 		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Type != "cost-state" {
 			continue
 		}
-		usd, tok = *l.Total, Tokens{}
+		usd, tok = *l.Total, agentlog.Tokens{}
 		for _, m := range l.ModelUse {
-			tok.Add(Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+			tok.Add(agentlog.Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
 		}
 	}
 	return usd, tok
@@ -61,7 +63,7 @@ func TestReadClaudeSessionFixtures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(claudeProjects, tc.path)
-			rec, err := ReadClaudeSession(path, Options{})
+			rec, err := ReadSession(path, agentlog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +73,7 @@ func TestReadClaudeSessionFixtures(t *testing.T) {
 			if len(rec.Files) != tc.files {
 				t.Errorf("files = %v, want %d", rec.Files, tc.files)
 			}
-			if !equalCounts(rec.Tools, tc.tools) {
+			if !maps.Equal(rec.Tools, tc.tools) {
 				t.Errorf("tools = %v, want %v", rec.Tools, tc.tools)
 			}
 			usd, tok := lastCostState(t, path)
@@ -107,18 +109,6 @@ func TestReadClaudeSessionFixtures(t *testing.T) {
 	}
 }
 
-func equalCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
 func hasWarning(ws []string, part string) bool {
 	for _, w := range ws {
 		if strings.Contains(w, part) {
@@ -134,8 +124,8 @@ func TestCostStateDisagrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := ReadClaudeSession(filepath.Join(claudeProjects, "-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"),
-		Options{Prices: prices.Default().With(over)})
+	rec, err := ReadSession(filepath.Join(claudeProjects, "-home-dev-src-calc/c30d052a-2836-49f8-a652-5038e728a894.jsonl"),
+		agentlog.Options{Prices: prices.Default().With(over)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +172,7 @@ func TestPricesTableChangesBetweenSessions(t *testing.T) {
 	embedded, overridden := prices.Default(), prices.Default().With(over)
 	var totals [2]float64
 	for i, tab := range []*prices.Table{embedded, overridden, embedded, overridden} {
-		rec, err := ReadClaudeSession(path, Options{Prices: tab})
+		rec, err := ReadSession(path, agentlog.Options{Prices: tab})
 		if err != nil || rec.Cost.Total == nil {
 			t.Fatalf("read %d: %v, cost %v (unpriced %q)", i, err, rec.Cost.Total, rec.Cost.Unpriced)
 		}

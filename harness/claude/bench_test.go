@@ -1,4 +1,4 @@
-package agentlog
+package claude
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/agentlog"
 )
 
 var (
@@ -36,7 +38,7 @@ func BenchmarkScanCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	files, warn := Discover(Sources{ClaudeDirs: []string{root}, CodexDirs: []string{}})
+	files, warn := Harness{}.Discover([]string{root})
 	if len(warn) > 0 {
 		b.Fatal(warn)
 	}
@@ -50,7 +52,7 @@ func BenchmarkScanCorpus(b *testing.B) {
 	b.ResetTimer()
 	var calls int
 	for range b.N {
-		recs, warn := Scan(context.Background(), files, ScanOptions{})
+		recs, warn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
 		if len(warn) > 0 {
 			b.Fatal(warn[0])
 		}

@@ -1,15 +1,14 @@
-package agentlog
+package codex
 
 import (
-	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
 
-	"github.com/saverd/saverd/internal/safefile"
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
 )
 
 // codexTurnPayload is what the audit reads of a rollout line's payload: the record reader's fields and
@@ -21,10 +20,16 @@ type codexTurnPayload struct {
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
 	Output    json.RawMessage `json:"output"`
-	Content   []contentBlock  `json:"content"`
+	Content   []textBlock     `json:"content"`
 	Item      *codexExecItem  `json:"item"`
 	Started   int64           `json:"started_at_ms"`
 	Completed int64           `json:"completed_at_ms"`
+}
+
+// textBlock is a block of a message's content; only its text is read.
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // codexExecItem is an item_completed event's item; a CommandExecution is a command that ran.
@@ -35,39 +40,34 @@ type codexExecItem struct {
 	Output  string `json:"aggregated_output"`
 }
 
-// codexTranscript assembles a rollout into the shape the Claude Code reader gives, so one replay serves
-// both harnesses.
+// codexTranscript assembles a rollout into the shape every harness's reader gives, so one replay serves
+// them all.
 type codexTranscript struct {
-	r        *transcriptReader
+	r        *agentlog.Assembly
 	prompted bool  // the current turn's typed prompt has been seen
 	tasks    bool  // the rollout writes task_started (Codex 0.6x and later); older ones open a turn at the prompt
 	records  bool  // the rollout has token_usage_record lines (one per model response)
 	total    int64 // older rollouts: the last token_count total, to tell a new response
-	fallback []turnCall
+	fallback []agentlog.TurnCall
 	// ends holds each turn's task_complete time, applied after the calls are summed: the sum takes a
 	// turn's window from its last call, which a turn's end must not hide.
 	ends map[int]time.Time
 }
 
-// ReadCodexTranscript reads a Codex rollout (.jsonl or .jsonl.zst) for an offline audit: each turn from its
+// ReadTranscript reads a Codex rollout (.jsonl or .jsonl.zst) for an offline audit: each turn from its
 // task_started to its task_complete (a rollout with no task_started, as Codex 0.58 and older wrote: from
 // the person's message to the turn's last call), the person's prompt, every tool call with its output and real
 // duration, and each turn's calls and tokens. A resumed session appends to the same file, so one file is
 // one session. Bad lines are warnings; only a file that cannot be opened is an error.
-func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
-	lr, closeFn, err := openLog(path, opt)
+func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, error) {
+	lr, closeFn, err := agentlog.OpenLines(path, opt)
 	if err != nil {
-		return Transcript{}, err
+		return agentlog.Transcript{}, err
 	}
 	defer closeFn()
-	c := &codexTranscript{ends: map[int]time.Time{}, r: &transcriptReader{
-		t:        Transcript{Harness: HarnessCodex, Durations: map[string]int64{}},
-		uses:     map[string]time.Time{},
-		outcomes: map[string]toolOutcome{},
-		calls:    map[string]int{},
-	}}
-	c.r.t.SessionID, _ = RolloutSessionID(path)
-	if err := lr.each(func(line []byte) {
+	id, _ := RolloutSessionID(path)
+	c := &codexTranscript{ends: map[int]time.Time{}, r: agentlog.NewAssembly(string(harness.Codex), id)}
+	if err := lr.Read(func(line []byte) {
 		var l codexLine
 		var p codexTurnPayload
 		if decodeRollout(lr, line, &l, &p) {
@@ -75,25 +75,25 @@ func ReadCodexTranscript(path string, opt Options) (Transcript, error) {
 			c.line(l.Type, &p, at)
 		}
 	}); err != nil {
-		return Transcript{}, err
+		return agentlog.Transcript{}, err
 	}
 	if !c.records {
-		c.r.usage = c.fallback
+		c.r.Calls = c.fallback
 	}
-	c.r.t.Warnings = append(c.r.t.Warnings, lr.warnings()...)
-	if err := c.r.finish(); err != nil {
-		return Transcript{}, fmt.Errorf("%s: %w", path, err)
+	c.r.T.Warnings = append(c.r.T.Warnings, lr.Warnings()...)
+	if err := c.r.Finish(); err != nil {
+		return agentlog.Transcript{}, fmt.Errorf("%s: %w", path, err)
 	}
 	for i, end := range c.ends {
-		if t := &c.r.t.Turns[i]; end.After(t.End) {
+		if t := &c.r.T.Turns[i]; end.After(t.End) {
 			t.End = end
 		}
 	}
-	return c.r.t, nil
+	return c.r.T, nil
 }
 
 func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {
-	t := &c.r.t
+	t := &c.r.T
 	switch typ {
 	case "session_meta":
 		if p.ID != "" {
@@ -112,10 +112,10 @@ func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {
 	case "token_usage_record":
 		if p.Usage != nil {
 			c.records = true
-			c.r.usage = append(c.r.usage, turnCall{turn: len(t.Turns) - 1, at: at, usage: p.Usage.usage()})
+			c.r.Calls = append(c.r.Calls, agentlog.TurnCall{Turn: len(t.Turns) - 1, At: at, Usage: p.Usage.usage()})
 		}
 	case "compacted":
-		c.r.compacted()
+		c.r.Compacted()
 	case "event_msg":
 		c.event(p, at)
 	case "response_item":
@@ -128,7 +128,7 @@ func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {
 // event starts a turn on task_started and ends it on task_complete; a token_count is a response in a
 // rollout old enough to have no token_usage_record.
 func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
-	t := &c.r.t
+	t := &c.r.T
 	switch p.Type {
 	case "task_started":
 		if !c.tasks && len(t.Turns) > 0 {
@@ -137,7 +137,7 @@ func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
 			c.prompted = false
 		}
 		c.tasks = true
-		t.Turns = append(t.Turns, TurnUsage{Start: at, End: at})
+		t.Turns = append(t.Turns, agentlog.TurnUsage{Start: at, End: at})
 		c.prompted = false
 	case "task_complete", "turn_aborted":
 		if n := len(t.Turns); n > 0 && !at.IsZero() {
@@ -150,7 +150,7 @@ func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
 			return
 		}
 		c.total = p.Info.Total.Total
-		c.fallback = append(c.fallback, turnCall{turn: len(t.Turns) - 1, at: at, usage: p.Info.Last.usage()})
+		c.fallback = append(c.fallback, agentlog.TurnCall{Turn: len(t.Turns) - 1, At: at, Usage: p.Info.Last.usage()})
 	}
 }
 
@@ -172,7 +172,7 @@ func (c *codexTranscript) item(p *codexTurnPayload, at time.Time) {
 		if !c.tasks {
 			// Codex 0.58 and older write no task_started (nor task_complete): the person's message opens
 			// the turn, which ends with its last call.
-			c.r.t.Turns = append(c.r.t.Turns, TurnUsage{Start: at, End: at})
+			c.r.T.Turns = append(c.r.T.Turns, agentlog.TurnUsage{Start: at, End: at})
 			c.prompted = false
 		}
 		if c.prompted {
@@ -183,22 +183,22 @@ func (c *codexTranscript) item(p *codexTurnPayload, at time.Time) {
 		if !c.prompted {
 			c.prompt("(no prompt recorded for this turn)") // the rows still belong to this turn
 		}
-		tool, in := CodexTool(p.Name, p.Arguments, p.Input)
-		use := wireUse{Tool: tool, ToolUseID: p.CallID}
+		tool, in := Tool(p.Name, p.Arguments, p.Input)
+		use := agentlog.WireUse{Tool: tool, ToolUseID: p.CallID}
 		if in != nil {
 			use.Input, _ = json.Marshal(in) // a map of decoded JSON values always encodes
 		}
-		r.wire = append(r.wire, wireMessage{Role: "assistant", ToolUses: []wireUse{use}})
-		r.uses[p.CallID] = at
+		r.Wire = append(r.Wire, agentlog.WireMessage{Role: "assistant", ToolUses: []agentlog.WireUse{use}})
+		r.Uses[p.CallID] = at
 	case "function_call_output", "custom_tool_call_output":
-		if _, ok := r.uses[p.CallID]; !ok {
+		if _, ok := r.Uses[p.CallID]; !ok {
 			return
 		}
-		r.outcomes[p.CallID] = toolOutcome{text: resultText(p.Output), at: at}
-		if d := r.uses[p.CallID]; !at.IsZero() && !d.IsZero() {
-			r.t.Durations[p.CallID] = max(0, at.Sub(d).Milliseconds())
+		r.Outcomes[p.CallID] = agentlog.Outcome{Text: agentlog.ResultText(p.Output), At: at}
+		if d := r.Uses[p.CallID]; !at.IsZero() && !d.IsZero() {
+			r.T.Durations[p.CallID] = max(0, at.Sub(d).Milliseconds())
 		}
-		r.wire = append(r.wire, wireMessage{Role: "user", Results: []json.RawMessage{json.RawMessage(`{"tool_use_id":` + quoteJSON(p.CallID) + `}`)}})
+		r.Wire = append(r.Wire, agentlog.WireMessage{Role: "user", Results: []json.RawMessage{agentlog.ResultRef(p.CallID)}})
 	}
 }
 
@@ -211,25 +211,25 @@ func (c *codexTranscript) execution(p *codexTurnPayload) {
 		return
 	}
 	r := c.r
-	if _, ok := r.uses[it.ID]; ok {
+	if _, ok := r.Uses[it.ID]; ok {
 		return
 	}
 	if !c.prompted {
 		c.prompt("(no prompt recorded for this turn)")
 	}
 	raw, _ := json.Marshal(map[string]any{"command": joinArgv(it.Command)}) // a string map always encodes
-	r.wire = append(r.wire, wireMessage{Role: "assistant", ToolUses: []wireUse{{Tool: "Bash", ToolUseID: it.ID, Input: raw}}})
+	r.Wire = append(r.Wire, agentlog.WireMessage{Role: "assistant", ToolUses: []agentlog.WireUse{{Tool: "Bash", ToolUseID: it.ID, Input: raw}}})
 	out := it.Output
-	r.uses[it.ID] = time.UnixMilli(p.Started)
-	r.outcomes[it.ID] = toolOutcome{text: &out}
-	r.t.Durations[it.ID] = max(0, p.Completed-p.Started)
-	r.wire = append(r.wire, wireMessage{Role: "user", Results: []json.RawMessage{json.RawMessage(`{"tool_use_id":` + quoteJSON(it.ID) + `}`)}})
+	r.Uses[it.ID] = time.UnixMilli(p.Started)
+	r.Outcomes[it.ID] = agentlog.Outcome{Text: &out}
+	r.T.Durations[it.ID] = max(0, p.Completed-p.Started)
+	r.Wire = append(r.Wire, agentlog.WireMessage{Role: "user", Results: []json.RawMessage{agentlog.ResultRef(it.ID)}})
 }
 
 // prompt is the turn's typed prompt: the message that makes the rows after it this turn's.
 func (c *codexTranscript) prompt(text string) {
 	c.prompted = true
-	c.r.wire = append(c.r.wire, wireMessage{Role: "user", Text: text})
+	c.r.Wire = append(c.r.Wire, agentlog.WireMessage{Role: "user", Text: text})
 }
 
 // injected: a user message Codex writes itself before the person's prompt, the environment
@@ -238,27 +238,4 @@ func injected(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "<environment_context>") || strings.HasPrefix(t, "<user_instructions>") ||
 		strings.HasPrefix(t, "# AGENTS.md instructions")
-}
-
-// ReadTranscript reads a session for an offline audit, a Codex rollout or a Claude Code transcript, told
-// apart by a rollout's name or the session_meta line at its head.
-func ReadTranscript(path string, opt Options) (Transcript, error) {
-	if isRollout(path) || startsRollout(path) {
-		return ReadCodexTranscript(path, opt)
-	}
-	return ReadClaudeTranscript(path, opt)
-}
-
-// startsRollout: the file opens with a rollout's session_meta line, whatever its name.
-func startsRollout(path string) bool {
-	head, err := safefile.Head(path, 4096)
-	return err == nil && bytes.Contains(head, []byte(`"session_meta"`))
-}
-
-// RolloutSessionID is the session uuid a rollout file's name ends with.
-func RolloutSessionID(name string) (string, bool) {
-	if m := rolloutID.FindStringSubmatch(filepath.Base(name)); m != nil {
-		return m[1], true
-	}
-	return "", false
 }

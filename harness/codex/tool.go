@@ -1,4 +1,4 @@
-package agentlog
+package codex
 
 import (
 	"strings"
@@ -6,10 +6,10 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// CodexTool names a Codex call as the ledger reads tools: a shell command is Bash with its command,
+// Tool names a Codex call as the ledger reads tools: a shell command is Bash with its command,
 // as Codex's own hooks name it; apply_patch keeps its name and its patch, and so does a shell call of
 // it (older Codex versions patched through the shell: `["apply_patch", patch]`, or a heredoc).
-func CodexTool(name, arguments, input string) (string, map[string]any) {
+func Tool(name, arguments, input string) (string, map[string]any) {
 	switch name {
 	case "exec_command", "shell", "local_shell", "container.exec", "shell_command":
 		var args map[string]any

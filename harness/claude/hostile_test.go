@@ -1,6 +1,6 @@
 //go:build unix
 
-package agentlog
+package claude
 
 import (
 	"bytes"
@@ -15,6 +15,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/internal/safefile"
 )
 
@@ -81,7 +84,7 @@ func returns[T any](t *testing.T, what string, read func() T) T {
 // meets it in a moment.
 func TestHostileLogsAreSkipped(t *testing.T) {
 	paths := hostileLogs(t, t.TempDir())
-	opt := Options{Limits: safefile.Limits{Inflated: 4 << 20}}
+	opt := agentlog.Options{Limits: safefile.Limits{Inflated: 4 << 20}}
 	cases := []struct {
 		name string
 		read func(path string) error
@@ -89,11 +92,11 @@ func TestHostileLogsAreSkipped(t *testing.T) {
 		want error
 	}{
 		{"a FIFO transcript", func(p string) error { _, err := ReadTranscript(p, opt); return err }, paths["fifo"], safefile.ErrNotRegular},
-		{"a FIFO session", func(p string) error { _, err := ReadClaudeSession(p, opt); return err }, paths["fifo"], safefile.ErrNotRegular},
+		{"a FIFO session", func(p string) error { _, err := ReadSession(p, opt); return err }, paths["fifo"], safefile.ErrNotRegular},
 		{"a sparse 10 GB transcript", func(p string) error { _, err := ReadTranscript(p, opt); return err }, paths["sparse"], safefile.ErrTooLarge},
-		{"a sparse 10 GB session", func(p string) error { _, err := ReadClaudeSession(p, opt); return err }, paths["sparse"], safefile.ErrTooLarge},
-		{"a zstd bomb's transcript", func(p string) error { _, err := ReadTranscript(p, opt); return err }, paths["bomb"], safefile.ErrTooLarge},
-		{"a zstd bomb's session", func(p string) error { _, err := ReadCodexRollout(p, opt); return err }, paths["bomb"], safefile.ErrTooLarge},
+		{"a sparse 10 GB session", func(p string) error { _, err := ReadSession(p, opt); return err }, paths["sparse"], safefile.ErrTooLarge},
+		{"a zstd bomb's transcript", func(p string) error { _, err := codex.ReadTranscript(p, opt); return err }, paths["bomb"], safefile.ErrTooLarge},
+		{"a zstd bomb's session", func(p string) error { _, err := codex.ReadRollout(p, opt); return err }, paths["bomb"], safefile.ErrTooLarge},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,14 +106,15 @@ func TestHostileLogsAreSkipped(t *testing.T) {
 			}
 		})
 	}
-	files := []File{{Path: paths["good"], Harness: HarnessClaude}, {Path: paths["sparse"], Harness: HarnessClaude},
-		{Path: paths["bomb"], Harness: HarnessCodex}, {Path: paths["fifo"], Harness: HarnessClaude}}
+	cc, cx := string(harness.ClaudeCode), string(harness.Codex)
+	files := []agentlog.File{{Path: paths["good"], Harness: cc, Reader: Harness{}}, {Path: paths["sparse"], Harness: cc, Reader: Harness{}},
+		{Path: paths["bomb"], Harness: cx, Reader: codex.Harness{}}, {Path: paths["fifo"], Harness: cc, Reader: Harness{}}}
 	type scanned struct {
-		recs []Record
+		recs []agentlog.Record
 		warn []string
 	}
 	got := returns(t, "Scan", func() scanned {
-		recs, warn := Scan(context.Background(), files, ScanOptions{Options: opt})
+		recs, warn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{Options: opt})
 		return scanned{recs, warn}
 	})
 	if len(got.recs) != 1 || got.recs[0].Calls != 2 {

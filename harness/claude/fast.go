@@ -1,4 +1,4 @@
-package agentlog
+package claude
 
 import "github.com/saverd/saverd/internal/jsonscan"
 

@@ -1,4 +1,4 @@
-package agentlog
+package claude
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/saverd/saverd/agentlog"
 )
 
 // decoded is what the decoder makes of a line: the fields the reader uses and, where the reader would
@@ -74,7 +76,7 @@ func agreeWithDecoder(t *testing.T, line []byte) bool {
 // fixtureLines are the lines of every Claude Code transcript in testdata (the real client's, copied).
 func fixtureLines(t testing.TB) [][]byte {
 	var paths []string
-	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", "testdata/claude/projects/*/*/subagents/*.jsonl"} {
+	for _, glob := range []string{"testdata/projects/*/*.jsonl", "testdata/projects/*/*/subagents/*.jsonl"} {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}
@@ -160,7 +162,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paths []string
-	for _, glob := range []string{"testdata/claude/projects/*/*.jsonl", filepath.Join(dir, "claude/projects/*/*.jsonl")} {
+	for _, glob := range []string{"testdata/projects/*/*.jsonl", filepath.Join(dir, "claude/projects/*/*.jsonl")} {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}
@@ -181,11 +183,13 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		t.Fatalf("only %d transcripts", len(paths))
 	}
 	for _, p := range paths {
-		fast, err := ReadClaudeSession(p, Options{})
+		fast, err := ReadSession(p, agentlog.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := ReadClaudeSession(p, Options{decodeAll: true})
+		decodeAll = true
+		slow, err := ReadSession(p, agentlog.Options{})
+		decodeAll = false
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package agentlog
+package codex
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -13,17 +14,17 @@ import (
 // tokens the record reader counts (which TestReadCodexRolloutFixtures checks against the rollout's own
 // figures), and rebuilds one row per tool call, each with an output and a duration.
 func TestCodexTranscriptAgreesWithTheRecord(t *testing.T) {
-	files, err := filepath.Glob("testdata/codex/sessions/2026/12/01/rollout-*.jsonl")
+	files, err := filepath.Glob("testdata/sessions/2026/12/01/rollout-*.jsonl")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no rollouts: %v", err)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			rec, err := ReadCodexRollout(f, Options{})
+			rec, err := ReadRollout(f, agentlog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := ReadCodexTranscript(f, Options{})
+			tr, err := ReadTranscript(f, agentlog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -31,7 +32,7 @@ func TestCodexTranscriptAgreesWithTheRecord(t *testing.T) {
 				t.Errorf("session %q in %q, want %q in %q", tr.SessionID, tr.Cwd, rec.SessionID, rec.Cwd)
 			}
 			var calls int
-			var tokens Tokens
+			var tokens agentlog.Tokens
 			for _, u := range tr.Turns {
 				calls += u.Calls
 				tokens.Add(u.Tokens)
@@ -63,7 +64,7 @@ func TestCodexTranscriptAgreesWithTheRecord(t *testing.T) {
 // turns, each with its own prompt; the injected environment message is no prompt; the last model wins;
 // the command a code-mode script ran is a Bash row of its own.
 func TestCodexTranscriptTurns(t *testing.T) {
-	tr, err := ReadCodexTranscript("testdata/codex/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl", Options{})
+	tr, err := ReadTranscript("testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl", agentlog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestCodexTranscriptTurns(t *testing.T) {
 // TestCodexTranscriptBadLines: a truncated last line and a line that is no JSON are warnings; the rest of
 // the rollout still counts.
 func TestCodexTranscriptBadLines(t *testing.T) {
-	src, err := os.ReadFile("testdata/codex/sessions/2026/12/01/rollout-2026-12-01T19-44-58-01a23323-91e8-7d92-a1fa-06ae8a787047.jsonl")
+	src, err := os.ReadFile("testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-58-01a23323-91e8-7d92-a1fa-06ae8a787047.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestCodexTranscriptBadLines(t *testing.T) {
 	if err := os.WriteFile(path, append(append([]byte("not json\n"), src...), `{"timestamp":"2026-12-01T19:45:01Z","type":"respon`...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := ReadCodexTranscript(path, Options{})
+	tr, err := ReadTranscript(path, agentlog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

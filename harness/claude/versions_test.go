@@ -1,0 +1,114 @@
+package claude
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/saverd/saverd/agentlog"
+)
+
+// Logs of older client versions, shaped as those versions wrote them (testdata/versions): a Claude Code
+// 1.0 transcript whose Task agents wrote their lines into it (isSidechain) and which opens with a summary
+// line; and the orphan summary file Claude Code 1.0 left beside it. harness/codex holds a Codex 0.58
+// rollout, which no Claude Code file is taken for.
+const (
+	codex058      = "../codex/testdata/versions/codex-0.58/sessions/2025/11/14/rollout-2025-11-14T10-02-11-019a8200-1111-7222-8333-944455556666.jsonl"
+	claude10      = "testdata/versions/claude-1.0/projects/-home-dev-src-web/7c1f3a52-9d4e-4b8a-a0c6-2e5f81d4b937.jsonl"
+	orphanSummary = "testdata/versions/claude-1.0/projects/-home-dev-src-web/0b9d6e21-5f3a-4c87-b1e2-6a4d9c8f2e70.jsonl"
+)
+
+// toolsOf is the tool of every call the transcript's assistant messages made, in order.
+func toolsOf(tr agentlog.Transcript) []string {
+	var out []string
+	for _, m := range tr.Messages {
+		for _, u := range m.ToolUses {
+			out = append(out, u.Tool)
+		}
+	}
+	return out
+}
+
+// TestClaudeInlineSidechain: a Task agent's lines inside the main transcript are the agent's: its prompt
+// opens no turn, its tool calls are no row of the main loop, its context is not the main loop's window —
+// and `saverd sessions` still counts its calls, which were billed.
+func TestClaudeInlineSidechain(t *testing.T) {
+	tr, err := ReadTranscript(claude10, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 2 {
+		t.Fatalf("%d turns, want the two prompts'", len(tr.Turns))
+	}
+	for i, want := range []struct {
+		calls   int
+		context int64
+	}{{4, 4 + 19385 + 210 + 44}, {4, 4 + 20657 + 150 + 24}} {
+		if u := tr.Turns[i]; u.Calls != want.calls || u.Context != want.context {
+			t.Errorf("turn %d: %d calls, window %d; want the main loop's %d calls and window %d", i+1, u.Calls, u.Context, want.calls, want.context)
+		}
+	}
+	if got, want := toolsOf(tr), []string{"Task", "Task", "Edit", "Task", "Write", "Bash"}; !slices.Equal(got, want) {
+		t.Errorf("tools %q, want the main loop's %q", got, want)
+	}
+	rec, err := ReadSession(claude10, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Calls != 15 {
+		t.Errorf("the record counts %d calls, want the main loop's 8 and the agents' 7", rec.Calls)
+	}
+}
+
+// TestOrphanSummary: a file of summary lines alone is named for what it is, by the audit's reader and by
+// the scan, and no other file is taken for one.
+func TestOrphanSummary(t *testing.T) {
+	if _, err := ReadTranscript(orphanSummary, agentlog.Options{}); !errors.Is(err, ErrOrphanSummary) {
+		t.Errorf("ReadTranscript: %v, want ErrOrphanSummary", err)
+	}
+	files, _ := Harness{}.Discover([]string{"testdata/versions/claude-1.0"})
+	recs, warn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+	if len(recs) != 1 || !slices.ContainsFunc(warn, func(w string) bool {
+		return strings.Contains(w, filepath.Base(orphanSummary)) && strings.Contains(w, "orphan summary file")
+	}) {
+		t.Errorf("%d records, warnings %q: want the session, and the orphan named as one", len(recs), warn)
+	}
+	for _, p := range []string{claude10, codex058, filepath.Join(t.TempDir(), "absent.jsonl")} {
+		if IsOrphanSummary(p) {
+			t.Errorf("%s taken for an orphan summary file", p)
+		}
+	}
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if IsOrphanSummary(empty) {
+		t.Error("an empty file taken for an orphan summary file")
+	}
+}
+
+// TestCompactions: where a transcript compacted, the turn is noted, and the summary Claude Code sends
+// after a compaction opens no turn (harness/codex's TestCompactions: a rollout's).
+func TestCompactions(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "c.jsonl")
+	lines := `{"type":"user","timestamp":"2026-01-05T10:00:00.000Z","sessionId":"s","cwd":"/w","message":{"role":"user","content":"go"}}
+{"type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-01-05T10:05:00.000Z","sessionId":"s","compactMetadata":{"trigger":"auto","preTokens":155000}}
+{"type":"user","isCompactSummary":true,"timestamp":"2026-01-05T10:05:01.000Z","sessionId":"s","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context."}}
+{"type":"user","timestamp":"2026-01-05T10:09:00.000Z","sessionId":"s","message":{"role":"user","content":"next"}}
+`
+	if err := os.WriteFile(claude, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadTranscript(claude, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 2 || !slices.Equal(tr.Compactions, []int{1}) {
+		t.Errorf("%d turns, compactions %v; want 2 turns and a compaction in turn 1", len(tr.Turns), tr.Compactions)
+	}
+}

@@ -1,0 +1,93 @@
+package codex
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/saverd/saverd/agentlog"
+)
+
+// A Codex 0.58 rollout, shaped as that version wrote it (testdata/versions): no task_started or
+// task_complete, and patches through the shell.
+const codex058 = "testdata/versions/codex-0.58/sessions/2025/11/14/rollout-2025-11-14T10-02-11-019a8200-1111-7222-8333-944455556666.jsonl"
+
+// toolsOf is the tool of every call the transcript's assistant messages made, in order.
+func toolsOf(tr agentlog.Transcript) []string {
+	var out []string
+	for _, m := range tr.Messages {
+		for _, u := range m.ToolUses {
+			out = append(out, u.Tool)
+		}
+	}
+	return out
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestCodexWithoutTaskStarted: a rollout with no task_started opens a turn at each prompt the person
+// typed (not the instructions or environment Codex writes as user messages), counts each response's
+// calls in it and measures its window; a patch sent through the shell is an apply_patch call.
+func TestCodexWithoutTaskStarted(t *testing.T) {
+	tr, err := ReadTranscript(codex058, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 2 {
+		t.Fatalf("%d turns, want the two prompts'", len(tr.Turns))
+	}
+	for i, want := range []struct {
+		calls   int
+		context int64
+		start   string
+	}{{4, 10720 + 88, "2025-11-14T10:02:13.512Z"}, {4, 12200 + 70, "2025-11-14T10:03:31.012Z"}} {
+		u := tr.Turns[i]
+		if u.Calls != want.calls || u.Context != want.context || u.Start.UTC().Format("2006-01-02T15:04:05.000Z") != want.start || !u.End.After(u.Start) {
+			t.Errorf("turn %d: %d calls, window %d, %v–%v; want %d calls, window %d, from %s", i+1, u.Calls, u.Context, u.Start, u.End, want.calls, want.context, want.start)
+		}
+	}
+	if got, want := toolsOf(tr), []string{"Bash", "Bash", "apply_patch", "Bash", "apply_patch", "Bash"}; !slices.Equal(got, want) {
+		t.Errorf("tools %q, want %q", got, want)
+	}
+	rec, err := ReadRollout(codex058, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Calls != 8 {
+		t.Errorf("the record counts %d calls, the transcript 8", rec.Calls)
+	}
+}
+
+// TestCompactions: where a rollout compacted, the turn is noted.
+func TestCompactions(t *testing.T) {
+	codex, err := ReadTranscript("testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl", agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(codex.Compactions) != 1 {
+		t.Errorf("compactions %v: want the rollout's one", codex.Compactions)
+	}
+}
+
+// TestCodexToolPatches: an older Codex's patch through the shell is an apply_patch call with its patch,
+// in either form it took; any other shell command stays Bash.
+func TestCodexToolPatches(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: a.go\n-x\n+y\n*** End Patch\n"
+	cases := []struct {
+		args, tool, patch string
+	}{
+		{`{"command":["apply_patch",` + quoteJSON(patch) + `]}`, "apply_patch", patch},
+		{`{"command":["bash","-lc",` + quoteJSON("apply_patch <<'EOF'\n"+patch+"EOF") + `]}`, "apply_patch", patch},
+		{`{"command":["bash","-lc","npm test"]}`, "Bash", ""},
+		{`{"command":["bash","-lc","apply_patch --help"]}`, "Bash", ""},
+	}
+	for _, c := range cases {
+		tool, in := Tool("shell", c.args, "")
+		if tool != c.tool || (c.patch != "" && in["patch"] != c.patch) {
+			t.Errorf("Tool(shell, %s) = %s %v, want %s with the patch", c.args, tool, in, c.tool)
+		}
+	}
+}
