@@ -42,8 +42,8 @@ func benchLog(b *testing.B, fixture string, size int, ids ...string) (path strin
 	return path, last
 }
 
-// BenchmarkReadUsage is what a hook pays to price a turn (a Stop reads the turn's tail) and a join to
-// read a whole transcript or rollout of 20 MB.
+// BenchmarkReadUsage is what a hook pays to price a turn (a Stop reads the turn's tail, through its
+// harness's TurnUsage) and a join to read a whole transcript or rollout of 20 MB.
 //
 //	go test -run '^$' -bench 'ReadUsage|HeldTexts|History' -benchmem ./bridge
 func BenchmarkReadUsage(b *testing.B) {
@@ -51,20 +51,21 @@ func BenchmarkReadUsage(b *testing.B) {
 	cx, cxLast := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)
 	for _, c := range []struct {
 		name string
+		h    harness.Live
 		path string
 		from int64
 	}{
-		{"claude-turn", cc, ccLast},
-		{"claude-whole", cc, 0},
-		{"codex-turn", cx, cxLast},
-		{"codex-whole", cx, 0},
+		{"claude-turn", claude.Harness{}, cc, ccLast},
+		{"claude-whole", claude.Harness{}, cc, 0},
+		{"codex-turn", codex.Harness{}, cx, cxLast},
+		{"codex-whole", codex.Harness{}, cx, 0},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			fi, _ := os.Stat(c.path)
 			b.SetBytes(fi.Size() - c.from)
 			for range b.N {
-				if u, _, err := bridge.ReadUsage(c.path, c.from); err != nil || u.Calls == 0 {
-					b.Fatalf("ReadUsage = %+v, %v", u, err)
+				if u, _, err := c.h.TurnUsage(c.path, c.from); err != nil || u.Calls == 0 {
+					b.Fatalf("TurnUsage = %+v, %v", u, err)
 				}
 			}
 		})
@@ -78,7 +79,7 @@ func BenchmarkHeldTexts(b *testing.B) {
 	fi, _ := os.Stat(path)
 	b.SetBytes(fi.Size())
 	for range b.N {
-		bridge.HeldTexts(path, texts)
+		claude.Harness{}.HeldTexts(path, texts)
 	}
 }
 

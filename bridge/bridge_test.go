@@ -155,58 +155,9 @@ func TestAgentCallOfRealPayloads(t *testing.T) {
 	}
 }
 
-func TestReadUsage(t *testing.T) {
-	u, end, err := ReadUsage("testdata/transcript-two-turns.jsonl", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The fixture's own cost-state line: 13 calls, 13,000 input, 650 output (modelUsage).
-	want := Usage{Model: "claude-opus-5-5", Calls: 13, Input: 13000, Output: 650, CacheRead: 65000, CacheCreate: 2600, Context: 6250}
-	if u != want {
-		t.Fatalf("ReadUsage = %+v, want %+v", u, want)
-	}
-	fi, _ := os.Stat("testdata/transcript-two-turns.jsonl")
-	if end != fi.Size() {
-		t.Fatalf("end %d, want the file's size %d", end, fi.Size())
-	}
-	// From the end on, nothing more.
-	if u, _, _ := ReadUsage("testdata/transcript-two-turns.jsonl", end); u.Calls != 0 {
-		t.Fatalf("from the end: %+v", u)
-	}
-	sub, _, err := ReadSubagentUsage("testdata/subagent.jsonl")
-	if err != nil || sub.Calls != 1 || sub.Input != 1000 {
-		t.Fatalf("subagent usage = %+v, %v", sub, err)
-	}
-	main, _, _ := ReadUsage("testdata/subagent.jsonl", 0)
-	if main.Calls != 0 {
-		t.Fatalf("a subagent's sidechain lines counted as the main loop's: %+v", main)
-	}
-	// Codex: one token record per response, input less its cached part.
-	cx, _, err := ReadUsage("testdata/codex-rollout.jsonl", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cx.Calls != 4 || cx.Input != 2200 || cx.CacheRead != 2400 || cx.Output != 260 || cx.Model != "gpt-5.5" {
-		t.Fatalf("codex usage = %+v", cx)
-	}
-}
-
-func TestReadUsageLeavesAPartialLine(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "t.jsonl")
-	line := `{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":5,"output_tokens":1}}}`
-	if err := os.WriteFile(path, []byte(line+"\n"+line[:20]), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	u, end, err := ReadUsage(path, 0)
-	if err != nil || u.Calls != 1 || end != int64(len(line)+1) {
-		t.Fatalf("ReadUsage = %+v, %d, %v: a line still being written is left for the next read", u, end, err)
-	}
-}
-
 func TestOpenRefusesAFIFO(t *testing.T) {
-	if _, _, err := ReadUsage("/dev/null", 0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Fatalf("ReadUsage(/dev/null) = %v", err)
+	if _, err := EachLine("/dev/null", 0, func([]byte) {}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("EachLine(/dev/null) = %v", err)
 	}
 }
 

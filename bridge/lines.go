@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/saverd/saverd/agentlog"
@@ -27,14 +26,11 @@ func Limits() safefile.Limits {
 	return safefile.Limits{Size: agentlog.DefaultMaxFile, Inflated: agentlog.DefaultMaxFile, Deadline: time.Now().Add(ReadWait)}
 }
 
-// openRegular opens path for reading only when it is a regular file: a FIFO or a device where a
-// transcript is expected would block the reader for good.
-func openRegular(path string) (*os.File, error) { return safefile.Open(path) }
-
-// eachLine calls fn with every complete line of path from byte offset from on, and returns the offset
-// after the last complete line (a line still being written is left for the next read). Lines over
-// MaxLine are skipped.
-func eachLine(path string, from int64, fn func(line []byte)) (int64, error) {
+// EachLine calls fn with every complete line of path (its newline included) from byte offset from on,
+// within a hook's bounds (Limits), and returns the offset after the last complete line (a line still
+// being written is left for the next read). Lines over MaxLine are skipped. A harness's readers of a
+// turn's tail read through it.
+func EachLine(path string, from int64, fn func(line []byte)) (int64, error) {
 	lim := Limits()
 	f, size, err := safefile.OpenSized(path, lim.Size)
 	if err != nil {

@@ -173,7 +173,7 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 		}
 		history = h
 		if err == nil || !safefile.IsLimit(err) { // a file refused once is not read again
-			if u, end, err := bridge.ReadUsage(pl.TranscriptPath, 0); err == nil {
+			if u, end, err := live.TurnUsage(pl.TranscriptPath, 0); err == nil {
 				if b.model == "" {
 					b.model = u.Model
 				}
@@ -190,7 +190,7 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 	var fixes, held []string
 	if len(history) > 0 {
 		fixes = restoredFixes(stored, pl.TranscriptPath)
-		held = bridge.HeldTexts(pl.TranscriptPath, fixes)
+		held = live.HeldTexts(pl.TranscriptPath, fixes)
 	}
 	sess := newSession(s, pl.SessionID, st, p.Debug)
 	sess.stored = stored

@@ -130,7 +130,7 @@ func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridg
 	sess.event(func() { agents, transcript = sess.bridge.runningAgents(), sess.bridge.transcript })
 	agent := pl.AgentID
 	if agent == "" {
-		agent = subagentOf(transcript, sess.id, agents, pl.ToolUseID)
+		agent = sess.bridge.live.CallAgent(transcript, sess.id, agents, pl.ToolUseID)
 	}
 	tc, err := bridge.ToolCallOf(pl, agent)
 	if err != nil {
@@ -159,7 +159,7 @@ func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 	var u bridge.Usage
 	if pl.AgentTranscriptPath != "" {
 		var err error
-		if u, _, err = bridge.ReadSubagentUsage(pl.AgentTranscriptPath); err != nil {
+		if u, err = sess.bridge.live.AgentUsage(pl.AgentTranscriptPath); err != nil {
 			transcriptUnread(s, err, sess.id, pl.AgentTranscriptPath, "hook: subagent usage unread")
 		}
 	}
@@ -187,7 +187,7 @@ func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
 	end := from
 	if path != "" {
 		var err error
-		if u, end, err = bridge.ReadUsage(path, from); err != nil {
+		if u, end, err = sess.bridge.live.TurnUsage(path, from); err != nil {
 			transcriptUnread(s, err, sess.id, path, "hook: turn usage unread")
 		}
 	}

@@ -152,20 +152,6 @@ func (b *bridged) runningAgents() []string {
 	return ids
 }
 
-// subagentOf is the running subagent that made a tool call whose hook did not say (Claude Code's
-// PostToolUse carries no agent id): the one whose transcript records the call; "" for the main loop.
-func subagentOf(transcript, sessionID string, agents []string, toolUseID string) string {
-	if transcript == "" {
-		return ""
-	}
-	for _, id := range agents {
-		if bridge.HasToolUse(bridge.SubagentTranscript(transcript, sessionID, id), toolUseID) {
-			return id
-		}
-	}
-	return ""
-}
-
 // joinText is the text a block reason shows: the toasts the command produced, then its own reply.
 func joinText(parts ...string) string {
 	var out []string

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/bridge"
 )
 
 // ID is a harness's id as session records, `--harness` and impact's trailer rules name it.
@@ -88,4 +89,21 @@ type Live interface {
 	// Record reads the session whose log the hooks named (transcript_path), for the daemon's sessions log,
 	// with what the forks saverd ran for it spent as its judge spend (agentlog.ReadSession).
 	Record(path string, forks map[string]agentlog.ForkRecord, opt agentlog.Options) (agentlog.Record, []string, error)
+
+	// The hooks' reading of a session's log, which counts a call as Record (and `saverd sessions`) does,
+	// through the hook's bounds (bridge.EachLine), so a turn's cost on the pane is what the session
+	// reports for its calls. History (Logs) gives the rows a daemon that joins late adopts.
+
+	// TurnUsage adds up the main loop's API calls the log at path records from byte offset from on (the
+	// turn's lines), and the offset after the last whole line read (a line still being written is left
+	// for the next read).
+	TurnUsage(path string, from int64) (bridge.Usage, int64, error)
+	// AgentUsage adds up a subagent's own log (SubagentStop's agent_transcript_path).
+	AgentUsage(path string) (bridge.Usage, error)
+	// HeldTexts is those of texts the log at path carries since its last compaction: what the context
+	// holds of them now.
+	HeldTexts(path string, texts []string) []string
+	// CallAgent is the running subagent (of agents) that made the tool call toolUseID when its hook did
+	// not say, found in the subagents' own logs; "" for the main loop.
+	CallAgent(transcript, sessionID string, agents []string, toolUseID string) string
 }

@@ -19,8 +19,10 @@ type transcriptLine struct {
 	Cwd       string `json:"cwd"`
 	SessionID string `json:"sessionId"`
 	RequestID string `json:"requestId"`
-	UUID      string `json:"uuid"`
-	IsMeta    bool   `json:"isMeta"`
+	// UUID is read only for an assistant line with no message id, whose call it names (calls.go): every
+	// line has one, and decoding it on each was an allocation a line.
+	UUID   string `json:"-"`
+	IsMeta bool   `json:"isMeta"`
 	// Subtype compact_boundary marks where Claude Code compacted the context; IsCompactSummary the
 	// summary it then sends as a user message, which no person typed.
 	Subtype          string `json:"subtype"`
@@ -69,6 +71,13 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 			lr.Malformed(err)
 			return
 		}
+		if l.Type == "assistant" && l.Message != nil && l.Message.ID == "" {
+			var id struct {
+				UUID string `json:"uuid"`
+			}
+			_ = json.Unmarshal(line, &id) // it decoded once already
+			l.UUID = id.UUID
+		}
 		if err := r.line(&l); err != nil {
 			lr.Malformed(err)
 		}
@@ -107,7 +116,7 @@ func (r *transcriptReader) line(l *transcriptLine) error {
 	// which `saverd sessions` counts): its prompt opens no turn, its calls are not the main loop's rows,
 	// and its context is not the main loop's window.
 	if l.Message == nil || l.IsSidechain {
-		if l.Type == "system" && l.Subtype == "compact_boundary" && !l.IsSidechain {
+		if isCompaction(l.Type, l.Subtype) && !l.IsSidechain {
 			r.Compacted()
 		}
 		return nil

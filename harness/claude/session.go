@@ -203,14 +203,10 @@ func (s *claudeSession) readFile(path string, main bool, opt agentlog.Options) e
 		if !decodeAll && (named || !main) && s.rec.Cwd != "" && s.quick(line) {
 			return
 		}
-		l := &s.scratch
-		*l = claudeLine{}
-		if decodeAll || !s.fast.read(line, l) {
-			*l, s.fast.parsed = claudeLine{}, false
-			if err := parseLine(line, l); err != nil {
-				lr.Malformed(err)
-				return
-			}
+		l, err := s.decode(line)
+		if err != nil {
+			lr.Malformed(err)
+			return
 		}
 		if main && !named && l.SessionID != "" {
 			s.rec.SessionID, named = strings.Clone(l.SessionID), true
@@ -221,6 +217,20 @@ func (s *claudeSession) readFile(path string, main bool, opt agentlog.Options) e
 	}
 	s.rec.Warnings = append(s.rec.Warnings, lr.Warnings()...)
 	return nil
+}
+
+// decode reads a line into the session's scratch line: the one-pass reader's answer, else the decoder's.
+// The line's strings point into line.
+func (s *claudeSession) decode(line []byte) (*claudeLine, error) {
+	l := &s.scratch
+	*l = claudeLine{}
+	if decodeAll || !s.fast.read(line, l) {
+		*l, s.fast.parsed = claudeLine{}, false
+		if err := parseLine(line, l); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // seen widens the session's time span to at.
@@ -273,7 +283,9 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *agentlog.Lines) {
 	}
 	switch l.Type {
 	case "assistant":
-		s.assistant(l, at, lr)
+		if i, ok := s.call(l, at); ok {
+			s.tools(l, i, lr)
+		}
 	case "cost-state":
 		if main && l.Total != nil {
 			s.cost = &claudeCostState{total: *l.Total, models: make(map[string]ccMU, len(l.ModelUse))}
@@ -284,11 +296,12 @@ func (s *claudeSession) line(l *claudeLine, main bool, lr *agentlog.Lines) {
 	}
 }
 
-// assistant counts the line's API call (calls.go), and the tools it asked for.
-func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *agentlog.Lines) {
+// call counts an assistant line's API call (calls.go): its number among the session's calls, false when
+// the line is none.
+func (s *claudeSession) call(l *claudeLine, at time.Time) (int, bool) {
 	m := &l.Message
 	if !isCall(m.Usage, m.Model) {
-		return
+		return 0, false
 	}
 	u := m.Usage.usage()
 	i, first := s.index.call(m.ID, l.RequestID, l.UUID)
@@ -297,6 +310,12 @@ func (s *claudeSession) assistant(l *claudeLine, at time.Time, lr *agentlog.Line
 	} else if c := &s.calls[i]; larger(u, c.Usage) {
 		c.Usage, c.Model = u, s.intern(m.Model)
 	}
+	return i, true
+}
+
+// tools adds the tools an assistant line asked for to its call i.
+func (s *claudeSession) tools(l *claudeLine, i int, lr *agentlog.Lines) {
+	m := &l.Message
 	// Only tool_use blocks are counted; a text or thinking block (often the longest) is not decoded twice.
 	if len(m.Content) == 0 || m.Content[0] != '[' || !bytes.Contains(m.Content, quotedToolUse) {
 		return

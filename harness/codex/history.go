@@ -70,7 +70,7 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 	if err := lr.Read(func(line []byte) {
 		var l codexLine
 		var p codexTurnPayload
-		if decodeRollout(lr, line, &l, &p) {
+		if decodeRollout(lr.Malformed, line, &l, &p) {
 			at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
 			c.line(l.Type, &p, at)
 		}
@@ -114,7 +114,7 @@ func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {
 			c.records = true
 			c.r.Calls = append(c.r.Calls, agentlog.TurnCall{Turn: len(t.Turns) - 1, At: at, Usage: p.Usage.usage()})
 		}
-	case "compacted":
+	case compacted:
 		c.r.Compacted()
 	case "event_msg":
 		c.event(p, at)

@@ -14,13 +14,13 @@ import (
 
 // decodeRollout decodes a rollout line and its payload into l and p; a line that does not decode is
 // reported as malformed (false).
-func decodeRollout(lr *agentlog.Lines, line []byte, l *codexLine, p any) bool {
+func decodeRollout(malformed func(error), line []byte, l *codexLine, p any) bool {
 	if err := json.Unmarshal(line, l); err != nil {
-		lr.Malformed(err)
+		malformed(err)
 		return false
 	}
 	if err := json.Unmarshal(l.Payload, p); err != nil && len(l.Payload) > 0 {
-		lr.Malformed(fmt.Errorf("payload: %w", err))
+		malformed(fmt.Errorf("payload: %w", err))
 		return false
 	}
 	return true
@@ -104,32 +104,42 @@ type codexSession struct {
 // file, so one file is one session. A bad line is a warning in the record; only a file that cannot be
 // opened is an error.
 func ReadRollout(path string, opt agentlog.Options) (agentlog.Record, error) {
+	s := newSession(path)
+	lr, closeFn, err := agentlog.OpenLines(path, opt)
+	if err != nil {
+		return agentlog.Record{}, err
+	}
+	defer closeFn()
+	if err := lr.Read(func(line []byte) { s.read(line, lr.Malformed) }); err != nil {
+		return agentlog.Record{}, err
+	}
+	s.rec.Warnings = append(s.rec.Warnings, lr.Warnings()...)
+	s.finish(opt)
+	return s.rec, nil
+}
+
+// newSession starts the session of the rollout at path.
+func newSession(path string) *codexSession {
 	s := &codexSession{
 		rec:       agentlog.Record{Harness: string(harness.Codex), Files: []string{path}},
 		turnModel: make(map[string]string),
 		callIDs:   make(map[string]bool),
 	}
 	s.rec.SessionID, _ = RolloutSessionID(path)
-	lr, closeFn, err := agentlog.OpenLines(path, opt)
-	if err != nil {
-		return agentlog.Record{}, err
+	return s
+}
+
+// read takes one line: passed over when it holds nothing the session uses (quick), else decoded; one
+// that does not decode is reported to malformed.
+func (s *codexSession) read(line []byte, malformed func(error)) {
+	if s.quick(line) {
+		return
 	}
-	defer closeFn()
-	if err := lr.Read(func(line []byte) {
-		if s.quick(line) {
-			return
-		}
-		var l codexLine
-		var p codexPayload
-		if decodeRollout(lr, line, &l, &p) {
-			s.line(&l, &p)
-		}
-	}); err != nil {
-		return agentlog.Record{}, err
+	var l codexLine
+	var p codexPayload
+	if decodeRollout(malformed, line, &l, &p) {
+		s.line(&l, &p)
 	}
-	s.rec.Warnings = append(s.rec.Warnings, lr.Warnings()...)
-	s.finish(opt)
-	return s.rec, nil
 }
 
 func (s *codexSession) line(l *codexLine, p *codexPayload) {
@@ -220,9 +230,26 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 	}
 }
 
-// finish resolves each call's model from its turn (a compaction's record can come before its turn's
-// turn_context), counts code-mode executions, and sums the record.
+// finish resolves the calls (resolve) and sums the record.
 func (s *codexSession) finish(opt agentlog.Options) {
+	s.resolve()
+	s.rec.SetCalls(s.calls)
+	s.rec.Finish(opt)
+	if s.thread != nil {
+		if got := agentlog.TokensOf(s.thread.usage()); got != s.rec.Tokens {
+			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout's thread_token_usage (%d tokens) differs from the sum of its calls (%d)",
+				s.rec.SessionID, got.Total(), s.rec.Tokens.Total()))
+		}
+	}
+	if s.rec.SessionID == "" {
+		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
+	}
+}
+
+// resolve makes the session's calls final: an older rollout's token_count calls when it has no
+// token_usage_record, each call's model from its turn (a compaction's record can come before its turn's
+// turn_context), and the code-mode executions counted as the last call's tools.
+func (s *codexSession) resolve() {
 	if !s.records {
 		s.calls = s.fallback
 	} else {
@@ -246,17 +273,6 @@ func (s *codexSession) finish(opt agentlog.Options) {
 	if n := len(s.calls); n > 0 {
 		last := &s.calls[n-1]
 		last.Tools = append(last.Tools, extra...)
-	}
-	s.rec.SetCalls(s.calls)
-	s.rec.Finish(opt)
-	if s.thread != nil {
-		if got := agentlog.TokensOf(s.thread.usage()); got != s.rec.Tokens {
-			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout's thread_token_usage (%d tokens) differs from the sum of its calls (%d)",
-				s.rec.SessionID, got.Total(), s.rec.Tokens.Total()))
-		}
-	}
-	if s.rec.SessionID == "" {
-		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
 	}
 }
 
