@@ -48,27 +48,6 @@ func Block(reason string) *Answer {
 	return &Answer{Decision: "block", Reason: Fit(reason)}
 }
 
-// BlockPrompt is Block in the harness's words. Claude Code also takes suppressOriginalPrompt, so the
-// person reads the pane under "UserPromptSubmit operation blocked by hook" without the typed line
-// repeated after it; Codex 0.169.0 has no such field and gets the plain block.
-func BlockPrompt(harness, reason string) *Answer {
-	a := Block(reason)
-	if harness == Claude {
-		a.HookSpecificOutput = &Specific{HookEventName: UserPromptSubmit, SuppressOriginalPrompt: true}
-	}
-	return a
-}
-
-// Command is saverd's command as a person types it in the harness's prompt box, for an answer that
-// names it: `/saver` in Claude Code, `$saver` in Codex, whose TUI refuses a slash command it does not
-// know (protocol.md, "Typing saverd's commands").
-func Command(harness string) string {
-	if harness == Codex {
-		return "$saver"
-	}
-	return "/saver"
-}
-
 // SpawnInput is PreToolUse's answer that starts a subagent with the rewritten input.
 func SpawnInput(input json.RawMessage) *Answer {
 	return &Answer{HookSpecificOutput: &Specific{HookEventName: PreToolUse, PermissionDecision: "allow", UpdatedInput: input}}

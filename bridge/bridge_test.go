@@ -184,15 +184,3 @@ func TestFitCutsAtALine(t *testing.T) {
 		t.Fatal("Fit changed a short text")
 	}
 }
-
-func TestBlockPrompt(t *testing.T) {
-	for _, c := range []struct{ harness, want string }{
-		{Claude, `{"decision":"block","reason":"the pane","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true}}`},
-		{Codex, `{"decision":"block","reason":"the pane"}`},
-	} {
-		got, err := json.Marshal(BlockPrompt(c.harness, "the pane"))
-		if err != nil || string(got) != c.want {
-			t.Errorf("BlockPrompt(%s) = %s, %v; want %s", c.harness, got, err, c.want)
-		}
-	}
-}

@@ -15,12 +15,6 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// Harness names, as hook commands and session records spell them.
-const (
-	Claude = "claude-code"
-	Codex  = "codex"
-)
-
 // Events a hook can be named after.
 const (
 	SessionStart       = "SessionStart"

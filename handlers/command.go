@@ -16,10 +16,17 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// The replies /saver gives, word for word as protocol.md's `command.run` table shows them.
+// The replies /saver gives, word for word as protocol.md's `command.run` table shows them; a usage names
+// the command as the session's person types it (Session.command).
+func fixUsage(command string) string {
+	return "Usage: " + command + " fix [n] [instruction] (a leading number is the card the pane draws; without one: the card whose Fix… field is open, else card 1)"
+}
+
+func saverUsage(command string) string {
+	return "Usage: " + command + " [check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset]"
+}
+
 const (
-	fixUsage    = "Usage: /saver fix [n] [instruction] (a leading number is the card the pane draws; without one: the card whose Fix… field is open, else card 1)"
-	saverUsage  = "Usage: /saver [check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset]"
 	nothingText = "ContextSaver: nothing to decide on"
 	resetText   = "ContextSaver: session state reset"
 	demoText    = "ContextSaver: demo wasters loaded"
@@ -95,7 +102,7 @@ func (sess *Session) saver(args string, now int64) string {
 		sess.resetSession()
 		return resetText
 	}
-	return saverUsage
+	return saverUsage(sess.command())
 }
 
 // numberOf reads a token that is all digits as a card number, as JavaScript's Number() does: past
@@ -159,7 +166,7 @@ func (sess *Session) decideByNumber(choice state.Choice, token string) string {
 	}
 	n, ok := numberOf(token)
 	if !ok {
-		return saverUsage
+		return saverUsage(sess.command())
 	}
 	id, ok := sess.card(n)
 	if !ok {
@@ -191,7 +198,7 @@ func (sess *Session) fix(rest string) string {
 	}
 	if text == "" {
 		if !isNum {
-			return fixUsage
+			return fixUsage(sess.command())
 		}
 		return sess.decideByNumber(state.Fix, first)
 	}
@@ -206,7 +213,7 @@ func (sess *Session) fix(rest string) string {
 	}
 	seat := sess.seatOf(id)
 	if seat == 0 {
-		return fixUsage
+		return fixUsage(sess.command())
 	}
 	sess.steerSubmit(id, text)
 	return sess.cardReply(id, seat, "fixed with your note: "+text)

@@ -26,8 +26,8 @@ func TestSaverFix(t *testing.T) {
 		decision state.Choice
 		standing string
 	}{
-		{name: "usage", args: "fix", reply: fixUsage},
-		{name: "usage with blanks", args: "  fix   ", reply: fixUsage},
+		{name: "usage", args: "fix", reply: fixUsage("/saver")},
+		{name: "usage with blanks", args: "  fix   ", reply: fixUsage("/saver")},
 		{name: "card 0", args: "fix 0", reply: "ContextSaver: no card 0 (1–3)"},
 		{name: "card 9", args: "fix 9", reply: "ContextSaver: no card 9 (1–3)"},
 		{name: "card 9 with text", args: "fix 9 do better", reply: "ContextSaver: no card 9 (1–3)"},
@@ -58,7 +58,7 @@ func TestSaverFix(t *testing.T) {
 			toast: "ContextSaver: fixed with your note — read once", decided: "reading:reread", decision: state.FixWithNote,
 			standing: "Instruction from the user (via ContextSaver): read once",
 		},
-		{name: "the open field, no text", steer: "reading:reread", args: "fix", reply: fixUsage},
+		{name: "the open field, no text", steer: "reading:reread", args: "fix", reply: fixUsage("/saver")},
 		{
 			name: "a number beats the open field", steer: "reading:reread", args: "fix 1", reply: `ContextSaver: card 1 — "` + suiteKind + `" · fixed`,
 			toast: "ContextSaver: fixed — " + suiteAlt, decided: "execution:full-suite", decision: state.Fix, standing: suiteNote,
@@ -124,10 +124,10 @@ func TestSaverFix(t *testing.T) {
 // TestSaverIgnore is `/saver ignore <n>` (index.ts decideByNumber 'keep').
 func TestSaverIgnore(t *testing.T) {
 	cases := []struct{ args, reply, toast, decided string }{
-		{args: "ignore", reply: saverUsage},
-		{args: "ignore x", reply: saverUsage},
-		{args: "ignore 2 3", reply: saverUsage},
-		{args: "ignore -1", reply: saverUsage},
+		{args: "ignore", reply: saverUsage("/saver")},
+		{args: "ignore x", reply: saverUsage("/saver")},
+		{args: "ignore 2 3", reply: saverUsage("/saver")},
+		{args: "ignore -1", reply: saverUsage("/saver")},
 		{args: "ignore 0", reply: "ContextSaver: no card 0 (1–3)"},
 		{args: "ignore 4", reply: "ContextSaver: no card 4 (1–3)"},
 		{args: "ignore 2", reply: `ContextSaver: card 2 — "` + grepKind + `" · ignored`, toast: `ContextSaver: ignored "` + grepKind + `"`, decided: "reading:grep-again"},
@@ -215,7 +215,7 @@ func TestSaverOtherSubcommands(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) {
 		h := newHarness(t, nil)
 		for _, args := range []string{"bogus", "checks", "fixit", "demo", "DEBUG"} {
-			if got := h.saver(args); got != saverUsage {
+			if got := h.saver(args); got != saverUsage("/saver") {
 				t.Errorf("/saver %s = %q, want the usage", args, got)
 			}
 		}

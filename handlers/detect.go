@@ -4,7 +4,6 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
@@ -51,7 +50,7 @@ func (sess *Session) detectedToast(queued []string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
-	saver := bridge.Command(string(sess.bridge.live.ID()))
+	saver := sess.command()
 	if p := sess.st.PatternByID(queued[0]); len(queued) == 1 && p != nil {
 		n := strconv.Itoa(sess.seatOf(p.ID))
 		sess.toast("ContextSaver: 1 new waster, found without a model: " + p.Kind + " — " + saver + " fix " + n +

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/state"
 )
 
@@ -123,18 +124,18 @@ func TestDetectorCardIgnored(t *testing.T) {
 func TestDetectorsCodexSpelling(t *testing.T) {
 	h := newHookHarness(t)
 	post := func(n int) {
-		_, err := h.sendErr(bridge.Codex, bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "npm run build"},
+		_, err := h.sendErr(string(harness.Codex), bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "npm run build"},
 			"tool_use_id": "call_" + string(rune('a'+n)), "tool_response": "built", "turn_id": "t1", "model": "gpt-5.5"})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := h.sendErr(bridge.Codex, bridge.UserPromptSubmit, map[string]any{"prompt": "build", "turn_id": "t1", "model": "gpt-5.5"}); err != nil {
+	if _, err := h.sendErr(string(harness.Codex), bridge.UserPromptSubmit, map[string]any{"prompt": "build", "turn_id": "t1", "model": "gpt-5.5"}); err != nil {
 		t.Fatal(err)
 	}
 	post(1)
 	post(2)
-	a, err := h.sendErr(bridge.Codex, bridge.Stop, map[string]any{"last_assistant_message": "Built.", "turn_id": "t1", "model": "gpt-5.5"})
+	a, err := h.sendErr(string(harness.Codex), bridge.Stop, map[string]any{"last_assistant_message": "Built.", "turn_id": "t1", "model": "gpt-5.5"})
 	if err != nil || !strings.Contains(systemMessage(a), "— $saver fix 1 fixes it, $saver ignore 1 if it is fine") {
 		t.Fatalf("Codex's Stop showed %q (%v)", systemMessage(a), err)
 	}

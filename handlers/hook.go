@@ -287,7 +287,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
-			return bridge.BlockPrompt(string(sess.bridge.live.ID()), s.saverTyped(ctx, sess, args, now))
+			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
 	case bridge.PreToolUse:

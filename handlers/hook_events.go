@@ -67,7 +67,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		select {
 		case <-wait:
 		case <-timer.C:
-			return reply + "\nContextSaver: still checking — the cards will show on `/saver` and in the next answers"
+			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.bridge.live.Command() + "` and in the next answers"
 		case <-ctx.Done():
 			return reply
 		}
@@ -80,9 +80,10 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 	return joinText(joinText(sess.takeMail()...), reply)
 }
 
-// paneText is the pane drawn as text. Called under the lock.
+// paneText is the pane drawn as text, its commands as the harness's person types them. Called under the
+// lock.
 func (sess *Session) paneText() string {
-	return textview.Pane(view.BuildPane(sess.st, sess.proposals()), paneWidth)
+	return textview.PaneAs(view.BuildPane(sess.st, sess.proposals()), paneWidth, sess.command())
 }
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes

@@ -7,6 +7,7 @@ import (
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/saverline"
 	"github.com/saverd/saverd/state"
 )
 
@@ -17,7 +18,7 @@ const maxMail = 8
 // bridged is what the hook bridge keeps beside a session a harness's hooks feed: what the hook payloads
 // leave out and the next answers need. Guarded by the session's lock.
 type bridged struct {
-	live       harness.Live // the harness the hooks come from
+	live       harness.Live // the harness the hooks come from; fixed at the session's start
 	transcript string
 	cwd        string
 	model      string
@@ -126,8 +127,17 @@ func (sess *Session) bridgedFound(queued []string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
-	saver := bridge.Command(string(sess.bridge.live.ID()))
-	sess.toast(checkedText(len(queued), "") + " — " + saver + " shows them, " + saver + " fix 1 fixes the first")
+	cmd := sess.command()
+	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix 1 fixes the first")
+}
+
+// command is how the session's person types saverd's command: its harness's Command, else /saver, as a
+// host's pane names it. The bridge is fixed at the session's start, so any goroutine may ask.
+func (sess *Session) command() string {
+	if sess.bridge != nil {
+		return sess.bridge.live.Command()
+	}
+	return saverline.Slash
 }
 
 // takeMail hands over the toasts kept for the next answer.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/claude"
 	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -106,7 +108,7 @@ func TestHookSessionFromStartToFix(t *testing.T) {
 		t.Fatalf("/saver check reason %q: want the run's toast and the cards", a.Reason)
 	}
 	forks := h.host.forksOf("judge")
-	if len(forks) != 1 || forks[0].Harness != bridge.Claude || forks[0].Cwd != h.cwd || forks[0].SessionID != "cc-1" {
+	if len(forks) != 1 || forks[0].Harness != string(harness.ClaudeCode) || forks[0].Cwd != h.cwd || forks[0].SessionID != "cc-1" {
 		t.Fatalf("forks %+v", forks)
 	}
 
@@ -355,6 +357,42 @@ func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
 	a := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
 	if a == nil || !strings.Contains(a.SystemMessage, "3 new wasters — /saver shows them") {
 		t.Fatalf("the next answer after an automatic run carried %+v", a)
+	}
+}
+
+// TestCommandSpelledAsTyped: what saverd tells a person to type names the command as their harness takes
+// it: the pane, the toast of an automatic run and the replies say $saver in a Codex session, /saver in
+// Claude Code's.
+func TestCommandSpelledAsTyped(t *testing.T) {
+	for _, c := range []struct {
+		live       harness.Live
+		say, other string
+	}{{claude.Harness{}, "/saver", "$saver"}, {codex.Harness{}, "$saver", "/saver"}} {
+		t.Run(string(c.live.ID()), func(t *testing.T) {
+			h := newHookHarness(t)
+			h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+			h.srv.mu.Lock()
+			sess := h.srv.sessions["cc-1"]
+			h.srv.mu.Unlock()
+			sess.event(func() { sess.bridge.live = c.live })
+			h.twelve()
+			h.host.queue(threeFindings())
+			sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+			toast := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+			if toast == nil || !strings.Contains(toast.SystemMessage, "— "+c.say+" shows them, "+c.say+" fix 1 fixes the first") {
+				t.Errorf("the toast of an automatic run: %+v", toast)
+			}
+			for _, typed := range []struct{ line, shows string }{
+				{c.say, c.say + " fix <n> [note]"},
+				{c.say + " fix", "Usage: " + c.say + " fix [n]"},
+				{c.say + " frobnicate", "Usage: " + c.say + " [check | fix"},
+			} {
+				a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": typed.line})
+				if a == nil || !strings.Contains(a.Reason, typed.shows) || strings.Contains(a.Reason, c.other+" ") {
+					t.Errorf("%s answered %+v: want %q, and no %s", typed.line, a, typed.shows, c.other)
+				}
+			}
+		})
 	}
 }
 

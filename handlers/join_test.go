@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -61,7 +62,7 @@ func hookAsync(srv *Server, session, cwd, event string, fields map[string]any) <
 			p[k] = v
 		}
 		payload, _ := json.Marshal(p)
-		raw, _ := json.Marshal(HookParams{Harness: bridge.Claude, Event: event, Payload: payload})
+		raw, _ := json.Marshal(HookParams{Harness: string(harness.ClaudeCode), Event: event, Payload: payload})
 		_, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw})
 		done <- err
 	}()

@@ -61,7 +61,7 @@ func (sess *Session) writeRule(a rules.Artifact) (text string, undoable bool) {
 	if j := sess.srv.opt.Journal; j != nil {
 		w.Shown, w.At = shown, sess.srv.now(nil)
 		if err := j.Record(cwd, w); err != nil {
-			text += " — /saver undo cannot take it back: " + err.Error()
+			text += " — " + sess.command() + " undo cannot take it back: " + err.Error()
 		} else {
 			undoable = true
 		}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/internal/safefile"
 	"github.com/saverd/saverd/rpc"
@@ -121,8 +120,8 @@ const ruleFileMax = 1 << 20
 // be read marks nothing: writing it will say why.
 func (sess *Session) proposals() []rules.Artifact {
 	arts := rules.Propose(sess.st)
-	if sess.bridge != nil && sess.bridge.live.ID() == harness.Codex {
-		arts = rules.ForCodex(sess.st, arts)
+	if sess.bridge != nil {
+		arts = sess.bridge.live.Rules(sess.st, arts)
 	}
 	read := map[string]*rules.RuleFile{} // several rules land in one CLAUDE.md: it is read once
 	for i := range arts {

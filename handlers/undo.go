@@ -16,11 +16,16 @@ import (
 // `/saver write <n>` and `/saver undo`: the pane's rules written, and taken back, from the prompt box.
 
 const (
-	writeUsage    = "Usage: /saver write <n> (the number RULES TO WRITE draws beside the rule)"
 	noRuleText    = "ContextSaver: no rule to write"
-	undoHint      = " · /saver undo takes it back"
 	nothingToUndo = "ContextSaver: nothing to undo"
 )
+
+// writeUsage and undoHint name the commands as the session's person types them (Session.command).
+func writeUsage(command string) string {
+	return "Usage: " + command + " write <n> (the number RULES TO WRITE draws beside the rule)"
+}
+
+func undoHint(command string) string { return " · " + command + " undo takes it back" }
 
 // writeByNumber is `/saver write <n>`: the rule the pane numbers n, written exactly as ui.action write
 // writes it (writeRule: confined to the project, never twice), its reply the answer and no toast.
@@ -31,14 +36,14 @@ func (sess *Session) writeByNumber(token string) string {
 	}
 	n, ok := numberOf(token)
 	if !ok {
-		return writeUsage
+		return writeUsage(sess.command())
 	}
 	if n < 1 || n > float64(len(pending)) {
 		return "ContextSaver: no rule " + numberText(n) + " (1–" + strconv.Itoa(len(pending)) + ")"
 	}
 	text, undoable := sess.writeRule(pending[int(n)-1])
 	if undoable {
-		text += undoHint
+		text += undoHint(sess.command())
 	}
 	return text
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness/codex"
+	"github.com/saverd/saverd/internal/saverline"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/store"
 )
@@ -74,7 +75,7 @@ func TestSaverWriteThenUndo(t *testing.T) {
 				t.Fatalf("the pane does not say how to write rule 1:\n%s", pane)
 			}
 			h.host.reset()
-			if got := h.saver("write 1"); got != "Wrote "+path+undoHint {
+			if got := h.saver("write 1"); got != "Wrote "+path+undoHint("/saver") {
 				t.Fatalf("/saver write 1 = %q", got)
 			}
 			// The reply is the answer to what was typed; a toast would say it twice.
@@ -119,8 +120,8 @@ func TestSaverWriteNeverTwice(t *testing.T) {
 	h := decided(t, t.TempDir(), threeFindings())
 	path := filepath.Join(h.cwd, "CLAUDE.md")
 	for _, c := range []struct{ args, want string }{
-		{"write", writeUsage},
-		{"write one", writeUsage},
+		{"write", writeUsage("/saver")},
+		{"write one", writeUsage("/saver")},
 		{"write 2", "ContextSaver: no rule 2 (1–1)"},
 		{"write 0", "ContextSaver: no rule 0 (1–1)"},
 		{"write " + strings.Repeat("9", 400), "ContextSaver: no rule Infinity (1–1)"},
@@ -132,7 +133,7 @@ func TestSaverWriteNeverTwice(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("a refused write wrote: %v", err)
 	}
-	if got := h.saver("write 1"); got != "Wrote "+path+undoHint {
+	if got := h.saver("write 1"); got != "Wrote "+path+undoHint("/saver") {
 		t.Fatalf("/saver write 1 = %q", got)
 	}
 	once := readFile(t, path)
@@ -240,7 +241,7 @@ func TestSaverUndoNothing(t *testing.T) {
 	if got := h.saver("write 1"); got != noRuleText {
 		t.Fatalf("/saver write 1 with no rule = %q", got)
 	}
-	if got := h.saver("undo 2"); got != saverUsage {
+	if got := h.saver("undo 2"); got != saverUsage("/saver") {
 		t.Fatalf("/saver undo 2 = %q", got)
 	}
 	bare := newHarness(t, nil)
@@ -330,7 +331,7 @@ func TestCodexSaverWriteThenUndo(t *testing.T) {
 		}
 		return a.Reason
 	}
-	if got := say("/saver write 1"); got != "Wrote "+agents+undoHint {
+	if got := say("/saver write 1"); got != "Wrote "+agents+undoHint(saverline.Dollar) {
 		t.Fatalf("/saver write 1 = %q", got)
 	}
 	if text := readFile(t, agents); text != "## ContextSaver\n- "+suiteAlt+"\n" {

@@ -73,9 +73,9 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 	var text string
 	switch p.View {
 	case "band":
-		sess.event(func() { text = textview.Band(bandOf(sess.st, p.At), width) })
+		sess.event(func() { text = textview.BandAs(bandOf(sess.st, p.At), width, sess.command()) })
 	case "pane":
-		sess.event(func() { text = textview.Pane(view.BuildPane(sess.st, sess.proposals()), width) })
+		sess.event(func() { text = textview.PaneAs(view.BuildPane(sess.st, sess.proposals()), width, sess.command()) })
 	case "debug":
 		sess.event(func() { text = view.DebugDump(sess.st, sess.st.LoadCheckSpoke) })
 	default:

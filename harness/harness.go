@@ -10,6 +10,8 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/rules"
 )
 
 // ID is a harness's id as session records, `--harness` and impact's trailer rules name it.
@@ -106,4 +108,16 @@ type Live interface {
 	// CallAgent is the running subagent (of agents) that made the tool call toolUseID when its hook did
 	// not say, found in the subagents' own logs; "" for the main loop.
 	CallAgent(transcript, sessionID string, agents []string, toolUseID string) string
+
+	// What saverd says there, in its words.
+
+	// Command is how a person types saverd's command in it (internal/saverline): the pane, the toasts and
+	// the replies name the commands so.
+	Command() string
+	// BlockPrompt is UserPromptSubmit's answer to a saverd command typed there: the line never reaches
+	// the model, and the person reads reason.
+	BlockPrompt(reason string) *bridge.Answer
+	// Rules is the rules the pane offers (rules.Propose) as this harness's files take them: the file its
+	// lasting rules go to, and the kinds it reads.
+	Rules(st *state.State, arts []rules.Artifact) []rules.Artifact
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/internal/saverline"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/view"
 )
@@ -17,11 +18,17 @@ const bandName = "ContextSaver"
 // one, and how to open or close the pane. When it does not fit, the pane hint goes first, then the
 // name, then whole figures from the end (a trailing … says some were left out); a figure is never cut
 // in half unless the state's own words do not fit.
-func Band(m view.BandModel, width int) string {
+//
+// The command it names is spelled /saver, as a host's pane and Claude Code take it (BandAs).
+func Band(m view.BandModel, width int) string { return BandAs(m, width, saverline.Slash) }
+
+// BandAs is Band with saverd's command spelled as the person types it where the band is read (a
+// harness's Command).
+func BandAs(m view.BandModel, width int, command string) string {
 	parts := append(bandState(m), bandRunning(m.Running)...)
-	hint := "/saver to open"
+	hint := command + " to open"
 	if m.PaneOpen {
-		hint = "/saver to close"
+		hint = command + " to close"
 	}
 	named := append([]string{bandName}, parts...)
 	var lines []string

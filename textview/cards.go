@@ -9,7 +9,7 @@ import (
 )
 
 // wasters is the WASTERS section: one numbered card per undecided pattern, newest first.
-func wasters(m view.PaneModel, w int) []string {
+func wasters(m view.PaneModel, w int, command string) []string {
 	if len(m.Wasters) == 0 {
 		if len(m.Decided) == 0 {
 			return []string{"No wasters found yet"}
@@ -22,7 +22,7 @@ func wasters(m view.PaneModel, w int) []string {
 		steering := m.Steering != nil && *m.Steering == c.PatternID
 		lines = append(lines, card(c, steering, m.SteerDraft, w)...)
 	}
-	return append(lines, wrapParts([]string{hintFix, hintIgnore}, w, "", "")...)
+	return append(lines, wrapParts([]string{command + " fix <n> [note]", command + " ignore <n>"}, w, "", "")...)
 }
 
 // card is one waster: title, stats, why, fix, lean, the Fix… field when open, then its evidence.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/saverd/saverd/internal/saverline"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/view"
 )
@@ -16,27 +17,30 @@ const (
 	gaugeCells = 10          // the window gauge's cells
 	sparks     = "▁▂▃▄▅▆▇█"  // the trend's eight levels, lowest first
 	indent     = "         " // under a header row's value
-	hintFix    = "/saver fix <n> [note]"
-	hintIgnore = "/saver ignore <n>"
 )
 
 // Pane draws the docked panel: the header (window, trend, where time and context went, the judge,
 // what was saved), then WASTERS, DECIDED and RULES TO WRITE. Every line is at most width columns
 // (at least MinWidth); long text wraps under its label and single-line items are cut with ….
 // Evidence is drawn for every card: a text view has no (i) to press, so Expanded changes nothing.
-func Pane(m view.PaneModel, width int) string {
+// The commands it names are spelled /saver, as a host's pane and Claude Code take them (PaneAs).
+func Pane(m view.PaneModel, width int) string { return PaneAs(m, width, saverline.Slash) }
+
+// PaneAs is Pane with saverd's commands spelled as the person types them where the pane is read (a
+// harness's Command: $saver in Codex).
+func PaneAs(m view.PaneModel, width int, command string) string {
 	w := max(width, MinWidth)
 	var lines []string
 	lines = append(lines, header(m.Header, w)...)
 	lines = append(lines, "")
-	lines = append(lines, wasters(m, w)...)
+	lines = append(lines, wasters(m, w, command)...)
 	if len(m.Decided) > 0 {
 		lines = append(lines, "")
 		lines = append(lines, decided(m.Decided, w)...)
 	}
 	if len(m.Artifacts) > 0 {
 		lines = append(lines, "")
-		lines = append(lines, rulesToWrite(m.Artifacts, w)...)
+		lines = append(lines, rulesToWrite(m.Artifacts, w, command)...)
 	}
 	// The safety net: whatever a section drew, no line leaves the pane.
 	for i, l := range lines {

@@ -22,7 +22,7 @@ const (
 // left, since a path's end names it) and where in it, then the exact text it adds, every line of it,
 // so nothing is written that the person has not been shown. A rule a file already holds is listed after
 // them under its own heading, saying where, and not counted as one to write.
-func rulesToWrite(arts []rules.Artifact, w int) []string {
+func rulesToWrite(arts []rules.Artifact, w int, command string) []string {
 	fresh := rules.Pending(arts)
 	var lines []string
 	if len(fresh) > 0 {
@@ -32,7 +32,7 @@ func rulesToWrite(arts []rules.Artifact, w int) []string {
 		lines = append(lines, ruleLines(&fresh[i], i+1, w)...)
 	}
 	if len(fresh) > 0 {
-		lines = append(lines, wrapParts([]string{"/saver write " + writeHint(len(fresh)) + " writes it", "/saver undo takes the last write back"}, w, "", "")...)
+		lines = append(lines, wrapParts([]string{command + " write " + writeHint(len(fresh)) + " writes it", command + " undo takes the last write back"}, w, "", "")...)
 	}
 	var already []rules.Artifact
 	for _, a := range arts {

@@ -267,7 +267,7 @@ func TestCodexTUI(t *testing.T) {
 	e.saver("$saver", "DECIDED (1)")
 	// A Codex session's lasting rule is an AGENTS.md bullet, written and taken back from the composer.
 	agentsMD := filepath.Join(e.proj, "AGENTS.md")
-	e.saver("$saver write 1", "undo takes it back")
+	e.saver("$saver write 1", "$saver undo takes it back")
 	if b, err := os.ReadFile(agentsMD); err != nil || !strings.Contains(string(b), "- run only the tests covering the files you changed") {
 		t.Errorf("after $saver write 1, AGENTS.md: %v\n%s", err, b)
 	}

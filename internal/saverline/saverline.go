@@ -9,9 +9,16 @@ package saverline
 
 import "strings"
 
+// The names saverd's own texts tell a person to type, by where they type it: the command file `saverd
+// install` writes for Claude Code (and a host's pane), and the skill it writes for Codex.
+const (
+	Slash  = "/saver"
+	Dollar = "$saver"
+)
+
 // spellings are the command's names, longest first so that `/saver:saver` is not read as `/saver`
 // followed by `:saver`.
-var spellings = []string{"/saver:saver", "$saver:saver", "/saver", "$saver"}
+var spellings = []string{Slash + ":saver", Dollar + ":saver", Slash, Dollar}
 
 // Args reads a prompt typed as a saverd command: ok, and what follows the command's name, trimmed.
 // The name must end the prompt or be followed by white space (`/savers` is not the command).
