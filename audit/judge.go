@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,16 +41,17 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 	if err != nil {
 		return nil, err
 	}
-	if _, live := all.LiveOf(harness.ID(tr.Harness)); !live && cfg.Claude == "" {
-		return nil, fmt.Errorf("judge: %s: %w", tr.Harness, errNoJudgeFork) // claude --resume knows no such session
+	client := all.Fork(harness.ID(tr.Harness))
+	req := forkcmd.Request{Harness: tr.Harness, SessionID: tr.SessionID, Cwd: tr.Cwd, Model: tr.Model, Purpose: "judge"}
+	if err := forkcmd.Available(cfg, client, req); errors.Is(err, forkcmd.ErrNoFork) {
+		return nil, fmt.Errorf("judge: %s: %w", tr.Harness, err) // a harness with no client of its own to fork
 	}
 	aliases := judge.Aliases(st)
-	prompt := judge.BuildPrompt(st, aliases)
+	req.Prompt = judge.BuildPrompt(st, aliases)
 	state.Reduce(st, state.JudgeStart{Kind: state.HabitJudge, Seq: st.Seq})
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: tr.Harness, SessionID: tr.SessionID,
-		Cwd: tr.Cwd, Model: tr.Model, Purpose: "judge", Prompt: prompt})
+	res, err := forkcmd.Run(ctx, cfg, client, req)
 	if res.Model == "" {
 		res.Model = tr.Model
 	}

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -152,6 +151,3 @@ func searched(logs logset.Set) []string {
 	}
 	return out
 }
-
-// errNoJudgeFork: a harness package's session has no built-in judge fork.
-var errNoJudgeFork = errors.New("no built-in judge fork for this harness's sessions: set $SAVERD_JUDGE_CMD or judgeCommand in the config file")

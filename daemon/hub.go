@@ -11,6 +11,8 @@ import (
 
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/handlers"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/rpc"
 )
 
@@ -123,7 +125,7 @@ func (h *hub) Unavailable(req handlers.ForkRequest) error {
 	if err != nil {
 		return err
 	}
-	return forkcmd.Available(cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd, Model: req.Model})
+	return forkcmd.Available(cfg, all.Fork(harness.ID(req.Harness)), forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd, Model: req.Model})
 }
 
 func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
@@ -143,10 +145,14 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 	if err != nil {
 		return nil, err
 	}
-	res, err := forkcmd.Run(ctx, cfg, forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd,
+	res, err := forkcmd.Run(ctx, cfg, all.Fork(harness.ID(req.Harness)), forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd,
 		Model: req.Model, Purpose: req.Purpose, Prompt: req.Prompt})
 	if res.Spent() {
-		if err := forkcmd.Record(req.SessionID, req.Harness, req.Purpose, res); err != nil {
+		id := req.Harness
+		if id == "" {
+			id = string(harness.Hooked) // a host's session forks as a hook's that names none
+		}
+		if err := forkcmd.Record(req.SessionID, id, req.Purpose, res); err != nil {
 			h.log.Warn().Err(err).Str("session", req.SessionID).Msg("fork not in the forks log")
 		}
 	}

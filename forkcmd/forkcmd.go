@@ -1,8 +1,10 @@
 // Package forkcmd runs a judge or process prompt through a command-line agent when no connected host
-// answers model.fork: `claude -p --resume <session> --fork-session` for a Claude Code session (the fork
-// reads the parent's transcript, so its first request reuses the parent's prompt cache), or a command
-// the person configured. The fork runs with hooks off and SAVERD_FORK=1 in its environment, so its
-// own tool calls and turns never reach the daemon as events of a session.
+// answers model.fork: the session's harness's own client (its Client: `claude -p --resume <session>
+// --fork-session` for a Claude Code session, whose first request reuses the parent's prompt cache, `codex
+// exec` for a Codex one), or a command the person configured. The fork runs with SAVERD_FORK=1 in its
+// environment (and a client's hooks off where it can turn them off), so its own tool calls and turns
+// never reach the daemon as events of a session. Pricing what a fork spent and the forks log are the
+// caller's.
 package forkcmd
 
 import (
@@ -18,7 +20,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/saverd/saverd/internal/codexexec"
 	"github.com/saverd/saverd/internal/hookcmd"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/state/judge"
@@ -28,15 +29,36 @@ import (
 // sees it, so a fork whose hooks were not turned off still records nothing.
 const EnvMarker = hookcmd.EnvMarker
 
-// Harness names, as the session records and impact use them.
-const (
-	HarnessClaude = "claude-code"
-	HarnessCodex  = "codex"
-)
+// Client is a harness's command-line client as a fork runs it; each harness whose hooks saverd answers
+// provides one (harness.Live).
+type Client interface {
+	// Name is how a person calls the harness ("Claude Code"), for the message that asks to install it.
+	Name() string
+	// ForkCommand is the built-in fork of req: the program to find on PATH and its arguments, or why req
+	// cannot be forked so (an id or model CheckSessionID or CheckModel refuses).
+	ForkCommand(req Request) (program string, args []string, err error)
+	// ForkLine is the command line cfg names for the harness's sessions; "" runs ForkCommand's.
+	ForkLine(cfg Config) string
+	// ForkResult reads what the fork printed (the configured command answers in the client's form): its
+	// text, its own usage and session id; a result that says it failed is an error, with what it spent.
+	ForkResult(out []byte) (Result, error)
+}
+
+// Configured is the Client of a harness that has none of its own to run (Gemini CLI, OpenCode, Qwen
+// Code): only the configured judgeCommand, read as claude -p's result (ParseClaude).
+type Configured struct{}
+
+// ErrNoFork is Configured's answer when no command is configured.
+var ErrNoFork = errors.New("no built-in judge fork for this harness's sessions: set $SAVERD_JUDGE_CMD or judgeCommand in the config file")
+
+func (Configured) Name() string                                  { return "" }
+func (Configured) ForkCommand(Request) (string, []string, error) { return "", nil, ErrNoFork }
+func (Configured) ForkLine(cfg Config) string                    { return cfg.Claude }
+func (Configured) ForkResult(out []byte) (Result, error)         { return ParseClaude(out) }
 
 // Request is one fork: the session it judges and the prompt.
 type Request struct {
-	Harness   string // claude-code (default) or codex
+	Harness   string // the session's harness (harness.ID), for the fork's environment
 	SessionID string // the harness's own session id: claude --resume takes it
 	Cwd       string // where the session runs: claude finds its transcript by the working directory
 	Model     string // the session's model, when known: the fork then shares its cache
@@ -99,19 +121,6 @@ func Load() (Config, error) {
 	return cfg, nil
 }
 
-// ClaudeArgs is the built-in fork of a Claude Code session: one turn, plan mode (no tool may change
-// anything), hooks off, JSON out. The session id and the model ride in their options' own words
-// (--resume=<id>, --model=<model>), so neither can ever be read as an option of its own, whatever a
-// hook payload put in them; command also refuses them unless they pass CheckSessionID and CheckModel.
-func ClaudeArgs(req Request) []string {
-	args := []string{"-p", "--resume=" + req.SessionID, "--fork-session", "--output-format", "json",
-		"--max-turns", "1", "--permission-mode", "plan", "--settings", `{"disableAllHooks":true}`}
-	if req.Model != "" {
-		args = append(args, "--model="+req.Model)
-	}
-	return args
-}
-
 // maxIDLen bounds a session id or a model name given to a client's command line: the harnesses' own
 // are UUIDs and short model ids.
 const maxIDLen = 128
@@ -160,12 +169,12 @@ func cut(s string) string {
 	return s
 }
 
-// Run forks the model for req and waits for its answer, ctx bounding the wait (the process group is
-// killed when ctx ends). A run that failed after its client reported what it spent (a result that says
-// it failed, a Codex turn that failed) comes back with that Result beside the error: it was billed all
-// the same.
-func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
-	cmd, err := command(ctx, cfg, req)
+// Run forks the model for req through c and waits for its answer, ctx bounding the wait (the process
+// group is killed when ctx ends). A run that failed after its client reported what it spent (a result
+// that says it failed, a Codex turn that failed) comes back with that Result beside the error: it was
+// billed all the same.
+func Run(ctx context.Context, cfg Config, c Client, req Request) (Result, error) {
+	cmd, err := command(ctx, cfg, c, req)
 	if err != nil {
 		return Result{}, err
 	}
@@ -178,7 +187,10 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("the fork did not answer within %s", time.Since(start).Round(time.Second))
 	}
-	res, parseErr := parse(req, stdout.Bytes())
+	res, parseErr := c.ForkResult(stdout.Bytes())
+	if req.Model != "" {
+		res.Model = req.Model // the model asked for, when there was one
+	}
 	if runErr != nil {
 		if parseErr != nil && res.Spent() {
 			return res, parseErr // the client's own words for why it failed, and what it spent
@@ -195,60 +207,28 @@ func Run(ctx context.Context, cfg Config, req Request) (Result, error) {
 	return res, parseErr
 }
 
-// parse reads the client's output for req's harness; the model is the one asked for when there was one.
-func parse(req Request, out []byte) (Result, error) {
-	var res Result
-	var err error
-	if req.Harness == HarnessCodex {
-		var run codexexec.Run
-		run, err = codexexec.Parse(bytes.NewReader(out))
-		res = Result{Text: run.Text, Usage: run.Usage, ForkID: run.ThreadID}
-	} else {
-		res, err = ParseClaude(out)
-	}
-	if req.Model != "" {
-		res.Model = req.Model
-	}
-	return res, err
-}
-
-// Available says why req cannot be forked with cfg (no client binary on PATH, no session id), or nil.
-func Available(cfg Config, req Request) error {
-	_, err := command(context.Background(), cfg, req)
+// Available says why req cannot be forked through c with cfg (no client binary on PATH, no session id),
+// or nil.
+func Available(cfg Config, c Client, req Request) error {
+	_, err := command(context.Background(), cfg, c, req)
 	return err
 }
 
-// command builds the process for req: the configured shell line, or the built-in client command.
-func command(ctx context.Context, cfg Config, req Request) (*exec.Cmd, error) {
-	line := cfg.Claude
-	if req.Harness == HarnessCodex {
-		line = cfg.Codex
-	}
+// command builds the process for req: the configured shell line, or c's built-in command.
+func command(ctx context.Context, cfg Config, c Client, req Request) (*exec.Cmd, error) {
 	var cmd *exec.Cmd
-	switch {
-	case line != "":
+	if line := c.ForkLine(cfg); line != "" {
 		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
-	case req.Harness == HarnessCodex:
-		if err := CheckModel(req.Model); err != nil {
-			return nil, err
-		}
-		bin, err := exec.LookPath("codex")
+	} else {
+		program, args, err := c.ForkCommand(req)
 		if err != nil {
-			return nil, fmt.Errorf("no codex on PATH to run the judge (install Codex, or set SAVERD_JUDGE_CMD or %s)", configPath())
-		}
-		cmd = exec.CommandContext(ctx, bin, codexexec.Args(req.Model)...)
-	default:
-		if err := CheckSessionID(req.SessionID); err != nil {
 			return nil, err
 		}
-		if err := CheckModel(req.Model); err != nil {
-			return nil, err
-		}
-		bin, err := exec.LookPath("claude")
+		bin, err := exec.LookPath(program)
 		if err != nil {
-			return nil, fmt.Errorf("no claude on PATH to run the judge (install Claude Code, or set SAVERD_JUDGE_CMD or %s)", configPath())
+			return nil, fmt.Errorf("no %s on PATH to run the judge (install %s, or set SAVERD_JUDGE_CMD or %s)", program, c.Name(), configPath())
 		}
-		cmd = exec.CommandContext(ctx, bin, ClaudeArgs(req)...)
+		cmd = exec.CommandContext(ctx, bin, args...)
 	}
 	if req.Cwd != "" {
 		if fi, err := os.Stat(req.Cwd); err == nil && fi.IsDir() {

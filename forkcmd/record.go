@@ -10,8 +10,9 @@ import (
 
 // Record appends a fork saverd ran (a judge or process run of the daemon's, `saverd audit --judge`) to
 // the forks log with what its own requests used, so the session readers count its spend as the judged
-// session's judge spend, never as a session of its own, and impact never links a commit to it. A fork
-// that reported no id cannot be told apart from a session later: that is the error.
+// session's judge spend, never as a session of its own, and impact never links a commit to it; harness
+// is the judged session's harness id, which its caller always knows. A fork that reported no id cannot
+// be told apart from a session later: that is the error.
 func Record(parent, harness, purpose string, res Result) error {
 	if res.ForkID == "" {
 		return fmt.Errorf("the %s fork of %s reported no session id: its spend is not in the forks log", purpose, parent)
@@ -19,9 +20,6 @@ func Record(parent, harness, purpose string, res Result) error {
 	path, err := paths.ForksLog()
 	if err != nil {
 		return err
-	}
-	if harness == "" {
-		harness = HarnessClaude
 	}
 	u := res.Usage
 	return agentlog.AppendFork(path, agentlog.ForkRecord{SessionID: res.ForkID, Parent: parent, Harness: harness, Purpose: purpose,

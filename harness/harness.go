@@ -10,6 +10,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
 )
@@ -120,4 +121,8 @@ type Live interface {
 	// Rules is the rules the pane offers (rules.Propose) as this harness's files take them: the file its
 	// lasting rules go to, and the kinds it reads.
 	Rules(st *state.State, arts []rules.Artifact) []rules.Artifact
+
+	// Client is its command-line client as a judge's fork runs it when no host forks: the argv, the
+	// configured command that stands in for it, and what it prints read (forkcmd).
+	forkcmd.Client
 }

@@ -5,6 +5,7 @@
 package all
 
 import (
+	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/claude"
 	"github.com/saverd/saverd/harness/codex"
@@ -29,6 +30,18 @@ func LiveOf(id harness.ID) (harness.Live, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Fork is the client a judge's fork of a session of harness id runs: a live harness's own ("" is
+// harness.Hooked's, as a hook that names none), else forkcmd.Configured.
+func Fork(id harness.ID) forkcmd.Client {
+	if id == "" {
+		id = harness.Hooked
+	}
+	if h, ok := LiveOf(id); ok {
+		return h
+	}
+	return forkcmd.Configured{}
 }
 
 // Owner is the harness whose log the file at path is, as a person named it: the harness whose Owns says
