@@ -70,7 +70,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	live, ok := all.LiveOf(harness.ID(p.Harness))
 	if !ok {
-		return nil, rpc.InvalidParams("params.harness: want %s, got %q", liveNames(), p.Harness)
+		return nil, rpc.InvalidParams("params.harness: want %s, got %q", all.LiveNames(), p.Harness)
 	}
 	if !bridge.Known(p.Event) {
 		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
@@ -224,18 +224,6 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 func historyOf(live harness.Live, path string) ([]intake.SessionMessage, error) {
 	tr, err := live.History(path, "", agentlog.Options{Limits: bridge.Limits()})
 	return tr.Messages, err
-}
-
-// liveNames lists the harnesses whose hooks the daemon answers, for an error.
-func liveNames() string {
-	var names []string
-	for _, h := range all.Live() {
-		names = append(names, string(h.ID()))
-	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // compacted records one compaction for PreCompact, PostCompact and SessionStart(compact) together,

@@ -11,6 +11,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/forkcmd"
+	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
 )
@@ -125,4 +126,9 @@ type Live interface {
 	// Client is its command-line client as a judge's fork runs it when no host forks: the argv, the
 	// configured command that stands in for it, and what it prints read (forkcmd).
 	forkcmd.Client
+
+	// Target is how `saverd install`, `uninstall` and `doctor` meet it: its settings files at each
+	// scope, saverd's hooks and the file that makes the command known there, what doctor checks, and the
+	// hooks saverd's plugin declares for it (install).
+	install.Target
 }

@@ -37,130 +37,71 @@ type Finding struct {
 
 // DoctorOptions say where doctor looks.
 type DoctorOptions struct {
-	Dir           string        // the project directory of Claude Code's project and local scopes
-	Socket        string        // the daemon's socket (paths.Socket())
-	JudgeCmd      string        // the Claude Code judge's command line; "" is the built-in claude
-	CodexJudgeCmd string        // the Codex judge's command line; "" is the built-in codex
-	JudgeSource   string        // where those came from ($SAVERD_JUDGE_CMD, the config file), for the report
-	JudgeErr      error         // the judge configuration could not be read
-	DaemonWait    time.Duration // how long the daemon has to answer initialize (1 s)
-	VersionWait   time.Duration // how long a judge command has to answer --version (5 s)
+	Dir         string        // the project directory of the project and local scopes
+	Harnesses   []Named       // what doctor checks, in the order it reports them
+	Socket      string        // the daemon's socket (paths.Socket())
+	JudgeSource string        // where the judge command lines came from ($SAVERD_JUDGE_CMD, the config file), for the report
+	JudgeErr    error         // the judge configuration could not be read
+	DaemonWait  time.Duration // how long the daemon has to answer initialize (1 s)
+	VersionWait time.Duration // how long a judge command has to answer --version (5 s)
 }
 
-// Doctor checks the hooks of both harnesses, the daemon and the judge commands, untrusted Codex hooks
-// first and the rest in the order checked.
+// Named is a harness doctor checks: its id as the command line names it (claude-code), its name as a
+// person calls it (Claude Code), the judge command line configured for its sessions ("" is the built-in
+// client), and its Target.
+type Named struct {
+	ID, Name  string
+	JudgeLine string
+	Target
+}
+
+// Doctor checks the hooks of every harness, the daemon and the judge commands, the findings marked First
+// (untrusted Codex hooks) first and the rest in the order checked.
 func Doctor(ctx context.Context, o DoctorOptions) []Finding {
-	claude, claudeInstalled := claudeFindings(o.Dir)
-	codex, codexInstalled := codexFindings(o.Dir)
-	out := append(claude, codex...)
-	if !claudeInstalled && !codexInstalled {
-		out = append(out, Finding{Level: Fix, Text: "no saverd hooks installed for Claude Code or Codex: run `saverd install claude-code` (or `codex`)"})
+	var out []Finding
+	installed := make([]bool, len(o.Harnesses))
+	some := false
+	for i, h := range o.Harnesses {
+		var f []Finding
+		f, installed[i] = h.Findings(o.Dir)
+		out, some = append(out, f...), some || installed[i]
+	}
+	if !some && len(o.Harnesses) > 0 {
+		out = append(out, Finding{Level: Fix, Text: noHooks(o.Harnesses)})
 	}
 	out = append(out, checkDaemon(o.Socket, o.DaemonWait))
 	if o.JudgeErr != nil {
 		out = append(out, Finding{Level: Fix, Text: "judge: " + o.JudgeErr.Error() + ": /saver check fails until it parses"})
 	}
-	out = append(out, checkCommand(ctx, judgeRole("judge", o.JudgeCmd, o.JudgeSource), firstWord(o.JudgeCmd, "claude"), o.VersionWait))
-	if codexInstalled {
-		out = append(out, checkCommand(ctx, judgeRole("codex judge", o.CodexJudgeCmd, o.JudgeSource), firstWord(o.CodexJudgeCmd, "codex"), o.VersionWait))
+	for i, h := range o.Harnesses {
+		if role, program, always := h.DoctorJudge(); always || installed[i] {
+			out = append(out, checkCommand(ctx, judgeRole(role, h.JudgeLine, o.JudgeSource), firstWord(h.JudgeLine, program), o.VersionWait))
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].First && !out[j].First })
 	return out
 }
 
-// claudeFindings reports Claude Code's hooks at every scope, and whether any scope has them.
-func claudeFindings(dir string) ([]Finding, bool) {
-	var out []Finding
-	var installed, read []string
-	for _, scope := range []string{"user", "project", "local"} {
-		path, err := SettingsPath(ClaudeCode, scope, dir)
-		if err != nil {
-			out = append(out, Finding{Level: Fix, Text: "claude-code " + scope + ": " + err.Error()})
-			continue
-		}
-		if slices.Contains(read, path) {
-			continue // a project at the home directory: its project file is the user's
-		}
-		read = append(read, path)
-		text, exists, err := readFile(path)
-		if err != nil || !exists {
-			if err != nil {
-				out = append(out, Finding{Level: Fix, Text: "claude-code: " + err.Error()})
-			}
-			continue
-		}
-		root, err := parseObject(text)
-		if err != nil {
-			out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("claude-code %s: %s does not parse (%v): Claude Code ignores it", scope, path, err)})
-			continue
-		}
-		var present []string
-		if hooks, _ := hooksTable(root, false); hooks != nil {
-			for _, event := range hooks.Keys() {
-				groups, _ := hooks.Get(event).([]any)
-				for _, g := range groups {
-					group, _ := g.(*object)
-					if group == nil {
-						continue
-					}
-					handlers, _ := group.Get("hooks").([]any)
-					for _, v := range handlers {
-						if cmd, ok := commandOf(v); ok && Ours(cmd) {
-							present = append(present, event+"\x00"+cmd)
-						}
-					}
-				}
-			}
-		}
-		if len(present) == 0 {
-			continue
-		}
-		installed = append(installed, scope)
-		out = append(out, coverage("claude-code", scope, path, present, claudeEvents))
+// noHooks says that no harness has saverd's hooks, and how to install them.
+func noHooks(hs []Named) string {
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = h.Name
 	}
-	if len(installed) > 1 {
-		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("claude-code: hooks installed at %s: Claude Code runs every one, so each event reaches saverd %d times; uninstall all but one scope", strings.Join(installed, " and "), len(installed))})
+	text := "no saverd hooks installed for " + strings.Join(names, " or ") + ": run `saverd install " + hs[0].ID + "`"
+	if len(hs) > 1 {
+		others := make([]string, len(hs)-1)
+		for i, h := range hs[1:] {
+			others[i] = "`" + h.ID + "`"
+		}
+		text += " (or " + strings.Join(others, ", ") + ")"
 	}
-	plugin, err := ClaudePlugin(dir)
-	switch {
-	case err != nil:
-		out = append(out, Finding{Level: Fix, Text: "claude-code: " + err.Error()})
-	case plugin != "" && len(installed) > 0:
-		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("claude-code: the %s plugin and saverd's hooks at %s are both installed: the plugin's hooks stand down while those are there, so only one set runs; remove one route (`saverd uninstall claude-code --scope %s`, or `claude plugin uninstall %s`)", plugin, strings.Join(installed, " and "), installed[0], plugin)})
-	case plugin != "":
-		out = append(out, Finding{Level: OK, Text: "claude-code: the " + plugin + " plugin brings saverd's hooks (its command is /saver:saver)"})
-	case len(installed) == 0:
-		out = append(out, Finding{Level: Note, Text: "claude-code: no saverd hooks at any scope here (user, project, local)"})
-	}
-	if len(installed) > 0 || plugin != "" {
-		out = append(out, commandFinding(dir, installed))
-	}
-	return out, len(installed) > 0 || plugin != ""
+	return text
 }
 
-// commandFinding says whether /saver is known to Claude Code's interactive UI: without a command file
-// the UI answers "Unknown command: /saver" and no hook runs.
-func commandFinding(dir string, scopes []string) Finding {
-	if len(scopes) == 0 {
-		scopes = []string{"user"}
-	}
-	var looked []string
-	for _, scope := range []string{"user", scopes[0]} {
-		files, err := ClaudeOwnFiles(scope, dir)
-		if err != nil {
-			return Finding{Level: Fix, Text: "claude-code: " + err.Error()}
-		}
-		if _, exists, err := readFile(files[0].Path); err == nil && exists {
-			return Finding{Level: OK, Text: "claude-code: /saver is known to the interactive UI (" + files[0].Path + ")"}
-		}
-		looked = append(looked, files[0].Path)
-	}
-	return Finding{Level: Fix, Text: fmt.Sprintf("claude-code: no /saver command file (%s): typed in the interactive UI, /saver is an unknown command that no hook sees; run `saverd install claude-code --scope %s`", strings.Join(looked, " or "), scopes[0])}
-}
-
-// coverage says whether every event saverd hooks has one of its handlers, and whether the binary they
+// Coverage says whether every event saverd hooks has one of its handlers, and whether the binary they
 // run is still there. present holds "event\x00command" for each handler of saverd's found.
-func coverage(harness, scope, path string, present []string, want []Handler) Finding {
+func Coverage(harness, scope, path string, present []string, want []Handler) Finding {
 	have := map[string]bool{}
 	var missingBins []string
 	for _, p := range present {
@@ -188,91 +129,6 @@ func coverage(harness, scope, path string, present []string, want []Handler) Fin
 		return Finding{Level: Fix, Text: fmt.Sprintf("%s: no saverd hook for %s: run `saverd install %s --scope %s`", where, strings.Join(missing, ", "), harness, scope)}
 	}
 	return Finding{Level: OK, Text: fmt.Sprintf("%s: hooks installed for all %d events", where, len(want))}
-}
-
-// codexFindings reports Codex's hooks at the user and project scopes, every handler's trust first.
-func codexFindings(dir string) ([]Finding, bool) {
-	var out []Finding
-	cfg, err := CodexConfigPath()
-	if err != nil {
-		return []Finding{{Level: Fix, Text: "codex: " + err.Error()}}, false
-	}
-	cfgText, _, err := readFile(cfg)
-	var trust map[string]string
-	if err == nil {
-		trust, err = ReadTrust(cfg, cfgText)
-	}
-	if err != nil {
-		out = append(out, Finding{Level: Fix, First: true, Text: "codex: " + err.Error() + ": Codex trusts no hook"})
-	}
-	var installed []string // the scopes holding saverd's handlers
-	var read []string
-	for _, scope := range []string{"user", "project"} {
-		path, err := SettingsPath(Codex, scope, dir)
-		if err != nil {
-			out = append(out, Finding{Level: Fix, Text: "codex " + scope + ": " + err.Error()})
-			continue
-		}
-		if slices.Contains(read, path) {
-			continue // a project at the home directory: its project file is the user's
-		}
-		read = append(read, path)
-		text, exists, err := readFile(path)
-		if err != nil {
-			out = append(out, Finding{Level: Fix, Text: "codex: " + err.Error()})
-			continue
-		}
-		if !exists {
-			continue
-		}
-		decls, err := Declarations(path, text)
-		if err != nil {
-			out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("codex %s: %v: Codex ignores it", scope, err)})
-			continue
-		}
-		var present []string
-		for _, d := range decls {
-			if d.Ours {
-				present = append(present, d.Event+"\x00"+d.Command)
-			}
-			if f, bad := untrusted(d, trust, cfg); bad {
-				out = append(out, f)
-			}
-		}
-		if len(present) > 0 {
-			installed = append(installed, scope)
-			out = append(out, coverage("codex", scope, path, present, codexEvents))
-			if dir := projectOf(path); dir != "" && trust != nil {
-				if ok, _ := ProjectTrusted(cfg, cfgText, dir); !ok {
-					out = append(out, Finding{Level: Fix, First: true, Text: "codex: UNTRUSTED PROJECT — " + untrustedProject(dir, cfg)})
-				}
-			}
-		}
-	}
-	if len(installed) > 1 {
-		out = append(out, Finding{Level: Fix, Text: fmt.Sprintf("codex: hooks installed at %s: Codex runs both files' hooks, so each event reaches saverd %d times; uninstall all but one scope", strings.Join(installed, " and "), len(installed))})
-	}
-	if len(installed) == 0 {
-		out = append(out, Finding{Level: Note, Text: "codex: no saverd hooks in " + strings.Join(read, " or ")})
-	}
-	return out, len(installed) > 0
-}
-
-// untrusted reports a handler Codex will skip because config.toml does not trust its declaration.
-// A foreign handler is only a note (it is the person's own), and one whose hash saverd cannot compute
-// is left unjudged.
-func untrusted(d Declared, trust map[string]string, cfg string) (Finding, bool) {
-	if d.Hash == "" || trust[d.Key] == d.Hash {
-		return Finding{}, false
-	}
-	why := "has no trust entry"
-	if _, ok := trust[d.Key]; ok {
-		why = "has a trust entry for a different declaration (changed since it was trusted)"
-	}
-	if d.Ours {
-		return Finding{Level: Fix, First: true, Text: fmt.Sprintf("codex: UNTRUSTED — Codex skips saverd's %s hook without a word: %s in %s: run `saverd install codex`", d.Event, why, cfg)}, true
-	}
-	return Finding{Level: Note, First: true, Text: fmt.Sprintf("codex: untrusted — Codex skips your %s hook %q: %s in %s", d.Event, d.Command, why, cfg)}, true
 }
 
 // checkDaemon asks the daemon's socket one initialize and wants a reply within wait. No daemon is not a
@@ -352,11 +208,13 @@ func checkCommand(ctx context.Context, role, name string, wait time.Duration) Fi
 	return Finding{Level: OK, Text: fmt.Sprintf("%s: %s runs (%s)", role, path, first)}
 }
 
-// InUse reports whether any harness still runs saverd here: saverd's hooks in Claude Code's settings at
-// any scope for dir, the saver plugin enabled, or saverd's hooks in either Codex hooks.json. Uninstall
-// stops the daemon when none is left.
-func InUse(dir string) bool {
-	_, claude := claudeFindings(dir)
-	_, codex := codexFindings(dir)
-	return claude || codex
+// InUse reports whether any harness still runs saverd here: saverd's hooks at any scope for dir, or what
+// stands in for them (Claude Code's plugin). Uninstall stops the daemon when none is left.
+func InUse(hs []Target, dir string) bool {
+	for _, h := range hs {
+		if _, installed := h.Findings(dir); installed {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package install
+package install_test
 
 import (
 	"bufio"
@@ -8,9 +8,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/harness/codex"
+	"github.com/saverd/saverd/install"
 )
 
 // fakeBin puts an executable script named name on a fresh PATH.
@@ -103,7 +107,7 @@ func TestDoctor(t *testing.T) {
 				enable()
 			}
 			if c.s.claude {
-				if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+				if _, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: self}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -114,12 +118,12 @@ func TestDoctor(t *testing.T) {
 				os.Remove(filepath.Join(home, "claude", "commands", "saver.md"))
 			}
 			if c.s.codex {
-				if _, err := Install(Options{Harness: Codex, Scope: "user", Bin: self}); err != nil {
+				if _, err := install.Install(install.Options{Target: cx, Scope: "user", Bin: self}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if c.s.untrust {
-				cfg, _ := CodexConfigPath()
+				cfg, _ := codex.ConfigPath()
 				text := read(t, cfg)
 				i := strings.Index(text, "[hooks.state.")
 				j := strings.Index(text[i+1:], "[hooks.state.") + i + 1
@@ -138,12 +142,12 @@ func TestDoctor(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got := Doctor(context.Background(), DoctorOptions{Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond})
+			got := install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond})
 			var lines []string
 			fix := false
 			for _, f := range got {
 				lines = append(lines, f.Text)
-				fix = fix || f.Level == Fix
+				fix = fix || f.Level == install.Fix
 			}
 			all := strings.Join(lines, "\n")
 			if fix != c.fix {
@@ -166,12 +170,12 @@ func TestDoctorMovedBinaryAndTwoScopes(t *testing.T) {
 	t.Setenv("PATH", "")
 	gone := filepath.Join(home, "gone", "saverd")
 	for _, scope := range []string{"user", "project"} {
-		if _, err := Install(Options{Harness: ClaudeCode, Scope: scope, Dir: home, Bin: gone}); err != nil {
+		if _, err := install.Install(install.Options{Target: cc, Scope: scope, Dir: home, Bin: gone}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var all []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+	for _, f := range install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
 		all = append(all, f.Text)
 	}
 	text := strings.Join(all, "\n")
@@ -189,13 +193,13 @@ func TestDoctorCodexTwoScopes(t *testing.T) {
 	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
 	proj := filepath.Join(home, "proj")
 	for _, scope := range []string{"user", "project"} {
-		if _, err := Install(Options{Harness: Codex, Scope: scope, Dir: proj, Bin: self}); err != nil {
+		if _, err := install.Install(install.Options{Target: cx, Scope: scope, Dir: proj, Bin: self}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var fixes []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
-		if f.Level == Fix {
+	for _, f := range install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+		if f.Level == install.Fix {
 			fixes = append(fixes, f.Text)
 		}
 	}
@@ -208,21 +212,22 @@ func TestCodexProjectNeedsTrust(t *testing.T) {
 	home := sandbox(t)
 	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
 	proj := filepath.Join(home, "proj")
-	r, err := Install(Options{Harness: Codex, Scope: "project", Dir: proj, Bin: self})
+	r, err := install.Install(install.Options{Target: cx, Scope: "project", Dir: proj, Bin: self})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if notes := r[0].Edit.Notes; len(notes) != 1 || !strings.Contains(notes[0], "only in a trusted project") {
 		t.Errorf("install notes = %q; want one saying the project is not trusted", notes)
 	}
-	doctor := func() []Finding {
-		return Doctor(context.Background(), DoctorOptions{Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
+	doctor := func() []install.Finding {
+		return install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: proj, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second})
 	}
-	if f := doctor()[0]; f.Level != Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
+	if f := doctor()[0]; f.Level != install.Fix || !strings.Contains(f.Text, "UNTRUSTED PROJECT") {
 		t.Errorf("first finding %+v; want the untrusted project", f)
 	}
-	cfg, _ := CodexConfigPath()
-	write(t, cfg, read(t, cfg)+"\n[projects."+tomlString(proj)+"]\ntrust_level = \"trusted\"\n", 0o600)
+	cfg, _ := codex.ConfigPath()
+	write(t, cfg, read(t, cfg)+"\n[projects."+strconv.Quote(proj)+"]\ntrust_level = \"trusted\"\n", 0o600) // a TOML basic string, for a plain path
+
 	for _, f := range doctor() {
 		if strings.Contains(f.Text, "UNTRUSTED") {
 			t.Errorf("still reported after trusting the project: %s", f.Text)
@@ -236,21 +241,21 @@ func TestDoctorJudgeConfig(t *testing.T) {
 	t.Setenv("PATH", bin)
 	fakeBin(t, bin, "my-judge", "echo judge 1.0")
 	self := fakeBin(t, bin, "saverd", "exit 0")
-	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: self}); err != nil {
+	if _, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: self}); err != nil {
 		t.Fatal(err)
 	}
-	run := func(o DoctorOptions) string {
+	run := func(o install.DoctorOptions) string {
 		o.Dir, o.Socket, o.DaemonWait, o.VersionWait = home, filepath.Join(home, "run", "x.sock"), time.Second, time.Second
 		var lines []string
-		for _, f := range Doctor(context.Background(), o) {
+		for _, f := range install.Doctor(context.Background(), o) {
 			lines = append(lines, fmt.Sprint(f.Level, " ", f.Text))
 		}
 		return strings.Join(lines, "\n")
 	}
-	if got := run(DoctorOptions{JudgeCmd: "my-judge --flag", JudgeSource: "SAVERD_JUDGE_CMD"}); !strings.Contains(got, "0 judge (SAVERD_JUDGE_CMD): "+bin+"/my-judge runs (judge 1.0)") {
+	if got := run(install.DoctorOptions{Harnesses: live("my-judge --flag"), JudgeSource: "SAVERD_JUDGE_CMD"}); !strings.Contains(got, "0 judge (SAVERD_JUDGE_CMD): "+bin+"/my-judge runs (judge 1.0)") {
 		t.Errorf("configured judge:\n%s", got)
 	}
-	if got := run(DoctorOptions{JudgeErr: errors.New("read /c/config.json: bad")}); !strings.Contains(got, "2 judge: read /c/config.json: bad") {
+	if got := run(install.DoctorOptions{Harnesses: live(""), JudgeErr: errors.New("read /c/config.json: bad")}); !strings.Contains(got, "2 judge: read /c/config.json: bad") {
 		t.Errorf("config error:\n%s", got)
 	}
 }
@@ -262,13 +267,13 @@ func TestDoctorProjectAtHome(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "") // ~/.claude, which is also the home project's .claude
 	t.Setenv("CODEX_HOME", "")        // ~/.codex, likewise
 	self := fakeBin(t, filepath.Join(home, "bin"), "saverd", "exit 0")
-	for _, h := range []string{ClaudeCode, Codex} {
-		if _, err := Install(Options{Harness: h, Scope: "user", Dir: home, Bin: self}); err != nil {
+	for _, h := range []install.Target{cc, cx} {
+		if _, err := install.Install(install.Options{Target: h, Scope: "user", Dir: home, Bin: self}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var all []string
-	for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+	for _, f := range install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: filepath.Join(home, "run", "x.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
 		all = append(all, f.Text)
 	}
 	text := strings.Join(all, "\n")

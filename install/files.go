@@ -19,10 +19,10 @@ const (
 	readDeadline = 5 * time.Second
 )
 
-// readFile returns a file's text, or "" and exists=false when there is none. A path that is not a
+// ReadFile returns a file's text, or "" and exists=false when there is none. A path that is not a
 // regular file (a FIFO, whose open would wait for a writer for good; a device; a directory) is refused,
 // naming it.
-func readFile(path string) (text string, exists bool, err error) {
+func ReadFile(path string) (text string, exists bool, err error) {
 	b, err := safefile.ReadWithin(path, maxSettings, readDeadline)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil

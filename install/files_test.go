@@ -1,6 +1,6 @@
 //go:build unix
 
-package install
+package install_test
 
 import (
 	"context"
@@ -10,61 +10,24 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
+	"github.com/saverd/saverd/install"
 )
 
-// TestUninstallGivesBackEveryLayout: through the files, uninstall after install gives back every
-// settings file byte for byte — the ones removal alone cannot (an empty container install filled) too,
-// from install's record — and the command file install wrote goes.
-func TestUninstallGivesBackEveryLayout(t *testing.T) {
-	for _, c := range settingsStyles {
-		t.Run(c.name, func(t *testing.T) {
-			home := sandbox(t)
-			path := filepath.Join(home, "claude", "settings.json")
-			if c.text != "" {
-				write(t, path, c.text, 0o644)
-			}
-			o := Options{Harness: ClaudeCode, Scope: "user", Bin: bin}
-			if _, err := Install(o); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Install(o); err != nil { // a second install changes nothing, the record stays
-				t.Fatal(err)
-			}
-			cmd := filepath.Join(home, "claude", "commands", "saver.md")
-			if read(t, cmd) != ClaudeCommand {
-				t.Fatal("the command file was not written")
-			}
-			if _, err := Uninstall(o); err != nil {
-				t.Fatal(err)
-			}
-			got, err := os.ReadFile(path)
-			switch {
-			case c.text == "" && !os.IsNotExist(err):
-				t.Errorf("install made the file; uninstall left it: %q", got)
-			case c.text != "" && string(got) != c.text:
-				t.Errorf("uninstall left\n%q\nwant\n%q", got, c.text)
-			}
-			if _, err := os.Stat(filepath.Dir(cmd)); !os.IsNotExist(err) {
-				t.Errorf("the command file or its directory is still there: %v", err)
-			}
-		})
-	}
-}
-
-// TestUninstallAfterTheirEdits: a file the person changed after install loses saverd's entries only,
-// and install's record is not used for it.
 func TestUninstallAfterTheirEdits(t *testing.T) {
 	home := sandbox(t)
 	path := filepath.Join(home, "claude", "settings.json")
 	orig := "{\n  \"hooks\": {}\n}\n"
 	write(t, path, orig, 0o644)
-	o := Options{Harness: ClaudeCode, Scope: "user", Bin: bin}
-	if _, err := Install(o); err != nil {
+	o := install.Options{Target: cc, Scope: "user", Bin: bin}
+	if _, err := install.Install(o); err != nil {
 		t.Fatal(err)
 	}
 	edited := strings.Replace(read(t, path), "{\n", "{\n  \"model\": \"opus\",\n", 1)
 	write(t, path, edited, 0o644)
-	if _, err := Uninstall(o); err != nil {
+	if _, err := install.Uninstall(o); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := read(t, path), "{\n  \"model\": \"opus\"\n}\n"; got != want {
@@ -77,16 +40,16 @@ func TestUninstallAfterTheirEdits(t *testing.T) {
 func TestInstallOverSaverdsOwnEntries(t *testing.T) {
 	home := sandbox(t)
 	path := filepath.Join(home, "claude", "settings.json")
-	first, err := MergeClaude(path, "{\n  \"model\": \"opus\"\n}\n", "/old/saverd")
+	first, err := claude.MergeSettings(path, "{\n  \"model\": \"opus\"\n}\n", "/old/saverd")
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, path, first.Text, 0o644)
-	o := Options{Harness: ClaudeCode, Scope: "user", Bin: bin}
-	if _, err := Install(o); err != nil {
+	o := install.Options{Target: cc, Scope: "user", Bin: bin}
+	if _, err := install.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Uninstall(o); err != nil {
+	if _, err := install.Uninstall(o); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(t, path); got != "{\n  \"model\": \"opus\"\n}\n" {
@@ -108,13 +71,13 @@ func TestFIFOSettingsRefused(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: bin})
+		_, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: bin})
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "FIFO") {
 			t.Errorf("install: err = %v; want a refusal naming the FIFO", err)
 		}
 		found := false
-		for _, f := range Doctor(context.Background(), DoctorOptions{Dir: home, Socket: filepath.Join(home, "none.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
-			if f.Level == Fix && strings.Contains(f.Text, path) && strings.Contains(f.Text, "FIFO") {
+		for _, f := range install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: filepath.Join(home, "none.sock"), DaemonWait: time.Second, VersionWait: time.Second}) {
+			if f.Level == install.Fix && strings.Contains(f.Text, path) && strings.Contains(f.Text, "FIFO") {
 				found = true
 			}
 		}
@@ -154,8 +117,8 @@ func TestDanglingSymlink(t *testing.T) {
 			if err := os.Symlink("../dotfiles/claude/settings.json", link); err != nil {
 				t.Fatal(err)
 			}
-			o := Options{Harness: ClaudeCode, Scope: "user", Bin: bin}
-			_, err := Install(o)
+			o := install.Options{Target: cc, Scope: "user", Bin: bin}
+			_, err := install.Install(o)
 			if fi, lerr := os.Lstat(link); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
 				t.Fatalf("the link was replaced (%v)", lerr)
 			}
@@ -174,7 +137,7 @@ func TestDanglingSymlink(t *testing.T) {
 			if !strings.Contains(read(t, target), "statusline") {
 				t.Error("the link's target was not written")
 			}
-			if _, err := Uninstall(o); err != nil {
+			if _, err := install.Uninstall(o); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(target); !os.IsNotExist(err) {
@@ -192,12 +155,12 @@ func TestDanglingSymlink(t *testing.T) {
 func TestInstallWithThePlugin(t *testing.T) {
 	home := sandbox(t)
 	path := filepath.Join(home, "claude", "settings.json")
-	withHooks, err := MergeClaude(path, "{\n  \"enabledPlugins\": {\n    \"saver@saverd\": true\n  }\n}\n", bin)
+	withHooks, err := claude.MergeSettings(path, "{\n  \"enabledPlugins\": {\n    \"saver@saverd\": true\n  }\n}\n", bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, path, withHooks.Text, 0o644)
-	r, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: bin})
+	r, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: bin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,10 +171,10 @@ func TestInstallWithThePlugin(t *testing.T) {
 	if len(r[0].Edit.Notes) == 0 || !strings.Contains(strings.Join(r[0].Edit.Notes, " "), "saver@saverd plugin") {
 		t.Errorf("notes %q: want one naming the plugin", r[0].Edit.Notes)
 	}
-	if read(t, filepath.Join(home, "claude", "commands", "saver.md")) != ClaudeCommand {
+	if read(t, filepath.Join(home, "claude", "commands", "saver.md")) != claude.CommandFile {
 		t.Error("the command file was not written")
 	}
-	if p, _ := ClaudePlugin(""); p != "saver@saverd" {
+	if p, _ := claude.Plugin(""); p != "saver@saverd" {
 		t.Errorf("ClaudePlugin = %q", p)
 	}
 }
@@ -222,15 +185,15 @@ func TestOwnFilesOfThePerson(t *testing.T) {
 	home := sandbox(t)
 	cmd := filepath.Join(home, "claude", "commands", "saver.md")
 	write(t, cmd, "my own saver\n", 0o644)
-	o := Options{Harness: ClaudeCode, Scope: "user", Bin: bin}
-	r, err := Install(o)
+	o := install.Options{Target: cc, Scope: "user", Bin: bin}
+	r, err := install.Install(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if read(t, cmd) != "my own saver\n" || len(r[1].Edit.Notes) != 1 {
 		t.Errorf("install over the person's command file: %q, notes %q", read(t, cmd), r[1].Edit.Notes)
 	}
-	r, err = Uninstall(o)
+	r, err = install.Uninstall(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,15 +201,15 @@ func TestOwnFilesOfThePerson(t *testing.T) {
 		t.Errorf("uninstall removed or did not name the person's command file: notes %q", r[1].Edit.Notes)
 	}
 	// Codex: the skill and its policy, removed with their directories.
-	co := Options{Harness: Codex, Scope: "user", Bin: bin}
-	if _, err := Install(co); err != nil {
+	co := install.Options{Target: cx, Scope: "user", Bin: bin}
+	if _, err := install.Install(co); err != nil {
 		t.Fatal(err)
 	}
 	skill := filepath.Join(home, "codex", "skills", "saver")
-	if read(t, filepath.Join(skill, "SKILL.md")) != CodexSkill || read(t, filepath.Join(skill, "agents", "openai.yaml")) != CodexSkillPolicy {
+	if read(t, filepath.Join(skill, "SKILL.md")) != codex.Skill || read(t, filepath.Join(skill, "agents", "openai.yaml")) != codex.SkillPolicy {
 		t.Fatal("the skill was not written")
 	}
-	if _, err := Uninstall(co); err != nil {
+	if _, err := install.Uninstall(co); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(skill); !os.IsNotExist(err) {

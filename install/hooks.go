@@ -24,27 +24,27 @@ func Ours(command string) bool { return hookline.Ours(command) }
 // words splits the first n shell words of a command line (internal/hookline).
 func words(s string, n int) []string { return hookline.Words(s, n) }
 
-// shellQuote quotes a path for a command line a shell runs, only when it needs quoting.
-func shellQuote(s string) string {
+// ShellQuote quotes a path for a command line a shell runs, only when it needs quoting.
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,=") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// hooksTable returns root's "hooks" object, creating it when absent; a "hooks" of another type is an
+// HooksTable returns root's "hooks" object, creating it when absent; a "hooks" of another type is an
 // error, since replacing it would lose what the user put there.
-func hooksTable(root *object, create bool) (*object, error) {
+func HooksTable(root *Object, create bool) (*Object, error) {
 	v, present := root.Lookup("hooks")
 	if !present {
 		if !create {
 			return nil, nil
 		}
-		h := &object{}
+		h := &Object{}
 		root.Set("hooks", h)
 		return h, nil
 	}
-	h, ok := v.(*object)
+	h, ok := v.(*Object)
 	if !ok {
 		return nil, fmt.Errorf(`"hooks" is %s, not an object`, kind(v))
 	}
@@ -63,14 +63,14 @@ func kind(v any) string {
 		return "a boolean"
 	case nil:
 		return "null"
-	case *object:
+	case *Object:
 		return "an object"
 	}
 	return "a value of another kind"
 }
 
 // groupsOf returns one event's groups; an event whose value is not an array is an error.
-func groupsOf(hooks *object, event string) ([]any, error) {
+func groupsOf(hooks *Object, event string) ([]any, error) {
 	switch g := hooks.Get(event).(type) {
 	case []any:
 		return g, nil
@@ -81,13 +81,13 @@ func groupsOf(hooks *object, event string) ([]any, error) {
 	}
 }
 
-func matcherOf(group *object) string {
+func matcherOf(group *Object) string {
 	m, _ := group.Get("matcher").(string)
 	return m
 }
 
-func commandOf(v any) (string, bool) {
-	h, ok := v.(*object)
+func CommandOf(v any) (string, bool) {
+	h, ok := v.(*Object)
 	if !ok {
 		return "", false
 	}
@@ -97,8 +97,8 @@ func commandOf(v any) (string, bool) {
 
 // handlerObject is the declaration saverd writes for h: exactly type, command and timeout, so Codex's
 // trust hash over the declaration is the one install records.
-func handlerObject(h Handler) *object {
-	o := &object{}
+func handlerObject(h Handler) *Object {
+	o := &Object{}
 	o.Set("type", "command")
 	o.Set("command", h.Command)
 	o.Set("timeout", json.Number(strconv.Itoa(h.Timeout)))
@@ -107,7 +107,7 @@ func handlerObject(h Handler) *object {
 
 // sameHandler reports whether a declaration in the file is exactly what saverd would write for h.
 func sameHandler(v any, h Handler) bool {
-	o, ok := v.(*object)
+	o, ok := v.(*Object)
 	if !ok || len(o.Keys()) != 3 {
 		return false
 	}
@@ -117,12 +117,12 @@ func sameHandler(v any, h Handler) bool {
 	return t == "command" && c == h.Command && string(n) == strconv.Itoa(h.Timeout)
 }
 
-// mergeHooks puts every wanted handler into root's hooks. The first of saverd's handlers found under a
+// MergeHooks puts every wanted handler into root's hooks. The first of saverd's handlers found under a
 // group with the wanted matcher is updated in place (a moved binary keeps its place in the file); any
 // other saverd handler of that event is removed, and a group that held only those goes too; a missing
 // one is appended as a group of its own. Foreign groups and handlers are never touched.
-func mergeHooks(root *object, want []Handler) ([]string, error) {
-	hooks, err := hooksTable(root, true)
+func MergeHooks(root *Object, want []Handler) ([]string, error) {
+	hooks, err := HooksTable(root, true)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 		found := false
 		out := make([]any, 0, len(groups)+1)
 		for _, g := range groups {
-			group, ok := g.(*object)
+			group, ok := g.(*Object)
 			handlers, isArr := group.Get("hooks").([]any)
 			if !ok || !isArr {
 				out = append(out, g)
@@ -143,7 +143,7 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 			}
 			kept, removed := make([]any, 0, len(handlers)), false
 			for _, v := range handlers {
-				cmd, isCmd := commandOf(v)
+				cmd, isCmd := CommandOf(v)
 				switch {
 				case !isCmd || !Ours(cmd):
 					kept = append(kept, v)
@@ -167,7 +167,7 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 			out = append(out, group)
 		}
 		if !found {
-			group := &object{}
+			group := &Object{}
 			if h.Matcher != "" {
 				group.Set("matcher", h.Matcher)
 			}
@@ -180,10 +180,10 @@ func mergeHooks(root *object, want []Handler) ([]string, error) {
 	return changes, nil
 }
 
-// removeHooks removes every saverd handler from root's hooks, then the groups, events and the hooks
+// RemoveHooks removes every saverd handler from root's hooks, then the groups, events and the hooks
 // object that removing them emptied; what was already empty stays.
-func removeHooks(root *object) ([]string, error) {
-	hooks, err := hooksTable(root, false)
+func RemoveHooks(root *Object) ([]string, error) {
+	hooks, err := HooksTable(root, false)
 	if err != nil || hooks == nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func removeHooks(root *object) ([]string, error) {
 		}
 		out, emptied := make([]any, 0, len(groups)), false
 		for _, g := range groups {
-			group, ok := g.(*object)
+			group, ok := g.(*Object)
 			handlers, isArr := group.Get("hooks").([]any)
 			if !ok || !isArr {
 				out = append(out, g)
@@ -203,7 +203,7 @@ func removeHooks(root *object) ([]string, error) {
 			}
 			kept, removed := make([]any, 0, len(handlers)), false
 			for _, v := range handlers {
-				if cmd, isCmd := commandOf(v); isCmd && Ours(cmd) {
+				if cmd, isCmd := CommandOf(v); isCmd && Ours(cmd) {
 					removed = true
 					changes = append(changes, fmt.Sprintf("removed %s: %s", event, cmd))
 					continue
@@ -230,4 +230,43 @@ func removeHooks(root *object) ([]string, error) {
 		root.Del("hooks")
 	}
 	return changes, nil
+}
+
+// HandlersFor is each event's handler running prefix followed by the event's name.
+func HandlersFor(events []Handler, prefix string) []Handler {
+	out := make([]Handler, len(events))
+	for i, h := range events {
+		h.Command = prefix + h.Event
+		out[i] = h
+	}
+	return out
+}
+
+// Edit is a settings file's new text, a line per change saverd made (none: the text is the file's own)
+// and notes about what it chose to leave.
+type Edit struct {
+	Text    string
+	Changes []string
+	Notes   []string
+}
+
+// EditFile applies edit to a settings file's object: a file that does not parse, or an edit that fails,
+// changes nothing and names the file. The text is rewritten only when something of saverd's changed,
+// so a second run leaves the user's layout as it is.
+func EditFile(name, text string, edit func(root *Object) (changes, notes []string, err error)) (Edit, error) {
+	root, err := ParseObject(text)
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s is not valid JSON (%v): not changed", name, err)
+	}
+	changes, notes, err := edit(root)
+	if err != nil {
+		return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
+	}
+	e := Edit{Text: text, Changes: changes, Notes: notes}
+	if len(changes) > 0 {
+		if e.Text, err = patchText(text, root); err != nil {
+			return Edit{}, fmt.Errorf("%s: %v: not changed", name, err)
+		}
+	}
+	return e, nil
 }

@@ -8,19 +8,39 @@ import (
 	"strings"
 )
 
-// Harnesses saverd installs into.
-const (
-	ClaudeCode = "claude-code"
-	Codex      = "codex"
-)
+// Target is a harness as install and doctor meet it: where its hooks are declared, what saverd writes
+// there and beside them, and what doctor checks. Each harness whose hooks saverd answers provides one
+// (harness.Live: harness/claude, harness/codex); this package keeps the editing they share.
+type Target interface {
+	// Scopes are the --scope values it takes, the default first.
+	Scopes() []string
+	// SettingsPath is the file it reads its hooks from at a scope, for the project directory dir ("" is
+	// the working directory); an unknown scope is an error naming the scopes it takes.
+	SettingsPath(scope, dir string) (string, error)
+	// InstallFiles is what install does at o's scope, file by file, in the order to write them; nothing is
+	// written yet. A file that does not parse is an error.
+	InstallFiles(o Options) ([]FileReport, error)
+	// UninstallFiles is what uninstall does at o's scope, as InstallFiles.
+	UninstallFiles(o Options) ([]FileReport, error)
+	// Findings is doctor's report on it for the project dir, and whether any scope holds saverd's hooks
+	// (or stands in for them: Claude Code's plugin).
+	Findings(dir string) ([]Finding, bool)
+	// DoctorJudge is the judge doctor checks for it: its role in the report, the program its built-in
+	// fork runs, and whether it is checked when nothing of saverd's is installed for it.
+	DoctorJudge() (role, program string, always bool)
+	// NextSteps is what a person types once saverd is installed for it.
+	NextSteps() []string
+	// PluginHooks is the hooks file saverd's plugin (plugins/saver) declares for it.
+	PluginHooks() string
+}
 
 // Options say what to install (or uninstall) where.
 type Options struct {
-	Harness string // ClaudeCode or Codex
-	Scope   string // user, project or local (Claude Code only)
-	Dir     string // the project directory of the project and local scopes; "" is the working directory
-	Bin     string // the absolute path of the saverd binary the hooks run
-	DryRun  bool   // compute and report, write nothing
+	Target Target
+	Scope  string // one of Target's Scopes
+	Dir    string // the project directory of the project and local scopes; "" is the working directory
+	Bin    string // the absolute path of the saverd binary the hooks run
+	DryRun bool   // compute and report, write nothing
 }
 
 // FileReport is what one command did (or, dry, would do) to one file.
@@ -43,54 +63,24 @@ type origin struct {
 	clean   bool // none of saverd's entries in it
 }
 
-// SettingsPath is the file a harness reads its hooks from at a scope: Claude Code's
-// ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json, DIR/.claude/settings.json or
-// DIR/.claude/settings.local.json; Codex's ${CODEX_HOME:-~/.codex}/hooks.json or DIR/.codex/hooks.json.
-func SettingsPath(harness, scope, dir string) (string, error) {
-	project := func(rel string) (string, error) {
-		if dir == "" {
-			wd, err := os.Getwd()
-			if err != nil {
-				return "", fmt.Errorf("project directory: %w", err)
-			}
-			dir = wd
-		}
-		abs, err := filepath.Abs(dir)
+// ProjectPath is rel under the project directory dir ("" is the working directory), made absolute.
+func ProjectPath(dir, rel string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
 		if err != nil {
-			return "", fmt.Errorf("project directory %s: %w", dir, err)
+			return "", fmt.Errorf("project directory: %w", err)
 		}
-		return filepath.Join(abs, rel), nil
+		dir = wd
 	}
-	switch harness + "/" + scope {
-	case ClaudeCode + "/user":
-		d, err := homeDir("CLAUDE_CONFIG_DIR", ".claude")
-		return filepath.Join(d, "settings.json"), err
-	case ClaudeCode + "/project":
-		return project(filepath.Join(".claude", "settings.json"))
-	case ClaudeCode + "/local":
-		return project(filepath.Join(".claude", "settings.local.json"))
-	case Codex + "/user":
-		d, err := homeDir("CODEX_HOME", ".codex")
-		return filepath.Join(d, "hooks.json"), err
-	case Codex + "/project":
-		return project(filepath.Join(".codex", "hooks.json"))
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("project directory %s: %w", dir, err)
 	}
-	switch harness {
-	case ClaudeCode:
-		return "", fmt.Errorf("unknown scope %q for claude-code: want user, project or local", scope)
-	case Codex:
-		return "", fmt.Errorf("unknown scope %q for codex: want user or project", scope)
-	}
-	return "", fmt.Errorf("unknown harness %q: want claude-code or codex", harness)
+	return filepath.Join(abs, rel), nil
 }
 
-// CodexConfigPath is ${CODEX_HOME:-~/.codex}/config.toml, where Codex keeps hook trust for every scope.
-func CodexConfigPath() (string, error) {
-	d, err := homeDir("CODEX_HOME", ".codex")
-	return filepath.Join(d, "config.toml"), err
-}
-
-func homeDir(env, dot string) (string, error) {
+// HomeDir is the directory $env names, else dot under the home directory: a harness's own directory.
+func HomeDir(env, dot string) (string, error) {
 	if d := os.Getenv(env); d != "" {
 		return filepath.Abs(d)
 	}
@@ -101,70 +91,24 @@ func homeDir(env, dot string) (string, error) {
 	return filepath.Join(home, dot), nil
 }
 
-// Install merges saverd's hooks into the harness's file at the scope (and, for Codex, their trust into
-// config.toml), and writes the file that makes the command known to the harness's interactive UI (Claude
-// Code's /saver command file, Codex's $saver skill). A file that does not parse is refused before
-// anything is written. When the saver plugin is enabled for Claude Code, its hooks stand and install
-// adds none (it removes saverd's own from the file): only the status line and the command file.
+// Install merges saverd's hooks into the harness's files at the scope and writes the file that makes the
+// command known to its interactive UI (o.Target's InstallFiles). A file that does not parse is refused
+// before anything is written.
 func Install(o Options) ([]FileReport, error) {
 	if !filepath.IsAbs(o.Bin) {
 		return nil, fmt.Errorf("the hooks need the absolute path of saverd, not %q", o.Bin)
 	}
-	path, err := SettingsPath(o.Harness, o.Scope, o.Dir)
+	reports, err := o.Target.InstallFiles(o)
 	if err != nil {
 		return nil, err
 	}
-	text, exists, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if o.Harness == ClaudeCode {
-		plugin, err := ClaudePlugin(o.Dir)
-		if err != nil {
-			return nil, err
-		}
-		e, err := mergeClaude(path, text, o.Bin, plugin == "")
-		if err != nil {
-			return nil, err
-		}
-		if plugin != "" {
-			e.Notes = append(e.Notes, "the "+plugin+" plugin is enabled and brings saverd's hooks, so none are added here; the status line is, since a plugin cannot set one")
-		}
-		settings, err := settingsReport(path, text, exists, e, RemoveClaude)
-		if err != nil {
-			return nil, err
-		}
-		cmd, err := installOwnFiles(ClaudeOwnFiles(o.Scope, o.Dir))
-		if err != nil {
-			return nil, err
-		}
-		return apply(o.DryRun, append([]FileReport{settings}, cmd...)...)
-	}
-	e, err := MergeCodexHooks(path, text, o.Bin)
-	if err != nil {
-		return nil, err
-	}
-	trust, err := codexTrust(path, text, e)
-	if err != nil {
-		return nil, err
-	}
-	hooks, err := settingsReport(path, text, exists, e, RemoveCodexHooks)
-	if err != nil {
-		return nil, err
-	}
-	skill, err := installOwnFiles(CodexOwnFiles(o.Scope, o.Dir))
-	if err != nil {
-		return nil, err
-	}
-	// Trust first: an entry for a hook not yet declared is harmless, a declared hook without one is
-	// skipped by Codex without a word.
-	return apply(o.DryRun, append([]FileReport{trust, hooks}, skill...)...)
+	return apply(o.DryRun, reports...)
 }
 
-// settingsReport is install's report for a settings file, with what the file held before, so that
+// SettingsReport is install's report for a settings file, with what the file held before, so that
 // uninstall can give it back byte for byte (record.go). clean says whether it held none of saverd's
 // entries; remove is the harness's removal, which tells.
-func settingsReport(path, text string, exists bool, e Edit, remove func(name, text string) (Edit, error)) (FileReport, error) {
+func SettingsReport(path, text string, exists bool, e Edit, remove func(name, text string) (Edit, error)) (FileReport, error) {
 	r, err := remove(path, text)
 	if err != nil {
 		return FileReport{}, err
@@ -172,49 +116,22 @@ func settingsReport(path, text string, exists bool, e Edit, remove func(name, te
 	return FileReport{Path: path, Edit: e, before: &origin{existed: exists, text: text, clean: len(r.Changes) == 0}}, nil
 }
 
-// Uninstall removes exactly saverd's entries from the harness's file at the scope (and their trust),
-// and the command file or skill install wrote, unless the person changed it. A settings file that
+// Uninstall removes exactly saverd's entries from the harness's files at the scope, and the command file
+// or skill install wrote, unless the person changed it (o.Target's UninstallFiles). A settings file that
 // still holds exactly what install left gets back the text install found, byte for byte.
 func Uninstall(o Options) ([]FileReport, error) {
-	path, err := SettingsPath(o.Harness, o.Scope, o.Dir)
+	reports, err := o.Target.UninstallFiles(o)
 	if err != nil {
 		return nil, err
 	}
-	text, _, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if o.Harness == ClaudeCode {
-		e, err := RemoveClaude(path, text)
-		if err != nil {
-			return nil, err
-		}
-		cmd, err := uninstallOwnFiles(ClaudeOwnFiles(o.Scope, o.Dir))
-		if err != nil {
-			return nil, err
-		}
-		return apply(o.DryRun, append([]FileReport{restored(path, text, e)}, cmd...)...)
-	}
-	e, err := RemoveCodexHooks(path, text)
-	if err != nil {
-		return nil, err
-	}
-	trust, err := codexTrust(path, text, e)
-	if err != nil {
-		return nil, err
-	}
-	skill, err := uninstallOwnFiles(CodexOwnFiles(o.Scope, o.Dir))
-	if err != nil {
-		return nil, err
-	}
-	return apply(o.DryRun, append([]FileReport{restored(path, text, e), trust}, skill...)...)
+	return apply(o.DryRun, reports...)
 }
 
-// restored is uninstall's report for a settings file: the text install found when the file is still
+// Restored is uninstall's report for a settings file: the text install found when the file is still
 // exactly what install left, else the file without saverd's entries. A file left holding nothing is
 // removed (install made it, or nothing else was in it), unless it is a symlink (a dotfiles repository's
 // file): removing the link would leave saverd's entries in the file it points to, so that is written.
-func restored(path, text string, e Edit) FileReport {
+func Restored(path, text string, e Edit) FileReport {
 	r := FileReport{Path: path, Edit: e, forget: true}
 	if len(e.Changes) == 0 {
 		return r
@@ -225,83 +142,6 @@ func restored(path, text string, e Edit) FileReport {
 	}
 	r.Remove = strings.TrimSpace(strings.TrimPrefix(e.Text, "\uFEFF")) == "{}" && !isSymlink(path)
 	return r
-}
-
-// codexTrust is config.toml's edit that follows a hooks.json edit: the trust of saverd's old handlers
-// dropped, that of its new ones written, and a note for every foreign handler whose position (and so
-// whose trust key) the edit moved.
-func codexTrust(path, oldText string, e Edit) (FileReport, error) {
-	cfg, err := CodexConfigPath()
-	if err != nil {
-		return FileReport{}, err
-	}
-	cfgText, _, err := readFile(cfg)
-	if err != nil {
-		return FileReport{}, err
-	}
-	oldDecl, err := Declarations(path, oldText)
-	if err != nil {
-		return FileReport{}, err
-	}
-	newDecl, err := Declarations(path, e.Text)
-	if err != nil {
-		return FileReport{}, err
-	}
-	var drop []string
-	for _, d := range oldDecl {
-		if d.Ours {
-			drop = append(drop, d.Key)
-		}
-	}
-	var add []Trust
-	for _, d := range newDecl {
-		if d.Ours {
-			add = append(add, Trust{Key: d.Key, Hash: d.Hash})
-		}
-	}
-	te, err := SetTrust(cfg, cfgText, drop, add)
-	if err != nil {
-		return FileReport{}, err
-	}
-	te.Notes = append(te.Notes, movedForeign(oldDecl, newDecl)...)
-	if dir := projectOf(path); dir != "" && len(add) > 0 {
-		if ok, err := ProjectTrusted(cfg, cfgText, dir); err == nil && !ok {
-			te.Notes = append(te.Notes, untrustedProject(dir, cfg))
-		}
-	}
-	return FileReport{Path: cfg, Edit: te}, nil
-}
-
-// projectOf is DIR for a project's DIR/.codex/hooks.json, "" for the user's hooks.json.
-func projectOf(hooksPath string) string {
-	user, err := SettingsPath(Codex, "user", "")
-	if err != nil || hooksPath == user || filepath.Base(filepath.Dir(hooksPath)) != ".codex" {
-		return ""
-	}
-	return filepath.Dir(filepath.Dir(hooksPath))
-}
-
-// untrustedProject says why a project's hooks do not run yet, and what the person can do.
-func untrustedProject(dir, cfg string) string {
-	return fmt.Sprintf("Codex reads %s/.codex/hooks.json only in a trusted project, and %s does not trust %s: Codex asks when it first runs there (or add [projects.%s] trust_level = \"trusted\")", dir, cfg, dir, tomlString(dir))
-}
-
-// movedForeign names the foreign handlers whose trust key changed between two versions of hooks.json:
-// Codex will skip them until the person trusts them again.
-func movedForeign(before, after []Declared) []string {
-	keyOf := map[string]string{}
-	for _, d := range before {
-		if !d.Ours {
-			keyOf[d.Event+"\x00"+d.Command] = d.Key
-		}
-	}
-	var notes []string
-	for _, d := range after {
-		if old, ok := keyOf[d.Event+"\x00"+d.Command]; ok && !d.Ours && old != d.Key {
-			notes = append(notes, fmt.Sprintf("your %s hook %q moved from %s to %s: Codex asks to trust it again", d.Event, d.Command, old, d.Key))
-		}
-	}
-	return notes
 }
 
 func isSymlink(path string) bool {

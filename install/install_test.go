@@ -1,60 +1,63 @@
-package install
+package install_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/forkcmd"
+	"github.com/saverd/saverd/harness/all"
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
+	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/install/installtest"
 )
 
-// sandbox points every harness's user directory into a temp dir and returns it.
-func sandbox(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))
-	t.Setenv("CODEX_HOME", filepath.Join(dir, "codex"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	return dir
-}
+// sandbox, write and read are installtest's.
+var (
+	sandbox = installtest.Sandbox
+	write   = installtest.Write
+	read    = installtest.Read
+)
 
-func write(t *testing.T, path, text string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), mode); err != nil {
-		t.Fatal(err)
-	}
-}
+// The live harnesses as install meets them.
+var cc, cx = claude.Harness{}, codex.Harness{}
 
-func read(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// bin is the saverd the hooks install writes run.
+const bin = "/opt/saverd/bin/saverd"
+
+// live is what doctor checks, with judge as the configured judgeCommand.
+func live(judge string) []install.Named { return all.Doctor(forkcmd.Config{Claude: judge}) }
 
 func TestSettingsPath(t *testing.T) {
 	home := sandbox(t)
-	for _, c := range []struct{ harness, scope, want string }{
-		{ClaudeCode, "user", home + "/claude/settings.json"},
-		{ClaudeCode, "project", "/p/.claude/settings.json"},
-		{ClaudeCode, "local", "/p/.claude/settings.local.json"},
-		{Codex, "user", home + "/codex/hooks.json"},
-		{Codex, "project", "/p/.codex/hooks.json"},
+	for _, c := range []struct {
+		harness     install.Target
+		scope, want string
+	}{
+		{cc, "user", home + "/claude/settings.json"},
+		{cc, "project", "/p/.claude/settings.json"},
+		{cc, "local", "/p/.claude/settings.local.json"},
+		{cx, "user", home + "/codex/hooks.json"},
+		{cx, "project", "/p/.codex/hooks.json"},
 	} {
-		got, err := SettingsPath(c.harness, c.scope, "/p")
+		got, err := c.harness.SettingsPath(c.scope, "/p")
 		if err != nil || got != c.want {
-			t.Errorf("SettingsPath(%s, %s) = %q, %v; want %q", c.harness, c.scope, got, err, c.want)
+			t.Errorf("SettingsPath(%T, %s) = %q, %v; want %q", c.harness, c.scope, got, err, c.want)
 		}
 	}
-	for _, c := range [][2]string{{ClaudeCode, "global"}, {Codex, "local"}, {"cursor", "user"}} {
-		if _, err := SettingsPath(c[0], c[1], "/p"); err == nil {
-			t.Errorf("SettingsPath(%s, %s): want an error", c[0], c[1])
+	for _, c := range []struct {
+		harness install.Target
+		scope   string
+	}{{cc, "global"}, {cx, "local"}} {
+		if _, err := c.harness.SettingsPath(c.scope, "/p"); err == nil {
+			t.Errorf("SettingsPath(%T, %s): want an error", c.harness, c.scope)
 		}
+	}
+	if _, ok := all.LiveOf("cursor"); ok {
+		t.Error("cursor is taken for a harness to install into")
 	}
 }
 
@@ -62,20 +65,20 @@ func TestInstallClaudeFiles(t *testing.T) {
 	home := sandbox(t)
 	proj := filepath.Join(home, "proj")
 	path := filepath.Join(proj, ".claude", "settings.json")
-	write(t, path, foreignSettings, 0o600)
-	o := Options{Harness: ClaudeCode, Scope: "project", Dir: proj, Bin: bin}
+	write(t, path, installtest.ForeignSettings, 0o600)
+	o := install.Options{Target: cc, Scope: "project", Dir: proj, Bin: bin}
 
 	o.DryRun = true
-	r, err := Install(o)
+	r, err := install.Install(o)
 	if err != nil || len(r) != 2 || len(r[0].Edit.Changes) == 0 || len(r[1].Edit.Changes) != 1 {
 		t.Fatalf("dry run: %+v, %v", r, err)
 	}
-	if read(t, path) != foreignSettings {
+	if read(t, path) != installtest.ForeignSettings {
 		t.Fatal("a dry run wrote the file")
 	}
 
 	o.DryRun = false
-	if _, err := Install(o); err != nil {
+	if _, err := install.Install(o); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(path)
@@ -85,10 +88,10 @@ func TestInstallClaudeFiles(t *testing.T) {
 	if !strings.Contains(read(t, path), bin+" hook Stop") {
 		t.Error("hooks not written")
 	}
-	if _, err := Uninstall(o); err != nil {
+	if _, err := install.Uninstall(o); err != nil {
 		t.Fatal(err)
 	}
-	if read(t, path) != foreignSettings {
+	if read(t, path) != installtest.ForeignSettings {
 		t.Errorf("uninstall left:\n%s", read(t, path))
 	}
 	left, _ := filepath.Glob(filepath.Join(proj, ".claude", ".*saverd*"))
@@ -108,7 +111,7 @@ func TestInstallWritesThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: bin}); err != nil {
+	if _, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: bin}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
@@ -118,7 +121,7 @@ func TestInstallWritesThroughSymlink(t *testing.T) {
 		t.Error("the link's target was not written")
 	}
 	// Uninstall empties the target through the link; removing the link would leave the hooks in it.
-	if _, err := Uninstall(Options{Harness: ClaudeCode, Scope: "user"}); err != nil {
+	if _, err := install.Uninstall(install.Options{Target: cc, Scope: "user"}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -135,18 +138,18 @@ func TestInstallRefusalWritesNothing(t *testing.T) {
 	cfg := filepath.Join(home, "codex", "config.toml")
 	for _, c := range []struct {
 		name string
-		o    Options
+		o    install.Options
 		file string
 		text string
 	}{
-		{"claude settings", Options{Harness: ClaudeCode, Scope: "user", Bin: bin}, filepath.Join(home, "claude", "settings.json"), bad},
-		{"codex hooks", Options{Harness: Codex, Scope: "user", Bin: bin}, filepath.Join(home, "codex", "hooks.json"), bad},
-		{"codex config", Options{Harness: Codex, Scope: "user", Bin: bin}, cfg, "model = = 1\n"},
+		{"claude settings", install.Options{Target: cc, Scope: "user", Bin: bin}, filepath.Join(home, "claude", "settings.json"), bad},
+		{"codex hooks", install.Options{Target: cx, Scope: "user", Bin: bin}, filepath.Join(home, "codex", "hooks.json"), bad},
+		{"codex config", install.Options{Target: cx, Scope: "user", Bin: bin}, cfg, "model = = 1\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			write(t, c.file, c.text, 0o644)
 			defer os.Remove(c.file)
-			if _, err := Install(c.o); err == nil || !strings.Contains(err.Error(), c.file) {
+			if _, err := install.Install(c.o); err == nil || !strings.Contains(err.Error(), c.file) {
 				t.Errorf("err = %v; want a refusal naming %s", err, c.file)
 			}
 			if read(t, c.file) != c.text {
@@ -157,7 +160,7 @@ func TestInstallRefusalWritesNothing(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Install(Options{Harness: ClaudeCode, Scope: "user", Bin: "saverd"}); err == nil {
+	if _, err := install.Install(install.Options{Target: cc, Scope: "user", Bin: "saverd"}); err == nil {
 		t.Error("a relative binary path was accepted")
 	}
 }
@@ -168,17 +171,17 @@ func TestInstallCodexRoundTrip(t *testing.T) {
 	cfg := filepath.Join(home, "codex", "config.toml")
 	foreign := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"notify-me\",\n            \"timeout\": 5\n          }\n        ]\n      }\n    ]\n  }\n}\n"
 	write(t, hooks, foreign, 0o644)
-	write(t, cfg, userConfig, 0o600)
-	o := Options{Harness: Codex, Scope: "user", Bin: bin}
-	r, err := Install(o)
+	write(t, cfg, installtest.CodexConfig, 0o600)
+	o := install.Options{Target: cx, Scope: "user", Bin: bin}
+	r, err := install.Install(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r) != 4 || r[0].Path != cfg || r[1].Path != hooks {
 		t.Fatalf("reports %+v: want config.toml first, then hooks.json, then the skill", r)
 	}
-	decls, _ := Declarations(hooks, read(t, hooks))
-	trust, err := ReadTrust(cfg, read(t, cfg))
+	decls, _ := codex.Declarations(hooks, read(t, hooks))
+	trust, err := codex.ReadTrust(cfg, read(t, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,48 +197,52 @@ func TestInstallCodexRoundTrip(t *testing.T) {
 	if ours != 8 {
 		t.Errorf("%d saverd handlers, want 8", ours)
 	}
-	if !strings.HasPrefix(read(t, cfg), userConfig) {
+	if !strings.HasPrefix(read(t, cfg), installtest.CodexConfig) {
 		t.Error("the user's config.toml text changed")
 	}
-	if again, _ := Install(o); changed(again) != 0 {
+	if again, _ := install.Install(o); changed(again) != 0 {
 		t.Errorf("second install changed %+v", again)
 	}
 	// A moved binary: new hashes replace the old ones.
 	o.Bin = "/new/saverd"
-	if _, err := Install(o); err != nil {
+	if _, err := install.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	decls, _ = Declarations(hooks, read(t, hooks))
-	trust, _ = ReadTrust(cfg, read(t, cfg))
+	decls, _ = codex.Declarations(hooks, read(t, hooks))
+	trust, _ = codex.ReadTrust(cfg, read(t, cfg))
 	for _, d := range decls {
 		if d.Ours && trust[d.Key] != d.Hash {
 			t.Errorf("after a move %s is untrusted", d.Key)
 		}
 	}
-	if _, err := Uninstall(o); err != nil {
+	if _, err := install.Uninstall(o); err != nil {
 		t.Fatal(err)
 	}
-	if read(t, hooks) != foreign || read(t, cfg) != userConfig {
+	if read(t, hooks) != foreign || read(t, cfg) != installtest.CodexConfig {
 		t.Errorf("uninstall left:\n%s\n%s", read(t, hooks), read(t, cfg))
 	}
 }
 
 func TestUninstallCodexNotesMovedForeignHook(t *testing.T) {
 	sandbox(t)
-	o := Options{Harness: Codex, Scope: "user", Bin: bin}
-	if _, err := Install(o); err != nil {
+	o := install.Options{Target: cx, Scope: "user", Bin: bin}
+	if _, err := install.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := SettingsPath(Codex, "user", "")
+	path, _ := cx.SettingsPath("user", "")
 	// The person adds a Stop hook after saverd's: uninstalling moves it from group 1 to group 0.
-	root, _ := parseObject(read(t, path))
-	hooks, _ := hooksTable(root, false)
+	root, _ := install.ParseObject(read(t, path))
+	hooks, _ := install.HooksTable(root, false)
 	stop := hooks.Get("Stop").([]any)
-	mine := &object{}
-	mine.Set("hooks", []any{handlerObject(Handler{Command: "mine", Timeout: 1})})
+	mine := &install.Object{}
+	handler := &install.Object{}
+	handler.Set("type", "command")
+	handler.Set("command", "mine")
+	handler.Set("timeout", json.Number("1"))
+	mine.Set("hooks", []any{handler})
 	hooks.Set("Stop", append(stop, mine))
-	write(t, path, format(root), 0o644)
-	r, err := Uninstall(o)
+	write(t, path, install.Format(root), 0o644)
+	r, err := install.Uninstall(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +253,7 @@ func TestUninstallCodexNotesMovedForeignHook(t *testing.T) {
 }
 
 // changed counts the changes of reports.
-func changed(reports []FileReport) int {
+func changed(reports []install.FileReport) int {
 	n := 0
 	for _, r := range reports {
 		n += len(r.Edit.Changes)

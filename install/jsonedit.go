@@ -12,13 +12,13 @@ import (
 // file's indentation, line ends, key order, spacing and a leading BOM stay. Members and elements saverd
 // adds are laid out as their neighbours are; removing what install added gives the file back byte for
 // byte. The syntax tree is github.com/tailscale/hujson's, which packs back to the bytes it parsed.
-func patchText(text string, want *object) (string, error) {
+func patchText(text string, want *Object) (string, error) {
 	bom := ""
 	if strings.HasPrefix(text, "\uFEFF") {
 		bom, text = "\uFEFF", strings.TrimPrefix(text, "\uFEFF")
 	}
 	if strings.TrimSpace(text) == "" {
-		return bom + format(want), nil
+		return bom + Format(want), nil
 	}
 	root, err := hujson.Parse([]byte(text))
 	if err != nil {
@@ -56,7 +56,7 @@ func (st style) patch(v *hujson.Value, want any, indent string, multiline bool) 
 		return
 	}
 	switch w := want.(type) {
-	case *object:
+	case *Object:
 		if o, ok := v.Value.(*hujson.Object); ok {
 			st.patchObject(o, w, indent, multiline)
 			return
@@ -72,7 +72,7 @@ func (st style) patch(v *hujson.Value, want any, indent string, multiline bool) 
 
 // patchObject removes the members want lacks, patches those it keeps and appends those it adds, in
 // want's order (the merge keeps the file's order and appends what is new).
-func (st style) patchObject(o *hujson.Object, want *object, indent string, multiline bool) {
+func (st style) patchObject(o *hujson.Object, want *Object, indent string, multiline bool) {
 	for i := len(o.Members) - 1; i >= 0; i-- {
 		if _, keep := want.Lookup(o.Members[i].Name.Value.(hujson.Literal).String()); !keep {
 			removeAt(&o.Members, i, func(m *hujson.ObjectMember) *hujson.Value { return &m.Value })
@@ -211,7 +211,7 @@ func (st style) render(v any, indent string, multiline bool) hujson.ValueTrimmed
 		open, space, close = nil, nil, nil
 	}
 	switch x := v.(type) {
-	case *object:
+	case *Object:
 		o := &hujson.Object{}
 		for _, k := range x.Keys() {
 			o.Members = append(o.Members, hujson.ObjectMember{
@@ -252,7 +252,7 @@ func equal(v hujson.ValueTrimmed, want any) bool {
 			return x.Kind() == 'n'
 		}
 	case *hujson.Object:
-		w, ok := want.(*object)
+		w, ok := want.(*Object)
 		if !ok || w.Len() != len(x.Members) {
 			return false
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package install
+package install_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/harness/codex"
 )
 
 var writePlugin = flag.Bool("write-plugin", false, "rewrite the plugin's generated files under plugins/saver")
@@ -21,11 +24,11 @@ const pluginDir = "../plugins/saver"
 // two routes never drift apart (-write-plugin rewrites them).
 func TestPluginFiles(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
-		{"hooks/hooks.json", PluginHooks(ClaudeCode)},
-		{"hooks/codex.json", PluginHooks(Codex)},
-		{"commands/saver.md", PluginCommand},
-		{"codex-skills/saver/SKILL.md", PluginSkill},
-		{"codex-skills/saver/agents/openai.yaml", CodexSkillPolicy},
+		{"hooks/hooks.json", cc.PluginHooks()},
+		{"hooks/codex.json", cx.PluginHooks()},
+		{"commands/saver.md", claude.PluginCommandFile},
+		{"codex-skills/saver/SKILL.md", codex.PluginSkill},
+		{"codex-skills/saver/agents/openai.yaml", codex.SkillPolicy},
 	} {
 		path := filepath.Join(pluginDir, c.file)
 		if *writePlugin {
@@ -65,8 +68,8 @@ func TestPluginFiles(t *testing.T) {
 			}
 		}
 	}
-	if len(cmds) != len(claudeEvents) {
-		t.Errorf("%d plugin hooks, want %d", len(cmds), len(claudeEvents))
+	if want := len(claude.Handlers("saverd")); len(cmds) != want {
+		t.Errorf("%d plugin hooks, want %d", len(cmds), want)
 	}
 }
 

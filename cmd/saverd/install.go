@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/saverd/saverd/forkcmd"
+	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
@@ -49,22 +51,20 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 	}
 	switch {
 	case len(e.Args) == 0:
-		return e.UsageError("name the harness: claude-code or codex")
-	case e.Args[0] != install.ClaudeCode && e.Args[0] != install.Codex:
-		fmt.Fprintf(e.Err, "saverd %s: unknown harness %q: want claude-code or codex\n", name, e.Args[0])
-		return 2
+		return e.UsageError("name the harness: " + all.LiveNames())
 	case len(e.Args) > 1:
 		fmt.Fprintf(e.Err, "saverd %s: unexpected argument %q\n", name, e.Args[1])
 		return 2
 	}
-	o := c.o
-	o.Harness = e.Args[0]
-	scopes := []string{"user", "project", "local"}
-	if o.Harness == install.Codex {
-		scopes = scopes[:2]
+	h, ok := all.LiveOf(harness.ID(e.Args[0]))
+	if !ok {
+		fmt.Fprintf(e.Err, "saverd %s: unknown harness %q: want %s\n", name, e.Args[0], all.LiveNames())
+		return 2
 	}
-	if !slices.Contains(scopes, o.Scope) {
-		fmt.Fprintf(e.Err, "saverd %s %s: --scope: want %s, got %q\n", name, o.Harness, strings.Join(scopes, " or "), o.Scope)
+	o := c.o
+	o.Target = h
+	if scopes := h.Scopes(); !slices.Contains(scopes, o.Scope) {
+		fmt.Fprintf(e.Err, "saverd %s %s: --scope: want %s, got %q\n", name, h.ID(), strings.Join(scopes, " or "), o.Scope)
 		return 2
 	}
 	var reports []install.FileReport
@@ -87,7 +87,7 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 	case c.remove:
 		stopUnused(o.Dir, e.Out, e.Err)
 	default:
-		nextSteps(e.Out, o)
+		nextSteps(e.Out, h, o.Bin)
 	}
 	return 0
 }
@@ -95,7 +95,7 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 // stopUnused stops the daemon once no harness uses it here any more (no hooks at any scope for the
 // project, no plugin): otherwise it would idle on until its idle exit.
 func stopUnused(dir string, stdout, stderr io.Writer) {
-	if install.InUse(dir) {
+	if install.InUse(all.Targets(), dir) {
 		return
 	}
 	pid, err := stopDaemon(paths.Socket(), stopWait)
@@ -108,19 +108,13 @@ func stopUnused(dir string, stdout, stderr io.Writer) {
 }
 
 // nextSteps tells the person what to type now, and whether the binaries are on their PATH.
-func nextSteps(w io.Writer, o install.Options) {
+func nextSteps(w io.Writer, h harness.Live, bin string) {
 	fmt.Fprintln(w, "\nNext:")
-	if o.Harness == install.ClaudeCode {
-		fmt.Fprintln(w, "  Start Claude Code (claude) and work as always; the first hook starts saverd's daemon.")
-		fmt.Fprintln(w, "  Type /saver for the pane, /saver check to ask the judge, /saver fix 1 to carry a fix into later prompts.")
-		fmt.Fprintln(w, "  The status line shows saverd's band. A session already open picks up the hooks when restarted.")
-	} else {
-		fmt.Fprintln(w, "  Start Codex (codex) and work as always; the first hook starts saverd's daemon.")
-		fmt.Fprintln(w, "  Codex has no custom slash commands: type $saver for the pane, $saver check, $saver fix 1")
-		fmt.Fprintln(w, "  (or the line with a leading space: \" /saver check\"). Typed /saver, Codex answers Unrecognized command.")
+	for _, line := range h.NextSteps() {
+		fmt.Fprintln(w, "  "+line)
 	}
-	fmt.Fprintln(w, "  saverd doctor checks the installation; saverd uninstall "+o.Harness+" takes it out again.")
-	dir := filepath.Dir(o.Bin)
+	fmt.Fprintln(w, "  saverd doctor checks the installation; saverd uninstall "+string(h.ID())+" takes it out again.")
+	dir := filepath.Dir(bin)
 	if !onPath(dir) {
 		fmt.Fprintf(w, "  note: %s is not on your PATH. The hooks name it in full, so they work; to type saverd yourself add it:\n", dir)
 		fmt.Fprintf(w, "        export PATH=\"$PATH:%s\"  (go install puts binaries in $(go env GOPATH)/bin)\n", dir)
@@ -207,7 +201,7 @@ func (c *doctorCmd) run(ctx context.Context, e cli.Env) int {
 	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second, Dir: c.dir}
 	// The judge commands the daemon would fork through: $SAVERD_JUDGE_CMD, else the config file's.
 	cfg, err := forkcmd.Load()
-	o.JudgeCmd, o.CodexJudgeCmd, o.JudgeSource, o.JudgeErr = cfg.Claude, cfg.Codex, cfg.Source, err
+	o.Harnesses, o.JudgeSource, o.JudgeErr = all.Doctor(cfg), cfg.Source, err
 	code := 0
 	for _, f := range install.Doctor(ctx, o) {
 		mark := "ok  "

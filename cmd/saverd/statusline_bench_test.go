@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/harness/claude"
 )
 
 // BenchmarkStatusLine is what the status line costs at the refreshInterval install sets: Claude Code
-// execs `saverd-hook statusline` every install.StatusRefresh seconds (and on its own events), against
+// execs `saverd-hook statusline` every claude.StatusRefresh seconds (and on its own events), against
 // a daemon holding a full session (2000 rows). It reports the exec's wall time (p50, p99), the CPU the
 // status line command and the daemon each spend on one refresh (the command's rusage; the daemon's
 // utime+stime from /proc over the whole run), and the CPU a minute of refreshes takes at the interval.
@@ -62,7 +62,7 @@ func BenchmarkStatusLine(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 	b.ReportMetric(perRun(clientCPU), "command-cpu-µs/run")
 	b.ReportMetric(perRun(daemonCPU), "daemon-cpu-µs/run")
-	runsPerMinute := 60.0 / install.StatusRefresh
+	runsPerMinute := 60.0 / claude.StatusRefresh
 	b.ReportMetric((perRun(clientCPU)+perRun(daemonCPU))*runsPerMinute/1000, "cpu-ms/min")
 }
 

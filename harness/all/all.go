@@ -5,6 +5,8 @@
 package all
 
 import (
+	"strings"
+
 	"github.com/saverd/saverd/forkcmd"
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/claude"
@@ -12,6 +14,7 @@ import (
 	"github.com/saverd/saverd/harness/gemini"
 	"github.com/saverd/saverd/harness/opencode"
 	"github.com/saverd/saverd/harness/qwen"
+	"github.com/saverd/saverd/install"
 )
 
 // Logs is the log readers of every harness, in the order they are listed to a person.
@@ -42,6 +45,37 @@ func Fork(id harness.ID) forkcmd.Client {
 		return h
 	}
 	return forkcmd.Configured{}
+}
+
+// LiveNames lists the live harnesses' ids for a message: "claude-code or codex".
+func LiveNames() string {
+	var names []string
+	for _, h := range Live() {
+		names = append(names, string(h.ID()))
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Doctor is every live harness as doctor checks it, each with the judge command cfg configures for its
+// sessions.
+func Doctor(cfg forkcmd.Config) []install.Named {
+	var out []install.Named
+	for _, h := range Live() {
+		out = append(out, install.Named{ID: string(h.ID()), Name: h.Name(), JudgeLine: h.ForkLine(cfg), Target: h})
+	}
+	return out
+}
+
+// Targets is every live harness as install meets it.
+func Targets() []install.Target {
+	var out []install.Target
+	for _, h := range Live() {
+		out = append(out, h)
+	}
+	return out
 }
 
 // Owner is the harness whose log the file at path is, as a person named it: the harness whose Owns says

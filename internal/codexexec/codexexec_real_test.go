@@ -1,4 +1,4 @@
-package codexexec
+package codexexec_test
 
 import (
 	"os"
@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/codexapi"
 	"github.com/saverd/saverd/internal/codexcli"
+	"github.com/saverd/saverd/internal/codexexec"
 	"github.com/saverd/saverd/internal/golden"
 )
 
@@ -48,19 +50,19 @@ func TestRealCodexExec(t *testing.T) {
 		if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+mark+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := install.Install(install.Options{Harness: install.Codex, Scope: "user", Bin: hook}); err != nil {
+		if _, err := install.Install(install.Options{Target: codex.Harness{}, Scope: "user", Bin: hook}); err != nil {
 			t.Fatal(err)
 		}
-		res := codexcli.Run(t, bin, home, proj, prompt, Args("gpt-5.5")...)
+		res := codexcli.Run(t, bin, home, proj, prompt, codexexec.Args("gpt-5.5")...)
 		if res.Err != nil {
-			t.Fatalf("codex %s: %v\n%s", strings.Join(Args("gpt-5.5"), " "), res.Err, res.Stderr)
+			t.Fatalf("codex %s: %v\n%s", strings.Join(codexexec.Args("gpt-5.5"), " "), res.Err, res.Stderr)
 		}
 		golden.Check(t, "exec-reply.jsonl", sanitize(res.Stdout))
-		run, err := Parse(strings.NewReader(res.Stdout))
+		run, err := codexexec.Parse(strings.NewReader(res.Stdout))
 		if err != nil || run.Text != "JUDGE REPLY\n1. the tests after every edit" {
 			t.Errorf("Parse = %q, %v", run.Text, err)
 		}
-		if want := (Usage{InputTokens: 600, CacheReadInputTokens: 5500, OutputTokens: 100}); run.Usage != want {
+		if want := (codexexec.Usage{InputTokens: 600, CacheReadInputTokens: 5500, OutputTokens: 100}); run.Usage != want {
 			t.Errorf("usage %+v, want %+v", run.Usage, want)
 		}
 		if !uuidLike.MatchString(run.ThreadID) {
@@ -94,13 +96,13 @@ func TestRealCodexExec(t *testing.T) {
 		}
 		defer srv.Close()
 		codexcli.Home(t, home, srv.URL, "")
-		args := append([]string{"-c", "model_providers.mock.request_max_retries=0", "-c", "model_providers.mock.stream_max_retries=0"}, Args("gpt-5.5")...)
+		args := append([]string{"-c", "model_providers.mock.request_max_retries=0", "-c", "model_providers.mock.stream_max_retries=0"}, codexexec.Args("gpt-5.5")...)
 		res := codexcli.Run(t, bin, home, proj, prompt, args...)
 		if res.Err == nil {
 			t.Error("codex exec exited 0 after a failed request")
 		}
 		golden.Check(t, "exec-failed.jsonl", sanitize(res.Stdout))
-		if _, err := Parse(strings.NewReader(res.Stdout)); err == nil || !strings.Contains(err.Error(), "the turn failed") {
+		if _, err := codexexec.Parse(strings.NewReader(res.Stdout)); err == nil || !strings.Contains(err.Error(), "the turn failed") {
 			t.Errorf("Parse err = %v; want the failed turn", err)
 		}
 	})

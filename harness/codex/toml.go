@@ -1,10 +1,11 @@
-package install
+package codex
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/saverd/saverd/install"
 )
 
 // Trust is one entry Codex reads from config.toml: [hooks.state."Key"] trusted_hash = "Hash".
@@ -35,10 +36,10 @@ func ReadTrust(name, text string) (map[string]string, error) {
 // tables appended at the end. Only those tables' lines change: every comment and setting of the user's
 // stays byte for byte. The result is parsed again and must hold exactly the wanted hashes, else the
 // edit is refused (a trust entry written some other way, an inline table say, is not ours to rewrite).
-func SetTrust(name, text string, drop []string, add []Trust) (Edit, error) {
+func SetTrust(name, text string, drop []string, add []Trust) (install.Edit, error) {
 	before, err := ReadTrust(name, text)
 	if err != nil {
-		return Edit{}, fmt.Errorf("%s: not changed", err)
+		return install.Edit{}, fmt.Errorf("%s: not changed", err)
 	}
 	touched := map[string]bool{}
 	for _, k := range drop {
@@ -80,12 +81,12 @@ func SetTrust(name, text string, drop []string, add []Trust) (Edit, error) {
 	}
 	after, err := ReadTrust(name, out)
 	if err != nil {
-		return Edit{}, fmt.Errorf("%s: editing the trust entries would break the file (%v): not changed", name, err)
+		return install.Edit{}, fmt.Errorf("%s: editing the trust entries would break the file (%v): not changed", name, err)
 	}
 	var changes []string
 	for _, k := range drop {
 		if _, kept := after[k]; kept && !inTrust(add, k) {
-			return Edit{}, fmt.Errorf("%s: the trust entry %q is not a [hooks.state.\"...\"] table saverd can remove: not changed", name, k)
+			return install.Edit{}, fmt.Errorf("%s: the trust entry %q is not a [hooks.state.\"...\"] table saverd can remove: not changed", name, k)
 		}
 		if _, was := before[k]; was && !inTrust(add, k) {
 			changes = append(changes, "removed trust "+k)
@@ -93,16 +94,16 @@ func SetTrust(name, text string, drop []string, add []Trust) (Edit, error) {
 	}
 	for _, t := range add {
 		if after[t.Key] != t.Hash {
-			return Edit{}, fmt.Errorf("%s: the trust entry %q is not a [hooks.state.\"...\"] table saverd can rewrite: not changed", name, t.Key)
+			return install.Edit{}, fmt.Errorf("%s: the trust entry %q is not a [hooks.state.\"...\"] table saverd can rewrite: not changed", name, t.Key)
 		}
 		if before[t.Key] != t.Hash {
 			changes = append(changes, "trusted "+t.Key+" = "+t.Hash)
 		}
 	}
 	if len(changes) == 0 {
-		return Edit{Text: text}, nil
+		return install.Edit{Text: text}, nil
 	}
-	return Edit{Text: out, Changes: changes}, nil
+	return install.Edit{Text: out, Changes: changes}, nil
 }
 
 func inTrust(ts []Trust, key string) bool {

@@ -1,69 +1,28 @@
-package install
+package claude
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/install/installtest"
 	"github.com/saverd/saverd/internal/golden"
 )
 
 const bin = "/opt/saverd/bin/saverd"
 
-// foreignSettings is a settings file as Claude Code writes one, with the person's own hooks and status
-// line: everything in it must survive an install and come back byte for byte after an uninstall.
-const foreignSettings = `{
-  "model": "opus",
-  "permissions": {
-    "allow": [
-      "Bash(npm test:*)"
-    ]
-  },
-  "hooks": {
-    "SessionStart": [
-      {
-        "hooks": [
-          {
-            "type": "command",
-            "command": "echo hello <&>",
-            "timeout": 7
-          }
-        ]
-      }
-    ],
-    "PreToolUse": [
-      {
-        "matcher": "Bash",
-        "hooks": [
-          {
-            "type": "command",
-            "command": "/usr/local/bin/guard"
-          }
-        ]
-      }
-    ],
-    "Notification": []
-  },
-  "statusLine": {
-    "type": "command",
-    "command": "~/bin/my-status",
-    "padding": 0
-  },
-  "z": 1.5e3
-}
-`
-
 func TestMergeClaudeGolden(t *testing.T) {
 	for _, c := range []struct{ name, in string }{
 		{"claude-empty.json", ""},
-		{"claude-foreign.json", foreignSettings},
+		{"claude-foreign.json", installtest.ForeignSettings},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := MergeClaude("settings.json", c.in, bin)
+			e, err := MergeSettings("settings.json", c.in, bin)
 			if err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, c.name, e.Text)
-			again, err := MergeClaude("settings.json", e.Text, bin)
+			again, err := MergeSettings("settings.json", e.Text, bin)
 			if err != nil || len(again.Changes) != 0 || again.Text != e.Text {
 				t.Errorf("second install changed %v (err %v)", again.Changes, err)
 			}
@@ -72,25 +31,25 @@ func TestMergeClaudeGolden(t *testing.T) {
 }
 
 func TestMergeClaudeKeepsForeignStatusLine(t *testing.T) {
-	e, err := MergeClaude("settings.json", foreignSettings, bin)
+	e, err := MergeSettings("settings.json", installtest.ForeignSettings, bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(e.Notes) != 1 || !strings.Contains(e.Notes[0], "~/bin/my-status") {
 		t.Errorf("notes = %q; want one naming the kept status line", e.Notes)
 	}
-	if len(e.Changes) != len(claudeEvents) {
+	if len(e.Changes) != len(events) {
 		t.Errorf("changes = %d, want one per event and no status line: %q", len(e.Changes), e.Changes)
 	}
 }
 
 func TestMergeClaudeMovedBinary(t *testing.T) {
-	first, _ := MergeClaude("s", foreignSettings, bin)
-	moved, err := MergeClaude("s", first.Text, "/home/me/go/bin/saverd")
+	first, _ := MergeSettings("s", installtest.ForeignSettings, bin)
+	moved, err := MergeSettings("s", first.Text, "/home/me/go/bin/saverd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(moved.Changes) != len(claudeEvents) {
+	if len(moved.Changes) != len(events) {
 		t.Fatalf("changes = %q; want one update per event", moved.Changes)
 	}
 	for _, c := range moved.Changes {
@@ -98,7 +57,7 @@ func TestMergeClaudeMovedBinary(t *testing.T) {
 			t.Errorf("change %q: want an update in place", c)
 		}
 	}
-	if strings.Contains(moved.Text, bin) || strings.Count(moved.Text, "/home/me/go/bin/saverd hook ") != len(claudeEvents) {
+	if strings.Contains(moved.Text, bin) || strings.Count(moved.Text, "/home/me/go/bin/saverd hook ") != len(events) {
 		t.Errorf("moved binary not rewritten everywhere:\n%s", moved.Text)
 	}
 	// In place: the events keep their order in the file.
@@ -110,7 +69,7 @@ func TestMergeClaudeMovedBinary(t *testing.T) {
 func TestMergeClaudeDuplicates(t *testing.T) {
 	in := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/old/saverd hook Stop","timeout":10}]},` +
 		`{"hooks":[{"type":"command","command":"saverd hook Stop"},{"type":"command","command":"other"}]}]}}`
-	e, err := MergeClaude("s", in, bin)
+	e, err := MergeSettings("s", in, bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,30 +91,30 @@ func TestMergeClaudeRefuses(t *testing.T) {
 		`{"hooks":{"Stop":{"command":"x"}}}`,
 		`{"hooks":null}`,
 	} {
-		_, err := MergeClaude("/p/.claude/settings.json", bad, bin)
+		_, err := MergeSettings("/p/.claude/settings.json", bad, bin)
 		if err == nil || !strings.Contains(err.Error(), "/p/.claude/settings.json") || !strings.Contains(err.Error(), "not changed") {
-			t.Errorf("MergeClaude(%q) err = %v; want a refusal naming the file", bad, err)
+			t.Errorf("MergeSettings(%q) err = %v; want a refusal naming the file", bad, err)
 		}
-		if _, err := RemoveClaude("/p/.claude/settings.json", bad); err == nil {
-			t.Errorf("RemoveClaude(%q): want a refusal", bad)
+		if _, err := RemoveSettings("/p/.claude/settings.json", bad); err == nil {
+			t.Errorf("RemoveSettings(%q): want a refusal", bad)
 		}
 	}
 }
 
 func TestRemoveClaudeGivesBackTheFile(t *testing.T) {
-	for _, orig := range []string{foreignSettings, "{}\n", "{\n  \"model\": \"x\"\n}\n"} {
-		in, err := MergeClaude("s", orig, bin)
+	for _, orig := range []string{installtest.ForeignSettings, "{}\n", "{\n  \"model\": \"x\"\n}\n"} {
+		in, err := MergeSettings("s", orig, bin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := RemoveClaude("s", in.Text)
+		out, err := RemoveSettings("s", in.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if out.Text != orig {
 			t.Errorf("uninstall after install:\n%s\nwant\n%s", out.Text, orig)
 		}
-		again, _ := RemoveClaude("s", out.Text)
+		again, _ := RemoveSettings("s", out.Text)
 		if len(again.Changes) != 0 || again.Text != out.Text {
 			t.Errorf("second uninstall changed %q", again.Changes)
 		}
@@ -171,7 +130,7 @@ func TestOurs(t *testing.T) {
 		{"saverd statusline", true},
 		{"/x/saverd hook --harness codex Stop", true},
 		{"'/my dir/saverd' hook Stop", true},
-		{shellQuote("/it's here/saverd") + " hook Stop", true},
+		{install.ShellQuote("/it's here/saverd") + " hook Stop", true},
 		{"/usr/bin/saverd serve", false},
 		{"/usr/bin/saverd-wrapper hook Stop", false},
 		{"/go/bin/saverd-hook hook PostToolUse", true},
@@ -180,7 +139,7 @@ func TestOurs(t *testing.T) {
 		{"echo saverd hook", false},
 		{"", false},
 	} {
-		if got := Ours(c.cmd); got != c.want {
+		if got := install.Ours(c.cmd); got != c.want {
 			t.Errorf("Ours(%q) = %v, want %v", c.cmd, got, c.want)
 		}
 	}

@@ -1,9 +1,10 @@
-package install
+package codex
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/saverd/saverd/install/installtest"
 	"github.com/saverd/saverd/internal/golden"
 )
 
@@ -48,8 +49,11 @@ func TestTrustHashUnknownFields(t *testing.T) {
 	}
 }
 
+// bin is the saverd the golden hooks files run.
+const bin = "/opt/saverd/bin/saverd"
+
 func TestMergeCodexHooksGolden(t *testing.T) {
-	e, err := MergeCodexHooks("hooks.json", `{
+	e, err := MergeHooks("hooks.json", `{
   "hooks": {
     "Stop": [
       {
@@ -72,30 +76,19 @@ func TestMergeCodexHooksGolden(t *testing.T) {
 	if len(e.Changes) != 8 {
 		t.Errorf("changes = %q", e.Changes)
 	}
-	again, _ := MergeCodexHooks("hooks.json", e.Text, bin)
+	again, _ := MergeHooks("hooks.json", e.Text, bin)
 	if len(again.Changes) != 0 {
 		t.Errorf("second install: %q", again.Changes)
 	}
 }
 
-const userConfig = `# my Codex settings
-model = "gpt-5.5"   # the default
-
-[hooks.state."/elsewhere/hooks.json:stop:0:0"]
-trusted_hash = "sha256:aaaa"
-
-# projects I trust
-[projects."/home/me/src"]
-trust_level = "trusted"
-`
-
 func TestSetTrust(t *testing.T) {
 	add := []Trust{{Key: `/h/hooks.json:stop:0:0`, Hash: "sha256:1"}, {Key: `/h/"odd" \path:stop:1:0`, Hash: "sha256:2"}}
-	e, err := SetTrust("config.toml", userConfig, nil, add)
+	e, err := SetTrust("config.toml", installtest.CodexConfig, nil, add)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(e.Text, userConfig) {
+	if !strings.HasPrefix(e.Text, installtest.CodexConfig) {
 		t.Errorf("the user's text changed:\n%s", e.Text)
 	}
 	golden.Check(t, "codex-config.toml", e.Text)
@@ -108,8 +101,8 @@ func TestSetTrust(t *testing.T) {
 		t.Errorf("second install: %q %v", again.Changes, err)
 	}
 	back, err := SetTrust("config.toml", e.Text, []string{add[0].Key, add[1].Key}, nil)
-	if err != nil || back.Text != userConfig {
-		t.Errorf("removed:\n%s\nwant\n%s (%v)", back.Text, userConfig, err)
+	if err != nil || back.Text != installtest.CodexConfig {
+		t.Errorf("removed:\n%s\nwant\n%s (%v)", back.Text, installtest.CodexConfig, err)
 	}
 	// A changed hash replaces the table where it was appended, once.
 	upd, err := SetTrust("config.toml", e.Text, []string{add[0].Key}, []Trust{{Key: add[0].Key, Hash: "sha256:9"}})

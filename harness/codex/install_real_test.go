@@ -1,6 +1,6 @@
 //go:build linux
 
-package install_test
+package codex_test
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/install"
 	"github.com/saverd/saverd/internal/codexapi"
 	"github.com/saverd/saverd/internal/codexcli"
@@ -69,7 +70,7 @@ func (e *codexEnv) start(t *testing.T, steps ...codexapi.Step) *codexapi.Server 
 	}
 	t.Cleanup(func() { srv.Close() })
 	codexcli.Home(t, e.home, srv.URL, "")
-	if _, err := install.Install(install.Options{Harness: install.Codex, Scope: "user", Bin: filepath.Join(filepath.Dir(e.home), "bin", "saverd")}); err != nil {
+	if _, err := install.Install(install.Options{Target: codex.Harness{}, Scope: "user", Bin: filepath.Join(filepath.Dir(e.home), "bin", "saverd")}); err != nil {
 		t.Fatal(err)
 	}
 	return srv
@@ -182,10 +183,10 @@ func TestRealCodex(t *testing.T) {
 
 	t.Run("a hook without trust is skipped without a word", func(t *testing.T) {
 		e.start(t, echoHi, allDone)
-		cfg, _ := install.CodexConfigPath()
-		hooks, _ := install.SettingsPath(install.Codex, "user", "")
+		cfg, _ := codex.ConfigPath()
+		hooks, _ := codex.Harness{}.SettingsPath("user", "")
 		text, _ := os.ReadFile(cfg)
-		edit, err := install.SetTrust(cfg, string(text), []string{hooks + ":pre_tool_use:0:0"}, nil)
+		edit, err := codex.SetTrust(cfg, string(text), []string{hooks + ":pre_tool_use:0:0"}, nil)
 		if err != nil || len(edit.Changes) != 1 {
 			t.Fatalf("drop one trust entry: %v %v", edit.Changes, err)
 		}
@@ -204,18 +205,18 @@ func TestRealCodex(t *testing.T) {
 	t.Run("project scope", func(t *testing.T) {
 		e.start(t, echoHi, allDone, echoHi, allDone)
 		self := filepath.Join(filepath.Dir(e.home), "bin", "saverd")
-		if _, err := install.Uninstall(install.Options{Harness: install.Codex, Scope: "user"}); err != nil {
+		if _, err := install.Uninstall(install.Options{Target: codex.Harness{}, Scope: "user"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := install.Install(install.Options{Harness: install.Codex, Scope: "project", Dir: e.proj, Bin: self}); err != nil {
+		if _, err := install.Install(install.Options{Target: codex.Harness{}, Scope: "project", Dir: e.proj, Bin: self}); err != nil {
 			t.Fatal(err)
 		}
-		defer install.Uninstall(install.Options{Harness: install.Codex, Scope: "project", Dir: e.proj})
+		defer install.Uninstall(install.Options{Target: codex.Harness{}, Scope: "project", Dir: e.proj})
 		// Not run until the project is trusted, trust entries or not.
 		if res, ps := e.run(t, nil, "hello"); res.Err != nil || len(ps) != 0 {
 			t.Errorf("an untrusted project's hooks: exit %v, fired %v; want none", res.Err, events(ps))
 		}
-		cfg, _ := install.CodexConfigPath()
+		cfg, _ := codex.ConfigPath()
 		trustProject(t, cfg, e.proj)
 		res, ps := e.run(t, nil, "hello")
 		if res.Err != nil {
@@ -350,7 +351,7 @@ func TestRealCodex(t *testing.T) {
 
 	t.Run("the TUI shows a block reason and a systemMessage", func(t *testing.T) {
 		srv := e.start(t, allDone)
-		cfg, _ := install.CodexConfigPath()
+		cfg, _ := codex.ConfigPath()
 		trustProject(t, cfg, e.proj) // else the TUI first asks "Trust this folder?"
 		e.answer(t, map[string]string{
 			"SessionStart":     `{"systemMessage":"SYS-tui-toast"}`,

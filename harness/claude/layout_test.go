@@ -1,9 +1,14 @@
-package install
+package claude
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/install/installtest"
 )
 
 // settingsStyles are settings files as people and their tools lay them out.
@@ -22,7 +27,7 @@ var settingsStyles = []struct{ name, text, structural string }{
 	{name: "one line", text: `{"model":"opus","env":{"A":"1"}}`},
 	{name: "one line, spaced", text: `{ "model": "opus", "env": { "A": "1" } }` + "\n"},
 	{name: "no final newline", text: "{\n  \"model\": \"opus\"\n}"},
-	{name: "foreign hooks", text: foreignSettings},
+	{name: "foreign hooks", text: installtest.ForeignSettings},
 	{name: "foreign hooks, one line", text: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-me"}]}],"PostToolUse":[]},"statusLine":{"type":"command","command":"mine"}}`,
 		structural: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-me"}]}]},"statusLine":{"type":"command","command":"mine"}}`},
 	{name: "escapes kept", text: "{\n  \"name\": \"caf\\u00e9 \\/ x\",\n  \"n\": 1.50\n}\n"},
@@ -34,7 +39,7 @@ var settingsStyles = []struct{ name, text, structural string }{
 func TestInstallKeepsTheFilesLayout(t *testing.T) {
 	for _, c := range settingsStyles {
 		t.Run(c.name, func(t *testing.T) {
-			in, err := MergeClaude("s", c.text, bin)
+			in, err := MergeSettings("s", c.text, bin)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,11 +60,11 @@ func TestInstallKeepsTheFilesLayout(t *testing.T) {
 			} else if bad := misindented(body, unitOf(c.text)); bad != "" {
 				t.Errorf("a line not indented in the file's unit %q: %q\n%s", unitOf(c.text), bad, in.Text)
 			}
-			again, err := MergeClaude("s", in.Text, bin)
+			again, err := MergeSettings("s", in.Text, bin)
 			if err != nil || len(again.Changes) != 0 || again.Text != in.Text {
 				t.Errorf("a second install changed %q (%v)", again.Changes, err)
 			}
-			out, err := RemoveClaude("s", in.Text)
+			out, err := RemoveSettings("s", in.Text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +86,7 @@ func TestInstallKeepsTheFilesLayout(t *testing.T) {
 // saverd's entries go.
 func TestUninstallKeepsLaterEdits(t *testing.T) {
 	orig := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"notify-me\" }]\n      }\n    ]\n  }\n}\n"
-	in, err := MergeClaude("s", orig, bin)
+	in, err := MergeSettings("s", orig, bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +96,7 @@ func TestUninstallKeepsLaterEdits(t *testing.T) {
 	if edited == in.Text || !json.Valid([]byte(edited)) {
 		t.Fatalf("the test's edit did not apply:\n%s", edited)
 	}
-	out, err := RemoveClaude("s", edited)
+	out, err := RemoveSettings("s", edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +109,11 @@ func TestUninstallKeepsLaterEdits(t *testing.T) {
 
 // TestPatchTextUpdatesInPlace: a moved binary changes the command strings where they stand.
 func TestPatchTextUpdatesInPlace(t *testing.T) {
-	in, err := MergeClaude("s", "{\n    \"model\": \"opus\"\n}\n", bin)
+	in, err := MergeSettings("s", "{\n    \"model\": \"opus\"\n}\n", bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved, err := MergeClaude("s", in.Text, "/elsewhere/saverd")
+	moved, err := MergeSettings("s", in.Text, "/elsewhere/saverd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,3 +143,45 @@ func misindented(text, unit string) string {
 	}
 	return ""
 }
+
+// TestUninstallGivesBackEveryLayout: through the files, uninstall after install gives back every
+// settings file byte for byte — the ones removal alone cannot (an empty container install filled) too,
+// from install's record — and the command file install wrote goes.
+func TestUninstallGivesBackEveryLayout(t *testing.T) {
+	for _, c := range settingsStyles {
+		t.Run(c.name, func(t *testing.T) {
+			home := installtest.Sandbox(t)
+			path := filepath.Join(home, "claude", "settings.json")
+			if c.text != "" {
+				installtest.Write(t, path, c.text, 0o644)
+			}
+			o := install.Options{Target: Harness{}, Scope: "user", Bin: bin}
+			if _, err := install.Install(o); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := install.Install(o); err != nil { // a second install changes nothing, the record stays
+				t.Fatal(err)
+			}
+			cmd := filepath.Join(home, "claude", "commands", "saver.md")
+			if installtest.Read(t, cmd) != CommandFile {
+				t.Fatal("the command file was not written")
+			}
+			if _, err := install.Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(path)
+			switch {
+			case c.text == "" && !os.IsNotExist(err):
+				t.Errorf("install made the file; uninstall left it: %q", got)
+			case c.text != "" && string(got) != c.text:
+				t.Errorf("uninstall left\n%q\nwant\n%q", got, c.text)
+			}
+			if _, err := os.Stat(filepath.Dir(cmd)); !os.IsNotExist(err) {
+				t.Errorf("the command file or its directory is still there: %v", err)
+			}
+		})
+	}
+}
+
+// TestUninstallAfterTheirEdits: a file the person changed after install loses saverd's entries only,
+// and install's record is not used for it.
