@@ -114,7 +114,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 // hookArgs reads `[--harness claude-code|codex] [--plugin] EVENT`. --plugin marks the hooks of saverd's
 // plugin, which stand down while saverd's own hooks are in the settings.
 func hookArgs(args []string) (harness, event string, plugin bool, err error) {
-	harness = "claude-code"
+	harness = DefaultHarness
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0]
 		args = args[1:]
@@ -292,6 +292,16 @@ func launchDaemon(daemon, sock string) error {
 	return cmd.Process.Release()
 }
 
+// isClient reports whether a program is a live harness's client.
+func isClient(program string) bool {
+	for _, h := range harnesses {
+		if h.client == program {
+			return true
+		}
+	}
+	return false
+}
+
 // clientEnv puts the harness binary that runs this hook on the daemon's PATH, so the judge's fork finds
 // `claude` even when the person's shell PATH does not have it.
 func clientEnv() []string {
@@ -301,7 +311,7 @@ func clientEnv() []string {
 		if err != nil {
 			return nil
 		}
-		if b := filepath.Base(exe); b == "claude" || b == "codex" {
+		if isClient(filepath.Base(exe)) {
 			return []string{"PATH=" + filepath.Dir(exe) + string(os.PathListSeparator) + os.Getenv("PATH")}
 		}
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

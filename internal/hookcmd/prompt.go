@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -52,7 +51,7 @@ func unanswered(harness string, payload []byte, err error) []byte {
 	case errors.As(err, &ne) && ne.Timeout():
 		why = "the daemon did not answer in time"
 	}
-	return blockAnswer(harness, "UserPromptSubmit", fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
+	return BlockAnswer(harness, "UserPromptSubmit", fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
 }
 
 // guard is the UserPromptExpansion answer: UserPromptSubmit let a saverd command through (its hook
@@ -68,15 +67,15 @@ func guard(payload []byte) []byte {
 		c.Close()
 		why = "the daemon is running, so its UserPromptSubmit hook failed or timed out"
 	}
-	return blockAnswer("claude-code", ExpansionEvent, fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
+	return BlockAnswer(expansionHarness, ExpansionEvent, fmt.Sprintf("saverd did not answer %s: %s. Nothing was sent to the model (%s says more; saverd doctor checks the installation).", prompt, why, logPath()))
 }
 
-// blockAnswer is a hook answer that blocks the prompt with reason. Claude Code also takes
-// suppressOriginalPrompt (the reason shows without the typed line again), on UserPromptSubmit and
-// UserPromptExpansion; Codex has no such field.
-func blockAnswer(harness, event, reason string) []byte {
+// BlockAnswer is a hook answer that blocks the prompt with reason, in harness's words: with
+// suppressOriginalPrompt (the reason shows without the typed line again) where it takes it (Claude Code,
+// on UserPromptSubmit and UserPromptExpansion).
+func BlockAnswer(harness, event, reason string) []byte {
 	a := map[string]any{"decision": "block", "reason": reason}
-	if harness == "claude-code" {
+	if harnesses[harness].suppress {
 		a["hookSpecificOutput"] = map[string]any{"hookEventName": event, "suppressOriginalPrompt": true}
 	}
 	b, _ := json.Marshal(a)
@@ -94,33 +93,12 @@ func logPath() string {
 // harness's settings already (installed with `saverd install` before or after the plugin): every event
 // then reaches saverd once, through the settings' hooks.
 func standDown(harness string) bool {
-	for _, f := range settingsFiles(harness) {
+	for _, f := range SettingsFiles(harness) {
 		if hasSaverdHooks(f) {
 			return true
 		}
 	}
 	return false
-}
-
-// settingsFiles are the files a harness reads hooks from for the project this hook runs in: Claude
-// Code's user, project and local settings; Codex's user and project hooks.json.
-func settingsFiles(harness string) []string {
-	proj := os.Getenv("CLAUDE_PROJECT_DIR")
-	if proj == "" {
-		proj, _ = os.Getwd()
-	}
-	home, _ := os.UserHomeDir()
-	dir := func(env, dot string) string {
-		if d := os.Getenv(env); d != "" {
-			return d
-		}
-		return filepath.Join(home, dot)
-	}
-	if harness == "codex" {
-		return []string{filepath.Join(dir("CODEX_HOME", ".codex"), "hooks.json"), filepath.Join(proj, ".codex", "hooks.json")}
-	}
-	return []string{filepath.Join(dir("CLAUDE_CONFIG_DIR", ".claude"), "settings.json"),
-		filepath.Join(proj, ".claude", "settings.json"), filepath.Join(proj, ".claude", "settings.local.json")}
 }
 
 // hasSaverdHooks reports whether a settings file declares one of saverd's hooks. Only a regular file is
