@@ -26,7 +26,7 @@ var (
 // the goal is ≥ 200 MB/s on 2 cores with peak RSS under 200 MB). The corpus is built in a temporary
 // directory that is removed at the end, unless -corpus names one to keep (for the ccusage comparison).
 //
-//	go test -run '^$' -bench ScanCorpus -benchtime 1x ./agentlog
+//	go test -run '^$' -bench ScanCorpus -benchtime 1x ./harness/claude
 func BenchmarkScanCorpus(b *testing.B) {
 	dir := *corpusDir
 	if dir == "" {

@@ -202,7 +202,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 // BenchmarkAssistantLine: one real assistant line (Claude Code 2.1.328's layout, a tool_use block) read by
 // the one-pass reader and by the decoder it stands in for.
 //
-//	go test -run '^$' -bench AssistantLine -benchmem ./agentlog
+//	go test -run '^$' -bench AssistantLine -benchmem ./harness/claude
 func BenchmarkAssistantLine(b *testing.B) {
 	var line []byte
 	for _, l := range fixtureLines(b) {
