@@ -91,6 +91,16 @@ func HomeDir(env, dot string) (string, error) {
 	return filepath.Join(home, dot), nil
 }
 
+// ReadSettings is t's settings file at o's scope: its path, its text, and whether it exists.
+func ReadSettings(t Target, o Options) (path, text string, exists bool, err error) {
+	path, err = t.SettingsPath(o.Scope, o.Dir)
+	if err != nil {
+		return "", "", false, err
+	}
+	text, exists, err = ReadFile(path)
+	return path, text, exists, err
+}
+
 // Install merges saverd's hooks into the harness's files at the scope and writes the file that makes the
 // command known to its interactive UI (o.Target's InstallFiles). A file that does not parse is refused
 // before anything is written.

@@ -38,11 +38,7 @@ func (Harness) SettingsPath(scope, dir string) (string, error) {
 // /saver command file beside it. When the saver plugin is enabled, its hooks stand and none are added
 // (saverd's own are removed from the file): only the status line and the command file.
 func (h Harness) InstallFiles(o install.Options) ([]install.FileReport, error) {
-	path, err := h.SettingsPath(o.Scope, o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	text, exists, err := install.ReadFile(path)
+	path, text, exists, err := install.ReadSettings(h, o)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +67,7 @@ func (h Harness) InstallFiles(o install.Options) ([]install.FileReport, error) {
 // UninstallFiles removes saverd's hooks and status line from the settings file at o's scope, and the
 // command file unless the person changed it.
 func (h Harness) UninstallFiles(o install.Options) ([]install.FileReport, error) {
-	path, err := h.SettingsPath(o.Scope, o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	text, _, err := install.ReadFile(path)
+	path, text, _, err := install.ReadSettings(h, o)
 	if err != nil {
 		return nil, err
 	}

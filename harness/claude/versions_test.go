@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // Logs of older client versions, shaped as those versions wrote them (testdata/versions): a Claude Code
@@ -21,17 +22,6 @@ const (
 	claude10      = "testdata/versions/claude-1.0/projects/-home-dev-src-web/7c1f3a52-9d4e-4b8a-a0c6-2e5f81d4b937.jsonl"
 	orphanSummary = "testdata/versions/claude-1.0/projects/-home-dev-src-web/0b9d6e21-5f3a-4c87-b1e2-6a4d9c8f2e70.jsonl"
 )
-
-// toolsOf is the tool of every call the transcript's assistant messages made, in order.
-func toolsOf(tr agentlog.Transcript) []string {
-	var out []string
-	for _, m := range tr.Messages {
-		for _, u := range m.ToolUses {
-			out = append(out, u.Tool)
-		}
-	}
-	return out
-}
 
 // TestClaudeInlineSidechain: a Task agent's lines inside the main transcript are the agent's: its prompt
 // opens no turn, its tool calls are no row of the main loop, its context is not the main loop's window —
@@ -52,7 +42,7 @@ func TestClaudeInlineSidechain(t *testing.T) {
 			t.Errorf("turn %d: %d calls, window %d; want the main loop's %d calls and window %d", i+1, u.Calls, u.Context, want.calls, want.context)
 		}
 	}
-	if got, want := toolsOf(tr), []string{"Task", "Task", "Edit", "Task", "Write", "Bash"}; !slices.Equal(got, want) {
+	if got, want := agentlogtest.Tools(tr), []string{"Task", "Task", "Edit", "Task", "Write", "Bash"}; !slices.Equal(got, want) {
 		t.Errorf("tools %q, want the main loop's %q", got, want)
 	}
 	rec, err := ReadSession(claude10, agentlog.Options{})

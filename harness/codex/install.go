@@ -37,11 +37,7 @@ func (Harness) SettingsPath(scope, dir string) (string, error) {
 // writes the $saver skill: trust first, since an entry for a hook not yet declared is harmless and a
 // declared hook without one is skipped by Codex without a word.
 func (h Harness) InstallFiles(o install.Options) ([]install.FileReport, error) {
-	path, err := h.SettingsPath(o.Scope, o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	text, exists, err := install.ReadFile(path)
+	path, text, exists, err := install.ReadSettings(h, o)
 	if err != nil {
 		return nil, err
 	}
@@ -67,11 +63,7 @@ func (h Harness) InstallFiles(o install.Options) ([]install.FileReport, error) {
 // UninstallFiles removes saverd's hooks from hooks.json at o's scope and their trust from config.toml,
 // and the skill unless the person changed it.
 func (h Harness) UninstallFiles(o install.Options) ([]install.FileReport, error) {
-	path, err := h.SettingsPath(o.Scope, o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	text, _, err := install.ReadFile(path)
+	path, text, _, err := install.ReadSettings(h, o)
 	if err != nil {
 		return nil, err
 	}

@@ -6,22 +6,12 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // A Codex 0.58 rollout, shaped as that version wrote it (testdata/versions): no task_started or
 // task_complete, and patches through the shell.
 const codex058 = "testdata/versions/codex-0.58/sessions/2025/11/14/rollout-2025-11-14T10-02-11-019a8200-1111-7222-8333-944455556666.jsonl"
-
-// toolsOf is the tool of every call the transcript's assistant messages made, in order.
-func toolsOf(tr agentlog.Transcript) []string {
-	var out []string
-	for _, m := range tr.Messages {
-		for _, u := range m.ToolUses {
-			out = append(out, u.Tool)
-		}
-	}
-	return out
-}
 
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
@@ -49,7 +39,7 @@ func TestCodexWithoutTaskStarted(t *testing.T) {
 			t.Errorf("turn %d: %d calls, window %d, %v–%v; want %d calls, window %d, from %s", i+1, u.Calls, u.Context, u.Start, u.End, want.calls, want.context, want.start)
 		}
 	}
-	if got, want := toolsOf(tr), []string{"Bash", "Bash", "apply_patch", "Bash", "apply_patch", "Bash"}; !slices.Equal(got, want) {
+	if got, want := agentlogtest.Tools(tr), []string{"Bash", "Bash", "apply_patch", "Bash", "apply_patch", "Bash"}; !slices.Equal(got, want) {
 		t.Errorf("tools %q, want %q", got, want)
 	}
 	rec, err := ReadRollout(codex058, agentlog.Options{})

@@ -2,7 +2,7 @@
 // line per API call, with message.id, requestId, usage, tool_use blocks, cwd and timestamp, as
 // harness/claude/testdata's captured transcripts have them) for tests that need sessions at chosen times, in
 // chosen directories: weeks and months of history, 5-hour blocks, sessions inside a git repository made
-// at test time. Only tests import it.
+// at test time; and lists the tools a transcript read back holds. Only tests import it.
 package agentlogtest
 
 import (
@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/saverd/saverd/agentlog"
 )
 
 // Call is one API call of a session.
@@ -165,4 +167,15 @@ func WriteFork(dir, parentPath string) (parent, fork string, err error) {
 		}
 	}
 	return parent, fork, nil
+}
+
+// Tools is the tool of every call a transcript's assistant messages made, in order.
+func Tools(tr agentlog.Transcript) []string {
+	var out []string
+	for _, m := range tr.Messages {
+		for _, u := range m.ToolUses {
+			out = append(out, u.Tool)
+		}
+	}
+	return out
 }
