@@ -14,10 +14,10 @@ type CallSpend struct {
 	Cost   *float64
 }
 
-// Spends lists the calls of a record read from the agents' logs (Scan, a harness
-// package's reader), oldest first, each priced with o's table as the record's cost was. A record decoded
-// from JSON holds no calls and lists none. What a 5-hour block or a day holds is counted per call, not
-// per session: a session may run across both.
+// Spends lists the calls of a record read from the agents' logs (Scan, a harness package's reader),
+// oldest first, each priced with o's table as the record's cost was. A record decoded from JSON holds no
+// calls and lists none. What a 5-hour block or a day holds is counted per call, not per session: a
+// session may run across both.
 func (r *Record) Spends(o Options) []CallSpend {
 	tab := o.Table()
 	canon := make(map[string]string)

@@ -1,8 +1,10 @@
 // Package harness names the coding agents saverd reads (their ids, as session records and commit
-// trailers carry them) and says what a harness package provides to the log readers: where its logs are,
-// how to find them, how to read one into session records (agentlog.Reader) and one session into the
-// history `saverd audit` replays. One package per harness implements Logs (harness/claude,
-// harness/codex, harness/gemini, harness/opencode, harness/qwen); harness/all lists them.
+// trailers carry them) and says what a harness package provides: to the log readers (Logs: where its logs
+// are, how to find them, how to read one into session records and one session into the history `saverd
+// audit` replays), and, for a harness whose hooks saverd answers, to the daemon, the fork and install
+// (Live). One package per harness implements them (harness/claude and harness/codex are Live;
+// harness/gemini, harness/opencode and harness/qwen are Logs); harness/all lists them. Everything else
+// asks the harness where it varies, and never branches on its id.
 package harness
 
 import (
