@@ -43,46 +43,40 @@ func larger(u, held prices.Usage) bool { return u.Prompt()+u.Output > held.Promp
 // callIndex tells a transcript's calls apart by their key, numbering them in the order first seen.
 type callIndex struct {
 	byKey map[string]int
-	keys  []string // by number
-	buf   []byte   // the key being looked up: a string is made only for a new call
-	last  int      // the call of the line before: a response's blocks are consecutive lines
+	buf   []byte // the key being looked up: a string is made only for a new call
+	// last and lastKey are a call looked up lately and its key: a response's blocks are consecutive
+	// lines, so the line before's call is tried before the map.
+	last    int
+	lastKey string
 }
 
 func newCallIndex() callIndex { return callIndex{byKey: make(map[string]int)} }
 
-// call is the number of the call an assistant line belongs to, and whether the line is its first.
-func (x *callIndex) call(messageID, requestID, uuid string) (i int, first bool) {
+// call is the number of the call an assistant line belongs to and, for the line that is its first, its
+// key, as the session records name it (Call.Key); "" for a call seen before.
+func (x *callIndex) call(messageID, requestID, uuid string) (i int, key string) {
 	x.buf = append(append(append(x.buf[:0], messageID...), 0), requestID...)
 	if messageID == "" {
 		x.buf = append(append(x.buf[:0], "uuid\x00"...), uuid...)
 	}
-	if x.last < len(x.keys) && x.keys[x.last] == string(x.buf) {
-		return x.last, false
+	if x.lastKey == string(x.buf) {
+		return x.last, ""
 	}
 	if i, seen := x.byKey[string(x.buf)]; seen {
-		x.last = i
-		return i, false
+		return i, "" // the line before's call stays the one tried first: no string is made for this one
 	}
-	key := string(x.buf)
-	x.last = len(x.keys)
+	key = string(x.buf)
+	x.last, x.lastKey = len(x.byKey), key
 	x.byKey[key] = x.last
-	x.keys = append(x.keys, key)
-	return x.last, true
+	return x.last, key
 }
 
-// key is call i's key, as the session records name it (Call.Key).
-func (x *callIndex) key(i int) string { return x.keys[i] }
-
-// reset forgets every call, keeping the room (or, past bound entries, giving it up).
+// reset forgets every call, keeping the map's room (or, past bound entries, giving it up).
 func (x *callIndex) reset(bound int) {
 	if len(x.byKey) > bound {
 		x.byKey = make(map[string]int)
 	} else {
 		clear(x.byKey)
 	}
-	clear(x.keys)
-	x.keys, x.last = x.keys[:0], 0
-	if cap(x.keys) > bound {
-		x.keys = nil
-	}
+	x.last, x.lastKey = 0, ""
 }

@@ -19,10 +19,7 @@ type transcriptLine struct {
 	Cwd       string `json:"cwd"`
 	SessionID string `json:"sessionId"`
 	RequestID string `json:"requestId"`
-	// UUID is read only for an assistant line with no message id, whose call it names (calls.go): every
-	// line has one, and decoding it on each was an allocation a line.
-	UUID   string `json:"-"`
-	IsMeta bool   `json:"isMeta"`
+	IsMeta    bool   `json:"isMeta"`
 	// Subtype compact_boundary marks where Claude Code compacted the context; IsCompactSummary the
 	// summary it then sends as a user message, which no person typed.
 	Subtype          string `json:"subtype"`
@@ -53,6 +50,9 @@ type transcriptReader struct {
 	summaries, others int
 	lastMsg           string    // message.id of the assistant message being assembled
 	index             callIndex // the calls by key (calls.go)
+	// uuid is the line's own uuid when it is an assistant line with no message id, whose call it names
+	// (calls.go); read only then, since every line has one.
+	uuid string
 }
 
 // ReadTranscript reads the main transcript at path for an offline audit (its subagents are not part of
@@ -71,12 +71,13 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 			lr.Malformed(err)
 			return
 		}
+		r.uuid = ""
 		if l.Type == "assistant" && l.Message != nil && l.Message.ID == "" {
 			var id struct {
 				UUID string `json:"uuid"`
 			}
 			_ = json.Unmarshal(line, &id) // it decoded once already
-			l.UUID = id.UUID
+			r.uuid = id.UUID
 		}
 		if err := r.line(&l); err != nil {
 			lr.Malformed(err)
@@ -192,7 +193,7 @@ func (r *transcriptReader) assistant(l *transcriptLine, at time.Time) error {
 	if isCall(m.Usage, m.Model) {
 		r.T.Model = m.Model
 		u := m.Usage.usage()
-		if i, first := r.index.call(m.ID, l.RequestID, l.UUID); first {
+		if i, key := r.index.call(m.ID, l.RequestID, r.uuid); key != "" {
 			r.Calls = append(r.Calls, agentlog.TurnCall{Turn: len(r.T.Turns) - 1, At: at, Usage: u})
 		} else if larger(u, r.Calls[i].Usage) {
 			r.Calls[i].Usage = u

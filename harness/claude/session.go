@@ -304,9 +304,9 @@ func (s *claudeSession) call(l *claudeLine, at time.Time) (int, bool) {
 		return 0, false
 	}
 	u := m.Usage.usage()
-	i, first := s.index.call(m.ID, l.RequestID, l.UUID)
-	if first {
-		s.calls = append(s.calls, agentlog.Call{Key: s.index.key(i), Owner: s.intern(l.SessionID), Model: s.intern(m.Model), At: at, Usage: u})
+	i, key := s.index.call(m.ID, l.RequestID, l.UUID)
+	if key != "" {
+		s.calls = append(s.calls, agentlog.Call{Key: key, Owner: s.intern(l.SessionID), Model: s.intern(m.Model), At: at, Usage: u})
 	} else if c := &s.calls[i]; larger(u, c.Usage) {
 		c.Usage, c.Model = u, s.intern(m.Model)
 	}
