@@ -19,6 +19,14 @@ type Reader interface {
 	ReadFile(f File, opt Options) ([]Record, error)
 }
 
+// SessionReader is a Reader whose every file is one session (Claude Code's transcripts, Codex's
+// rollouts): Scan reads such a file into its place among the records, so thousands of them make no list
+// each. A file with no dated line is an error naming it (NoDatedLine), not a record.
+type SessionReader interface {
+	Reader
+	ReadSession(f File, opt Options) (Record, error)
+}
+
 // Call is one API call a harness package's reader found in its log.
 type Call struct {
 	// Key names the call among every log Scan reads: a call two logs copy (a fork's history) has one key

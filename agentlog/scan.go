@@ -156,32 +156,55 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
-	// What each file's Reader found, and what it said of the sessions it left out.
-	read, readWarn, errs := make([][]Record, len(files)), make([][]string, len(files)), make([]error, len(files))
+	// A file that is one session is read into its place in recs, so thousands of transcripts make no
+	// list each; what any other file's Reader found is kept by file (more) with what it said of the
+	// sessions it left out.
+	recs, errs := make([]Record, len(files)), make([]error, len(files))
+	var more [][]Record
+	var moreWarn [][]string
+	for i := range files {
+		if _, one := files[i].Reader.(SessionReader); !one {
+			more, moreWarn = make([][]Record, len(files)), make([][]string, len(files))
+			break
+		}
+	}
 	iter.Iterator[int]{MaxGoroutines: workers}.ForEach(order, func(i *int) {
 		f := &files[*i]
 		if ctx.Err() != nil {
 			errs[*i] = fmt.Errorf("%s: %w", f.Path, ctx.Err())
 			return
 		}
-		read[*i], readWarn[*i], errs[*i] = readFile(f, opt.Options)
+		if sr, one := f.Reader.(SessionReader); one {
+			recs[*i], errs[*i] = sr.ReadSession(*f, opt.Options)
+			hashCalls(&recs[*i])
+		} else {
+			more[*i], moreWarn[*i], errs[*i] = readFile(f, opt.Options)
+		}
 		if opt.Done != nil {
 			opt.Done(f.Size)
 		}
 	})
-	// The records read, in the files' order; a file that could not be read is a warning.
+	// The records of the files that are one session stay where they are, then the others', in the
+	// files' order; a file that could not be read is a warning.
 	var warn []string
 	n := 0
-	for i := range read {
+	for i := range recs {
 		if errs[i] != nil {
 			warn = append(warn, errs[i].Error())
 			continue
 		}
-		warn = append(warn, readWarn[i]...)
-		n += len(read[i])
+		if _, one := files[i].Reader.(SessionReader); !one {
+			warn = append(warn, moreWarn[i]...) // its records are in more
+			continue
+		}
+		if n != i {
+			recs[n] = recs[i]
+		}
+		n++
 	}
-	recs := make([]Record, 0, n)
-	for _, got := range read {
+	clear(recs[n:])
+	recs = recs[:n]
+	for _, got := range more {
 		recs = append(recs, got...)
 	}
 	recs, w := sameSession(recs)
@@ -203,9 +226,8 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	return recs, warn
 }
 
-// readFile reads one file with its Reader; its records are hashed for sharedCalls as they are read, in
-// parallel, and a session with no dated line is left out with a warning. A Reader whose file is one
-// session says so itself, naming the file (NoDatedLine).
+// readFile reads one file with a Reader that is no SessionReader; its records are hashed for sharedCalls
+// as they are read, in parallel, and a session with no dated line is left out with a warning.
 func readFile(f *File, opt Options) ([]Record, []string, error) {
 	if f.Reader == nil {
 		return nil, nil, fmt.Errorf("%s: no reader for %s's logs, skipped", f.Path, f.Harness)
@@ -227,7 +249,7 @@ func readFile(f *File, opt Options) ([]Record, []string, error) {
 	return out, warn, nil
 }
 
-// NoDatedLine is the error of a log that is one session and holds no dated line: an empty file, or one
+// NoDatedLine is a SessionReader's error for a log that holds no dated line: an empty file, or one
 // cut before its first dated line, is no session to show (it would read as one dated year 1).
 func NoDatedLine(path string) error {
 	return fmt.Errorf("%s: no dated line: not a session (yet), skipped", path)

@@ -87,11 +87,16 @@ func isTranscript(path string) bool {
 type transcript struct{ subagents bool }
 
 func (t transcript) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
-	rec, err := readSession(f.Path, t.subagents, opt)
+	rec, err := t.ReadSession(f, opt)
 	if err != nil {
 		return nil, err
 	}
 	return []agentlog.Record{rec}, nil
+}
+
+// ReadSession is the session the transcript holds (agentlog.SessionReader): Scan reads it in place.
+func (t transcript) ReadSession(f agentlog.File, opt agentlog.Options) (agentlog.Record, error) {
+	return readSession(f.Path, t.subagents, opt)
 }
 
 // ReadFile reads the session of a transcript a person named, its subagents' transcripts with it.

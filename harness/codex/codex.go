@@ -70,15 +70,21 @@ func isRollout(path string) bool {
 // rollout is the Reader of a rollout: one session (a resumed session appends to the same file).
 type rollout struct{}
 
-func (rollout) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
-	rec, err := ReadRollout(f.Path, opt)
+func (r rollout) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
+	rec, err := r.ReadSession(f, opt)
 	if err != nil {
 		return nil, err
 	}
-	if rec.Start.IsZero() {
-		return nil, agentlog.NoDatedLine(f.Path)
-	}
 	return []agentlog.Record{rec}, nil
+}
+
+// ReadSession is the session the rollout holds (agentlog.SessionReader): Scan reads it in place.
+func (rollout) ReadSession(f agentlog.File, opt agentlog.Options) (agentlog.Record, error) {
+	rec, err := ReadRollout(f.Path, opt)
+	if err == nil && rec.Start.IsZero() {
+		return agentlog.Record{}, agentlog.NoDatedLine(f.Path)
+	}
+	return rec, err
 }
 
 // ReadFile reads the session of a rollout a person named.
