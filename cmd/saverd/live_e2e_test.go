@@ -69,7 +69,7 @@ func liveProject(t *testing.T, m *metered, settings string) (*claudeapi.Server, 
 	for name, body := range map[string]string{
 		"package.json": `{"name":"calc","version":"1.0.0","scripts":{` +
 			`"build":"node -e \"console.log(Array.from({length:900},(_,i)=>'built module '+i).join('\\n'))\"",` +
-			`"test":"node -e \"console.log('212 pass\\n'.repeat(1100))\""}}`,
+			`"test":"node -e \"console.log('212 pass\\n'.repeat(2600))\""}}`,
 		".saverd.json": settings,
 	} {
 		if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(body), 0o644); err != nil {
@@ -214,7 +214,8 @@ const liveTurns = 9
 // TestRealJudgeSpendClaudeCode runs one scripted session through the real Claude Code twice, the
 // detectors off and on, and measures the judge's forks in the forks log: the tokens it was asked to
 // spend. Each turn builds four times with nothing edited (16k characters each: what a detector names)
-// and runs the suite after each of two one-line edits (what only the judge names). The budget is
+// and runs the suite after each of two one-line edits (what only the judge names; 23k characters a run,
+// so that its share of a turn's billed tokens alone opens the judge's cadence within a few turns). The budget is
 // lifted (judgeBudget 1) so that the cadence alone decides when the judge runs; the backoff stays.
 func TestRealJudgeSpendClaudeCode(t *testing.T) {
 	if testing.Short() {
