@@ -47,13 +47,37 @@ const EnvMarker = "SAVERD_FORK"
 // through; past this the event is dropped (and logged) rather than held.
 const maxPayload = 96 << 20
 
-// How long a hook waits for the daemon: a /saver check waits for its run (under the 130 s timeout the
-// install gives UserPromptSubmit); everything else answers at once (under the 10 s it gives the rest).
+// How long a hook waits for the daemon. A daemon that has read a request is alive, however long it then
+// takes: a hook gives it StallWait to read the request, then the answer's own wait. CheckWait is a
+// `/saver check`'s, which waits for the judge's run (under the 130 s timeout the install gives
+// UserPromptSubmit); EventWait every other hook's, which the daemon answers at once (under the 10 s the
+// install gives the rest). A daemon that has not read the request in StallWait is hung (stopped, wedged):
+// the hook gives up then, whatever the event, and the next hooks give it less (breaker.go). SessionEnd
+// gets SessionEndWait: Codex clamps its hooks to 3 s, the install gives Claude Code's 5 s.
 const (
-	PromptWait = 125 * time.Second
-	EventWait  = 8 * time.Second
-	StartWait  = 3 * time.Second
+	CheckWait      = 125 * time.Second
+	EventWait      = 8 * time.Second
+	SessionEndWait = 2 * time.Second
+	StallWait      = time.Second
+	StartWait      = 3 * time.Second
 )
+
+// Waits are how long one call gives the daemon, from when it connects: Taken to read the request,
+// Answer to answer it.
+type Waits struct{ Taken, Answer time.Duration }
+
+// WaitsFor is what the hook of event, with payload, gives the daemon: a prompt that runs the judge waits
+// for it, every other hook answers at once.
+func WaitsFor(event string, payload []byte) Waits {
+	w := Waits{Taken: StallWait, Answer: EventWait}
+	switch {
+	case event == "UserPromptSubmit" && runsJudge(promptOf(payload)):
+		w.Answer = CheckWait
+	case event == "SessionEnd":
+		w.Answer = SessionEndWait
+	}
+	return w
+}
 
 // Run is `saverd hook [--harness claude-code|codex] EVENT`, the command a harness runs for each
 // hook. It forwards the payload to the user's daemon (starting it when none answers) and prints the
@@ -91,12 +115,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 		stdout.Write(guard(payload))
 		return 0
 	}
-	frame := Frame(harness, event, payload)
-	wait := EventWait
-	if event == "UserPromptSubmit" {
-		wait = PromptWait
-	}
-	out, err := Call(paths.Socket(), frame, wait, daemon)
+	out, err := ask(paths.Socket(), Frame(harness, event, payload), WaitsFor(event, payload), daemon)
 	if err != nil {
 		refused(err)
 		hookLog("%s: %v", event, err)
@@ -174,11 +193,57 @@ func refused(err error) {
 	}
 }
 
-// Call sends one request frame to the daemon and returns its result's output (or text) member, raw;
-// daemon, when not empty, is the saverd binary to launch when no daemon answers. The socket's directory
-// and the process listening are checked before a byte is written (usersock.Dial): one that is not the
-// user's own is an error wrapping usersock.ErrUnsafe, and no daemon is launched for it.
+// Call sends one request frame to the daemon and returns its result's output (or text) member, raw,
+// waiting for it as long as wait; daemon, when not empty, is the saverd binary to launch when no daemon
+// answers. The socket's directory and the process listening are checked before a byte is written
+// (usersock.Dial): one that is not the user's own is an error wrapping usersock.ErrUnsafe, and no daemon
+// is launched for it.
 func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.RawMessage, error) {
+	return CallWithin(sock, frame, Waits{Taken: wait, Answer: wait}, daemon)
+}
+
+// ask is a hook's call, through the breaker: while a hook found the daemon hung lately, the daemon gets
+// BreakerWait to read the request (and, where the hook cannot see whether it did, to answer); a daemon
+// that answers closes the breaker, one found hung (errHung, or no answer in a whole EventWait) opens it.
+func ask(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
+	hung := hungLately(sock, time.Now())
+	if hung {
+		w.Taken = min(w.Taken, BreakerWait)
+		if !seesTaken {
+			w.Answer = min(w.Answer, BreakerWait)
+		}
+	}
+	out, err := CallWithin(sock, frame, w, daemon)
+	var de *daemonError
+	switch {
+	case err == nil || errors.As(err, &de):
+		if hung {
+			clearBreaker(sock)
+		}
+	case errors.Is(err, errHung), errors.Is(err, errSilent) && w.Answer >= EventWait:
+		tripBreaker(sock, time.Now())
+	}
+	return out, err
+}
+
+// errHung: the daemon did not read the request in the time it was given, so it is stopped or wedged.
+var errHung = errors.New("the daemon is running but did not read the request")
+
+// errSilent: the daemon read the request and gave no answer in the time it was given.
+var errSilent = errors.New("the daemon gave no answer")
+
+// daemonError is an error the daemon answered with: it is alive.
+type daemonError struct {
+	Code    int
+	Message string
+}
+
+func (e *daemonError) Error() string { return fmt.Sprintf("daemon: %s (%d)", e.Message, e.Code) }
+
+// CallWithin is Call giving the daemon w.Taken to read the request and w.Answer to answer it. A daemon
+// that does not read it in time is errHung (wrapping os.ErrDeadlineExceeded), one that reads it and does
+// not answer in time errSilent.
+func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
 	c, err := usersock.Dial(sock, time.Second)
 	if err != nil && daemon != "" && usersock.Absent(err) {
 		if err = launchDaemon(daemon, sock); err == nil {
@@ -192,14 +257,18 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 		return nil, fmt.Errorf("no daemon at %s: %w", sock, err)
 	}
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(wait))
+	start := time.Now()
 	// Sent with a Content-Length header rather than as a line: the daemon then reads a payload of tens
 	// of megabytes into one buffer of its size, instead of growing one line by line as it comes.
 	body := bytes.TrimSuffix(frame, []byte("\n"))
-	if _, err := c.Write(append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)), body...)); err != nil {
+	if err := send(c, append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)), body...), start, w); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	line, err := readAnswer(bufio.NewReaderSize(c, 64<<10))
+	r := bufio.NewReaderSize(c, 64<<10)
+	if err := await(c, r, start, w); err != nil {
+		return nil, err
+	}
+	line, err := readAnswer(r)
 	if err != nil {
 		return nil, fmt.Errorf("no answer: %w", err)
 	}
@@ -208,16 +277,13 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 			Output json.RawMessage `json:"output"`
 			Text   *string         `json:"text"`
 		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+		Error *daemonError `json:"error"`
 	}
 	if err := json.Unmarshal(line, &reply); err != nil {
 		return nil, fmt.Errorf("answer is not JSON-RPC: %w", err)
 	}
 	if reply.Error != nil {
-		return nil, fmt.Errorf("daemon: %s (%d)", reply.Error.Message, reply.Error.Code)
+		return nil, reply.Error
 	}
 	if reply.Result == nil {
 		return nil, nil
@@ -229,6 +295,56 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 		return nil, nil
 	}
 	return reply.Result.Output, nil
+}
+
+// sendPiece is how much of a request one write gives the daemon w.Taken to take: a request of tens of
+// megabytes goes on as long as the daemon reads it, and stops when it does not.
+const sendPiece = 256 << 10
+
+// send writes msg, each piece within w.Taken and all of it within w.Answer of start.
+func send(c net.Conn, msg []byte, start time.Time, w Waits) error {
+	end := start.Add(w.Answer)
+	for len(msg) > 0 {
+		piece := msg[:min(len(msg), sendPiece)]
+		at := time.Now().Add(w.Taken)
+		if at.After(end) {
+			at = end
+		}
+		_ = c.SetWriteDeadline(at)
+		n, err := c.Write(piece)
+		msg = msg[n:]
+		if errors.Is(err, os.ErrDeadlineExceeded) && time.Now().Before(end) {
+			return fmt.Errorf("%w (%d bytes unsent after %s): %w", errHung, len(msg), w.Taken, err)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// await waits for the answer to begin: w.Taken for the daemon to read the request, then, once it has (or
+// where the hook cannot see whether it has), until w.Answer from start.
+func await(c net.Conn, r *bufio.Reader, start time.Time, w Waits) error {
+	_ = c.SetReadDeadline(start.Add(min(w.Taken, w.Answer)))
+	_, err := r.Peek(1)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if ok, known := taken(c); known && !ok {
+			return fmt.Errorf("%w in %s: %w", errHung, w.Taken, err)
+		}
+		if w.Taken < w.Answer {
+			_ = c.SetReadDeadline(start.Add(w.Answer))
+			_, err = r.Peek(1)
+		}
+	}
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w in %s: %w", errSilent, w.Answer, err)
+	case err != nil:
+		return fmt.Errorf("no answer: %w", err)
+	}
+	_ = c.SetReadDeadline(start.Add(w.Answer))
+	return nil
 }
 
 // readAnswer reads one Content-Length framed reply (the framing the daemon answers in, as it was asked in).
@@ -365,7 +481,7 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	b.WriteString(`"payload":`)
 	b.Write(bytes.TrimSpace(payload))
 	b.WriteString("}}\n")
-	out, err := Call(paths.Socket(), b.Bytes(), time.Second, "")
+	out, err := ask(paths.Socket(), b.Bytes(), Waits{Taken: time.Second, Answer: time.Second}, "")
 	if err != nil || len(out) == 0 {
 		refused(err)
 		fmt.Fprintln(stdout, IdleLine(payload))

@@ -34,6 +34,14 @@ func promptOf(payload []byte) string {
 	return p.Prompt
 }
 
+// runsJudge reports whether a typed prompt is a saverd command that waits for the judge's run: `/saver
+// check` (handlers' saverTyped waits for no other).
+func runsJudge(prompt string) bool {
+	args, ok := saverline.Args(prompt)
+	f := strings.Fields(args)
+	return ok && len(f) > 0 && f[0] == "check"
+}
+
 // unanswered is the answer for a saverd command the daemon did not answer (none running and none
 // could start, a timeout, an error): the line is blocked all the same, so the command file's body never
 // goes to the model, and the person reads why in one line. nil for any other prompt, which goes on to
@@ -46,6 +54,8 @@ func unanswered(harness string, payload []byte, err error) []byte {
 	why := err.Error()
 	var ne net.Error
 	switch {
+	case errors.Is(err, errHung):
+		why = "the daemon at " + paths.Socket() + " is running but did not read the command (stopped or hung?)"
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED):
 		why = "no daemon answers at " + paths.Socket() + " and none could be started"
 	case errors.As(err, &ne) && ne.Timeout():
