@@ -64,7 +64,7 @@ func BenchmarkReadUsage(b *testing.B) {
 			fi, _ := os.Stat(c.path)
 			b.SetBytes(fi.Size() - c.from)
 			for range b.N {
-				if u, _, err := c.h.TurnUsage(c.path, c.from); err != nil || u.Calls == 0 {
+				if u, _, err := c.h.TurnUsage(c.path, bridge.Cursor{Off: c.from}); err != nil || u.Calls == 0 {
 					b.Fatalf("TurnUsage = %+v, %v", u, err)
 				}
 			}

@@ -38,7 +38,41 @@ func (s *Usage) Add(model string, u prices.Usage) {
 	s.Context = u.Prompt() + u.Output
 }
 
-// Size is a transcript's length now: where the next turn's lines will start.
+// More counts what a call counted before as held was billed since: a line of it read later (a response's
+// next content block) shows u. It is no new call.
+func (s *Usage) More(model string, u, held prices.Usage) {
+	s.Input += u.Input - held.Input
+	s.Output += u.Output - held.Output
+	s.CacheRead += u.CacheRead - held.CacheRead
+	s.CacheCreate += u.CacheWrite5m + u.CacheWrite1h - held.CacheWrite5m - held.CacheWrite1h
+	if model != "" {
+		s.Model = model
+	}
+	s.Context = u.Prompt() + u.Output
+}
+
+// Empty reports whether the stretch read billed nothing: no call, and nothing more for a call counted before.
+func (s Usage) Empty() bool {
+	return s.Calls == 0 && s.Input == 0 && s.Output == 0 && s.CacheRead == 0 && s.CacheCreate == 0
+}
+
+// Cursor is where the hooks' reading of a session's log stopped: the offset after the last whole line
+// read, and the newest call read before it. A harness can write a response over several lines, not all
+// at once (Claude Code: one per content block), so a read from Off counts a line of Last only for what
+// it adds to what Last was counted as.
+type Cursor struct {
+	Off  int64
+	Last Call // Key "" when no call was read
+}
+
+// Call is one API call as a Cursor keeps it: its key in its harness's log (agentlog.Call.Key), its model
+// and what it was counted as billed.
+type Call struct {
+	Key, Model string
+	Usage      prices.Usage
+}
+
+// Size is a file's length now, 0 when it is no regular file.
 func Size(path string) int64 {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {

@@ -173,11 +173,13 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 		}
 		history = h
 		if err == nil || !safefile.IsLimit(err) { // a file refused once is not read again
-			if u, end, err := live.TurnUsage(pl.TranscriptPath, 0); err == nil {
+			// The reading of its usage goes on from the last whole line there now: the turns before are
+			// the history, and the next turn's lines come after it.
+			if u, next, err := live.TurnUsage(pl.TranscriptPath, bridge.Cursor{}); err == nil {
 				if b.model == "" {
 					b.model = u.Model
 				}
-				b.turnFrom = end
+				b.read = next
 			}
 		}
 	}
@@ -252,8 +254,9 @@ func (sess *Session) compactionOver(pl bridge.Payload) {
 // starts the session over, a compaction is recorded (once, with PreCompact). Called under the lock.
 func (sess *Session) restart(pl bridge.Payload) {
 	b := sess.bridge
-	if pl.TranscriptPath != "" {
-		b.transcript = pl.TranscriptPath
+	if pl.TranscriptPath != "" && pl.TranscriptPath != b.transcript {
+		// Another log: what it holds is this session's past, read before the daemon saw it.
+		b.transcript, b.read, b.ended = pl.TranscriptPath, bridge.Cursor{Off: bridge.Size(pl.TranscriptPath)}, false
 	}
 	switch pl.Source {
 	case "clear":
@@ -274,6 +277,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		sess.event(func() { texts = sess.owedMain(true) })
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
+		s.lateUsage(sess, now, true) // the last turn's, before this prompt's command or turn
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
 			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
 		}
@@ -296,6 +300,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
+		s.lateUsage(sess, now, true)
 		var transcript string
 		var saver *agentlog.Saver
 		sess.event(func() {

@@ -26,10 +26,7 @@ func (sess *Session) typedPrompt(pl bridge.Payload, now int64) []string {
 		// A subagent's task notification that comes while a turn runs is part of that turn, which one Stop
 		// ends: starting a turn there would leave the calls made before it out of every turn's usage.
 		if kind != "task" || !b.turnOpen {
-			b.turnAt, b.turnOpen = now, true
-			if b.transcript != "" {
-				b.turnFrom = bridge.Size(b.transcript)
-			}
+			b.turnAt, b.turnOpen, b.ended = now, true, false
 			sess.dispatch(turnStartAction(now))
 		}
 		out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now)
@@ -179,22 +176,15 @@ func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 	})
 }
 
-// stop is the main loop's turn ending: its usage and the window read from the transcript.
+// stop is the main loop's turn ending: its usage and the window read from the transcript, on from where
+// the last read stopped.
 func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
-	var from int64
-	var path string
-	sess.event(func() { from, path = sess.bridge.turnFrom, sess.bridge.transcript })
-	var u bridge.Usage
-	end := from
-	if path != "" {
-		var err error
-		if u, end, err = sess.bridge.live.TurnUsage(path, from); err != nil {
-			transcriptUnread(s, err, sess.id, path, "hook: turn usage unread")
-		}
-	}
+	b := sess.bridge
+	b.readMu.Lock()
+	defer b.readMu.Unlock()
+	u, next := s.readOn(sess)
 	sess.event(func() {
-		b := sess.bridge
-		b.turnFrom, b.turnOpen = end, false
+		b.read, b.turnOpen, b.ended = next, false, true
 		if u.Model != "" {
 			b.model = u.Model
 		}

@@ -53,6 +53,7 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		width = defaultWidth
 	}
 	now := s.now(nil)
+	s.lateUsage(sess, now, false) // the band counts a turn's last call, written after its Stop
 	sess.event(func() {
 		b := sess.bridge
 		if in.Model != nil && in.Model.ID != "" {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness"
@@ -23,8 +24,13 @@ type bridged struct {
 	cwd        string
 	model      string
 	window     int64
-	// turnFrom is the transcript's length when the turn started: the turn's API calls are written after it.
-	turnFrom int64
+	// read is where the hooks' reading of the transcript stopped (hook_usage.go); readMu is held across
+	// one read and what it updates, so two reads never count the same lines.
+	read   bridge.Cursor
+	readMu sync.Mutex
+	// ended: a Stop ended the last turn and no prompt began the next, so the lines after read are that
+	// turn's, written after its Stop.
+	ended    bool
 	turnAt   int64
 	turnOpen bool // a prompt started a turn and no Stop ended it yet
 	// spawns: an Agent call's tool_use_id → the spawn its PreToolUse rewrite opened.

@@ -100,10 +100,10 @@ type Live interface {
 	// through the hook's bounds (bridge.EachLine), so a turn's cost on the pane is what the session
 	// reports for its calls. History (Logs) gives the rows a daemon that joins late adopts.
 
-	// TurnUsage adds up the main loop's API calls the log at path records from byte offset from on (the
-	// turn's lines), and the offset after the last whole line read (a line still being written is left
-	// for the next read).
-	TurnUsage(path string, from int64) (bridge.Usage, int64, error)
+	// TurnUsage adds up the main loop's API calls the log at path records from the cursor from on (the
+	// turn's lines; a line of from.Last counts only for what it adds), and the cursor after the last
+	// whole line read (a line still being written is left for the next read).
+	TurnUsage(path string, from bridge.Cursor) (bridge.Usage, bridge.Cursor, error)
 	// AgentUsage adds up a subagent's own log (SubagentStop's agent_transcript_path).
 	AgentUsage(path string) (bridge.Usage, error)
 	// HeldTexts is those of texts the log at path carries since its last compaction: what the context

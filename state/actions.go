@@ -46,6 +46,14 @@ type Adopt struct{ Rows []Row }
 // TurnComplete: the main loop's turn ended; Stat.Turn and Stat.Calls are filled by the reducer.
 type TurnComplete struct{ Stat TurnStat }
 
+// TurnLate: API calls of the turn that completed last were read after it ended (a harness wrote them
+// after its turn-end hook ran): their tokens count in that turn, and Context, when set, is the window
+// after the newest of them.
+type TurnLate struct {
+	Tokens  Tokens
+	Context *int64
+}
+
 // UsageSample: the context window was sampled.
 type UsageSample struct {
 	Usage Usage
@@ -220,6 +228,7 @@ func (RunJournal) action()      {}
 func (AddRow) action()          {}
 func (Adopt) action()           {}
 func (TurnComplete) action()    {}
+func (TurnLate) action()        {}
 func (UsageSample) action()     {}
 func (SetOverhead) action()     {}
 func (Compact) action()         {}

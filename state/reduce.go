@@ -39,6 +39,8 @@ func reduce(s *State, a Action, e *Effects) {
 		adoptHistory(s, a.Rows)
 	case TurnComplete:
 		turnComplete(s, a.Stat, e)
+	case TurnLate:
+		turnLate(s, a)
 	case UsageSample:
 		usageSample(s, a.Usage, a.Now)
 	case SetOverhead:
@@ -182,6 +184,8 @@ func deref(a Action) Action {
 	case *Adopt:
 		return derefOf(p)
 	case *TurnComplete:
+		return derefOf(p)
+	case *TurnLate:
 		return derefOf(p)
 	case *UsageSample:
 		return derefOf(p)

@@ -185,6 +185,23 @@ func turnComplete(s *State, stat TurnStat, e *Effects) {
 	s.Turns = append(s.Turns, stat)
 }
 
+// turnLate adds calls read after their turn ended to the turn that completed last; with no turn
+// completed there is none they can belong to.
+func turnLate(s *State, a TurnLate) {
+	n := len(s.Turns)
+	if n == 0 {
+		return
+	}
+	t := &s.Turns[n-1]
+	t.Input += a.Tokens.Input
+	t.Output += a.Tokens.Output
+	t.CacheRead += a.Tokens.CacheRead
+	t.CacheCreate += a.Tokens.CacheCreate
+	if a.Context != nil {
+		t.Context = new(*a.Context)
+	}
+}
+
 // settleAtTurn credits one pattern at a turn's end: its whole baseline once SettleTurns have passed since
 // the decision, plus, for a behavioural pattern still believed, its per-turn estimate. An ignored
 // instruction saves nothing, so a behavioural pattern accrues only while nothing ignored it and its card

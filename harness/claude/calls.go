@@ -66,9 +66,15 @@ func (x *callIndex) call(messageID, requestID, uuid string) (i int, key string) 
 		return i, "" // the line before's call stays the one tried first: no string is made for this one
 	}
 	key = string(x.buf)
+	return x.hold(key), key
+}
+
+// hold numbers key as the next call: a new one, or, for a read that begins where another ended, the call
+// that one ended on.
+func (x *callIndex) hold(key string) int {
 	x.last, x.lastKey = len(x.byKey), key
 	x.byKey[key] = x.last
-	return x.last, key
+	return x.last
 }
 
 // reset forgets every call, keeping the map's room (or, past bound entries, giving it up).

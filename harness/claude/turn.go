@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/internal/safefile"
@@ -13,26 +14,33 @@ import (
 // What the hooks read of a live session's transcript, through the session reader's own call counting
 // (calls.go), so a turn's cost on the pane is the cost `saverd sessions` shows for its calls.
 
-// TurnUsage adds up the API calls of the main loop the transcript at path records from byte offset from
-// on (the turn's lines, written after it began), and the offset after the last whole line read: a line
-// still being written is left for the next read. A subagent's lines (isSidechain: Claude Code 1.0 wrote
-// them inline) are left to its own loop.
-func (Harness) TurnUsage(path string, from int64) (bridge.Usage, int64, error) {
+// TurnUsage adds up the API calls of the main loop the transcript at path records from the cursor from on
+// (the turn's lines, written after it began), and the cursor after the last whole line read: a line still
+// being written is left for the next read. Claude Code writes a response's content blocks one line each,
+// and not always all before the turn's Stop hook runs: a line of the call the last read ended on
+// (from.Last) counts only for what it adds. A subagent's lines (isSidechain: Claude Code 1.0 wrote them
+// inline) are left to its own loop.
+func (Harness) TurnUsage(path string, from bridge.Cursor) (bridge.Usage, bridge.Cursor, error) {
 	return loopUsage(path, from, false)
 }
 
 // AgentUsage adds up a subagent's own transcript (SubagentStop's agent_transcript_path), whose lines are
 // all its loop's.
 func (Harness) AgentUsage(path string) (bridge.Usage, error) {
-	u, _, err := loopUsage(path, 0, true)
+	u, _, err := loopUsage(path, bridge.Cursor{}, true)
 	return u, err
 }
 
-// loopUsage is the usage of the calls from byte from on of the loop sidechain names.
-func loopUsage(path string, from int64, sidechain bool) (bridge.Usage, int64, error) {
+// loopUsage is the usage of the calls from the cursor from on of the loop sidechain names.
+func loopUsage(path string, from bridge.Cursor, sidechain bool) (bridge.Usage, bridge.Cursor, error) {
 	s := claudeSessions.Get().(*claudeSession)
 	defer s.release()
-	end, err := bridge.EachLine(path, from, func(line []byte) {
+	held := from.Last.Key != ""
+	if held { // the call the last read ended on is call 0, as that read counted it
+		s.index.hold(from.Last.Key)
+		s.calls = append(s.calls, agentlog.Call{Key: from.Last.Key, Model: from.Last.Model, Usage: from.Last.Usage})
+	}
+	end, err := bridge.EachLine(path, from.Off, func(line []byte) {
 		if t := bytes.TrimSpace(line); len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}' && !mayBeCall(t) {
 			return // no API call in it (quick.go): most of a turn's bytes are tool results
 		}
@@ -48,9 +56,18 @@ func loopUsage(path string, from int64, sidechain bool) (bridge.Usage, int64, er
 	})
 	var u bridge.Usage
 	for i := range s.calls {
-		u.Add(s.calls[i].Model, s.calls[i].Usage)
+		if c := &s.calls[i]; i == 0 && held {
+			u.More(c.Model, c.Usage, from.Last.Usage)
+		} else {
+			u.Add(c.Model, c.Usage)
+		}
 	}
-	return u, end, err
+	next := bridge.Cursor{Off: end, Last: from.Last}
+	if n := len(s.calls); n > 0 {
+		c := &s.calls[n-1]
+		next.Last = bridge.Call{Key: c.Key, Model: c.Model, Usage: c.Usage}
+	}
+	return u, next, err
 }
 
 // sidechainOf is a line's isSidechain (false when absent), and false when the line does not say it as a

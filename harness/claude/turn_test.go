@@ -36,7 +36,7 @@ const hookFixtures = "../../bridge/testdata"
 
 func TestTurnUsage(t *testing.T) {
 	two := filepath.Join(hookFixtures, "transcript-two-turns.jsonl")
-	u, end, err := Harness{}.TurnUsage(two, 0)
+	u, end, err := Harness{}.TurnUsage(two, bridge.Cursor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +46,8 @@ func TestTurnUsage(t *testing.T) {
 		t.Fatalf("TurnUsage = %+v, want %+v", u, want)
 	}
 	fi, _ := os.Stat(two)
-	if end != fi.Size() {
-		t.Fatalf("end %d, want the file's size %d", end, fi.Size())
+	if end.Off != fi.Size() {
+		t.Fatalf("end %d, want the file's size %d", end.Off, fi.Size())
 	}
 	// From the end on, nothing more.
 	if u, _, _ := (Harness{}).TurnUsage(two, end); u.Calls != 0 {
@@ -57,7 +57,7 @@ func TestTurnUsage(t *testing.T) {
 	if err != nil || sub.Calls != 1 || sub.Input != 1000 {
 		t.Fatalf("subagent usage = %+v, %v", sub, err)
 	}
-	main, _, _ := Harness{}.TurnUsage(filepath.Join(hookFixtures, "subagent.jsonl"), 0)
+	main, _, _ := Harness{}.TurnUsage(filepath.Join(hookFixtures, "subagent.jsonl"), bridge.Cursor{})
 	if main.Calls != 0 {
 		t.Fatalf("a subagent's sidechain lines counted as the main loop's: %+v", main)
 	}
@@ -73,7 +73,7 @@ func TestTurnUsageIsTheSessionsCount(t *testing.T) {
 		t.Fatalf("%d transcripts, want the fixtures' 5: %q", len(paths), paths)
 	}
 	for _, p := range paths {
-		u, _, err := Harness{}.TurnUsage(p, 0)
+		u, _, err := Harness{}.TurnUsage(p, bridge.Cursor{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,9 +95,56 @@ func TestTurnUsageLeavesAPartialLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(line+"\n"+line[:20]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	u, end, err := Harness{}.TurnUsage(path, 0)
-	if err != nil || u.Calls != 1 || end != int64(len(line)+1) {
-		t.Fatalf("TurnUsage = %+v, %d, %v: a line still being written is left for the next read", u, end, err)
+	u, end, err := Harness{}.TurnUsage(path, bridge.Cursor{})
+	if err != nil || u.Calls != 1 || end.Off != int64(len(line)+1) {
+		t.Fatalf("TurnUsage = %+v, %d, %v: a line still being written is left for the next read", u, end.Off, err)
+	}
+}
+
+// TestTurnUsageReadOnCountsEachCallOnce: a transcript read in pieces, as the hooks read it (a Stop, then
+// the next event), cut at every line: whichever piece a response's content-block lines fall in, each call
+// counts once, billed its largest usage, and the pieces add up to what one read of the whole counts.
+func TestTurnUsageReadOnCountsEachCallOnce(t *testing.T) {
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"go"}}`,
+		`{"type":"assistant","requestId":"r1","message":{"id":"m1","model":"claude-opus-5-5","content":[{"type":"thinking","thinking":"x"}],"usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":20,"output_tokens":1}}}`,
+		`{"type":"assistant","requestId":"r1","message":{"id":"m1","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}],"usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":20,"output_tokens":40}}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}`,
+		`{"type":"assistant","requestId":"r2","message":{"id":"m2","model":"claude-opus-5-5","content":[{"type":"thinking","thinking":"y"}],"usage":{"input_tokens":3,"cache_read_input_tokens":150,"cache_creation_input_tokens":30,"output_tokens":2}}}`,
+		`{"type":"assistant","requestId":"r2","message":{"id":"m2","model":"claude-opus-5-5","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":3,"cache_read_input_tokens":150,"cache_creation_input_tokens":30,"output_tokens":55}}}`,
+	}
+	whole := bridge.Usage{Model: "claude-opus-5-5", Calls: 2, Input: 13, Output: 95, CacheRead: 250, CacheCreate: 50, Context: 3 + 150 + 30 + 55}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	for cut := 0; cut <= len(lines); cut++ {
+		var text string
+		for _, l := range lines[:cut] {
+			text += l + "\n"
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		first, at, err := Harness{}.TurnUsage(path, bridge.Cursor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines[cut:] {
+			text += l + "\n"
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rest, end, err := Harness{}.TurnUsage(path, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := bridge.Usage{Model: "claude-opus-5-5", Calls: first.Calls + rest.Calls, Input: first.Input + rest.Input, Output: first.Output + rest.Output,
+			CacheRead: first.CacheRead + rest.CacheRead, CacheCreate: first.CacheCreate + rest.CacheCreate, Context: rest.Context}
+		if rest.Empty() {
+			sum.Context = first.Context
+		}
+		if sum != whole || end.Off != int64(len(text)) {
+			t.Errorf("cut after line %d: %+v then %+v (to %d of %d) add up to %+v, want %+v", cut, first, rest, end.Off, len(text), sum, whole)
+		}
 	}
 }
 

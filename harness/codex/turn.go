@@ -11,25 +11,25 @@ import (
 // What the hooks read of a live session's rollout, through the session reader itself (read.go), so a
 // turn's cost on the pane is the cost `saverd sessions` shows for its calls.
 
-// TurnUsage adds up the API calls the rollout at path records from byte offset from on (the turn's
-// lines, written after it began): one per token_usage_record (an older rollout's token_count whose total
-// changed), each of its turn's model; and the offset after the last whole line read, a line still being
-// written left for the next read.
-func (Harness) TurnUsage(path string, from int64) (bridge.Usage, int64, error) {
+// TurnUsage adds up the API calls the rollout at path records from the cursor from on (the turn's lines,
+// written after it began): one per token_usage_record (an older rollout's token_count whose total
+// changed), each of its turn's model; and the cursor after the last whole line read, a line still being
+// written left for the next read. A response is one line here, so no call continues past a cursor.
+func (Harness) TurnUsage(path string, from bridge.Cursor) (bridge.Usage, bridge.Cursor, error) {
 	s := newSession(path)
-	end, err := bridge.EachLine(path, from, func(line []byte) { s.read(line, func(error) {}) })
+	end, err := bridge.EachLine(path, from.Off, func(line []byte) { s.read(line, func(error) {}) })
 	s.resolve()
 	var u bridge.Usage
 	for i := range s.calls {
 		u.Add(s.calls[i].Model, s.calls[i].Usage)
 	}
-	return u, end, err
+	return u, bridge.Cursor{Off: end}, err
 }
 
 // AgentUsage adds up a subagent's own log: Codex writes none apart from its session's rollout, so one
 // named is read whole.
 func (h Harness) AgentUsage(path string) (bridge.Usage, error) {
-	u, _, err := h.TurnUsage(path, 0)
+	u, _, err := h.TurnUsage(path, bridge.Cursor{})
 	return u, err
 }
 

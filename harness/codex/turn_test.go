@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/bridge"
 )
 
 // TestTurnUsage: one token record per response, input less its cached part, each of its turn's model.
 func TestTurnUsage(t *testing.T) {
-	cx, _, err := Harness{}.TurnUsage("../../bridge/testdata/codex-rollout.jsonl", 0)
+	cx, _, err := Harness{}.TurnUsage("../../bridge/testdata/codex-rollout.jsonl", bridge.Cursor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func TestTurnUsageIsTheSessionsCount(t *testing.T) {
 		t.Fatalf("%d rollouts, want the fixtures' 6: %q", len(paths), paths)
 	}
 	for _, p := range paths {
-		u, _, err := Harness{}.TurnUsage(p, 0)
+		u, _, err := Harness{}.TurnUsage(p, bridge.Cursor{})
 		if err != nil {
 			t.Fatal(err)
 		}

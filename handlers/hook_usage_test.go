@@ -1,0 +1,81 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state"
+)
+
+// TestHookTurnUsageWrittenAfterStop: Claude Code 2.1.328 writes a turn's last response after its Stop
+// hook runs. Whatever event comes next (the next prompt, a /saver command, the status line, SessionEnd),
+// that call counts in the turn it belongs to, with the window after it, and in no later turn.
+func TestHookTurnUsageWrittenAfterStop(t *testing.T) {
+	for _, next := range []string{"prompt", "/saver debug", "statusline", "SessionEnd"} {
+		t.Run(next, func(t *testing.T) {
+			h := newHookHarness(t)
+			lines, path := h.twoTurns()
+			appendLines := func(part []string) {
+				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString(strings.Join(part, ""))
+				f.Close()
+			}
+			// The fixture's second turn is four calls of 1,000 input tokens; the fourth (line 73) is
+			// written after the Stop hook read the transcript.
+			appendLines(lines[61:72])
+			h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
+			if turn := h.turn("Turn two done."); turn.Input != 3000 {
+				t.Fatalf("at Stop the turn counts %d input tokens, want the three calls written before it (3000)", turn.Input)
+			}
+			appendLines(lines[72:])
+			switch next {
+			case "prompt", "/saver debug":
+				h.send(bridge.UserPromptSubmit, map[string]any{"prompt": next, "transcript_path": path})
+			case "statusline":
+				payload, _ := json.Marshal(map[string]any{"session_id": "cc-1", "transcript_path": path})
+				raw, _ := json.Marshal(StatuslineParams{Payload: payload})
+				if _, err := h.srv.Handle(context.Background(), rpc.Request{Method: "statusline", Params: raw}); err != nil {
+					t.Fatal(err)
+				}
+			case "SessionEnd":
+				h.send(bridge.SessionEnd, map[string]any{"reason": "exit", "transcript_path": path})
+			}
+			turn := h.turn("Turn two done.")
+			if turn.Input != 4000 || turn.Context == nil || *turn.Context != 6250 {
+				t.Fatalf("after %s the turn is %+v: want its four calls (4000 input tokens) and the window after the last (6250)", next, turn)
+			}
+			if next != "prompt" {
+				return
+			}
+			h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn three done.", "transcript_path": path})
+			if turn := h.turn("Turn three done."); turn.Input != 0 {
+				t.Fatalf("the next turn, which made no call, counts %d input tokens", turn.Input)
+			}
+		})
+	}
+}
+
+// turn is the session's completed turn whose answer begins with head.
+func (h *hookHarness) turn(head string) state.TurnStat {
+	h.t.Helper()
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	var turns []state.TurnStat
+	sess.event(func() { turns = append(turns, sess.st.Turns...) })
+	for _, t := range turns {
+		if t.AnswerHead == head {
+			return t
+		}
+	}
+	h.t.Fatalf("no turn answered %q in %+v", head, turns)
+	return state.TurnStat{}
+}
