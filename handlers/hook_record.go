@@ -53,7 +53,13 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		width = defaultWidth
 	}
 	now := s.now(nil)
-	s.lateUsage(sess, now, false) // the band counts a turn's last call, written after its Stop
+	draw := func() {
+		band := view.BuildBandAt(sess.st, now)
+		// A harness has no pane to close: `/saver` typed there shows it each time, whatever the state says.
+		band.PaneOpen = false
+		text, _, _ = strings.Cut(textview.BandAs(band, width, sess.bridge.live.Command()), "\n")
+	}
+	var late bool
 	sess.event(func() {
 		b := sess.bridge
 		if in.Model != nil && in.Model.ID != "" {
@@ -63,11 +69,14 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 			b.window = *in.ContextWindow.Size
 			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: b.window}, Now: now})
 		}
-		band := view.BuildBandAt(sess.st, now)
-		// A harness has no pane to close: `/saver` typed there shows it each time, whatever the state says.
-		band.PaneOpen = false
-		text, _, _ = strings.Cut(textview.BandAs(band, width, b.live.Command()), "\n")
+		if late = b.lateDue(); !late {
+			draw()
+		}
 	})
+	if late { // the band counts a turn's last call, written after its Stop
+		s.lateUsage(sess, now, false)
+		sess.event(draw)
+	}
 	return TextResult{Text: &text}, nil
 }
 

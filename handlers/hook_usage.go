@@ -40,7 +40,7 @@ func (s *Server) lateUsage(sess *Session, now int64, wait bool) {
 	}
 	defer b.readMu.Unlock()
 	var due bool
-	sess.event(func() { due = b.ended && b.transcript != "" && bridge.Size(b.transcript) > b.read.Off })
+	sess.event(func() { due = b.lateDue() })
 	if !due {
 		return
 	}
@@ -63,4 +63,10 @@ func (s *Server) lateUsage(sess *Session, now int64, wait bool) {
 			sess.dispatch(state.UsageSample{Usage: *window, Now: now})
 		}
 	})
+}
+
+// lateDue reports whether the log grew since the Stop that ended the last turn read it. Called under the
+// lock.
+func (b *bridged) lateDue() bool {
+	return b.ended && b.transcript != "" && bridge.Size(b.transcript) > b.read.Off
 }

@@ -205,25 +205,31 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 // ask is a hook's call, through the breaker: while a hook found the daemon hung lately, the daemon gets
 // BreakerWait to read the request (and, where the hook cannot see whether it did, to answer); a daemon
 // that answers closes the breaker, one found hung (errHung, or no answer in a whole EventWait) opens it.
+// The mark is looked for only once a daemon is connected: with none there is nothing to wait for.
 func ask(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
-	hung := hungLately(sock, time.Now())
-	if hung {
-		w.Taken = min(w.Taken, BreakerWait)
-		if !seesTaken {
-			w.Answer = min(w.Answer, BreakerWait)
-		}
-	}
-	out, err := CallWithin(sock, frame, w, daemon)
-	var de *daemonError
+	out, hung, err := call(sock, frame, w, daemon, true)
 	switch {
-	case err == nil || errors.As(err, &de):
-		if hung {
-			clearBreaker(sock)
-		}
 	case errors.Is(err, errHung), errors.Is(err, errSilent) && w.Answer >= EventWait:
 		tripBreaker(sock, time.Now())
+	case hung && (err == nil || answered(err)):
+		clearBreaker(sock)
 	}
 	return out, err
+}
+
+// answered reports whether err is an error the daemon answered with.
+func answered(err error) bool {
+	var de *daemonError
+	return errors.As(err, &de)
+}
+
+// breakerWaits are the waits w while the breaker is open.
+func breakerWaits(w Waits) Waits {
+	w.Taken = min(w.Taken, BreakerWait)
+	if !seesTaken {
+		w.Answer = min(w.Answer, BreakerWait)
+	}
+	return w
 }
 
 // errHung: the daemon did not read the request in the time it was given, so it is stopped or wedged.
@@ -244,6 +250,13 @@ func (e *daemonError) Error() string { return fmt.Sprintf("daemon: %s (%d)", e.M
 // that does not read it in time is errHung (wrapping os.ErrDeadlineExceeded), one that reads it and does
 // not answer in time errSilent.
 func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
+	out, _, err := call(sock, frame, w, daemon, false)
+	return out, err
+}
+
+// call is CallWithin; with breaker, once a daemon is connected, the waits are breakerWaits while a hook
+// found it hung lately (hung).
+func call(sock string, frame []byte, w Waits, daemon string, breaker bool) (out json.RawMessage, hung bool, err error) {
 	c, err := usersock.Dial(sock, time.Second)
 	if err != nil && daemon != "" && usersock.Absent(err) {
 		if err = launchDaemon(daemon, sock); err == nil {
@@ -251,26 +264,29 @@ func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMess
 		}
 	}
 	if errors.Is(err, usersock.ErrUnsafe) {
-		return nil, err
+		return nil, hung, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("no daemon at %s: %w", sock, err)
+		return nil, hung, fmt.Errorf("no daemon at %s: %w", sock, err)
 	}
 	defer c.Close()
+	if hung = breaker && hungLately(sock, time.Now()); hung {
+		w = breakerWaits(w)
+	}
 	start := time.Now()
 	// Sent with a Content-Length header rather than as a line: the daemon then reads a payload of tens
 	// of megabytes into one buffer of its size, instead of growing one line by line as it comes.
 	body := bytes.TrimSuffix(frame, []byte("\n"))
 	if err := send(c, append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)), body...), start, w); err != nil {
-		return nil, fmt.Errorf("send: %w", err)
+		return nil, hung, fmt.Errorf("send: %w", err)
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
 	if err := await(c, r, start, w); err != nil {
-		return nil, err
+		return nil, hung, err
 	}
 	line, err := readAnswer(r)
 	if err != nil {
-		return nil, fmt.Errorf("no answer: %w", err)
+		return nil, hung, fmt.Errorf("no answer: %w", err)
 	}
 	var reply struct {
 		Result *struct {
@@ -280,21 +296,21 @@ func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMess
 		Error *daemonError `json:"error"`
 	}
 	if err := json.Unmarshal(line, &reply); err != nil {
-		return nil, fmt.Errorf("answer is not JSON-RPC: %w", err)
+		return nil, hung, fmt.Errorf("answer is not JSON-RPC: %w", err)
 	}
 	if reply.Error != nil {
-		return nil, reply.Error
+		return nil, hung, reply.Error
 	}
 	if reply.Result == nil {
-		return nil, nil
+		return nil, hung, nil
 	}
 	if reply.Result.Text != nil {
-		return json.RawMessage(*reply.Result.Text), nil
+		return json.RawMessage(*reply.Result.Text), hung, nil
 	}
 	if string(reply.Result.Output) == "null" {
-		return nil, nil
+		return nil, hung, nil
 	}
-	return reply.Result.Output, nil
+	return reply.Result.Output, hung, nil
 }
 
 // sendPiece is how much of a request one write gives the daemon w.Taken to take: a request of tens of
