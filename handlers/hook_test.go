@@ -572,14 +572,7 @@ func TestHookCompactionCountedOnce(t *testing.T) {
 func TestHookTaskNotificationInATurn(t *testing.T) {
 	h := newHookHarness(t)
 	lines, path := h.twoTurns()
-	appendLines := func(part []string) {
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString(strings.Join(part, ""))
-		f.Close()
-	}
+	appendLines := func(part []string) { h.appendLines(path, part) }
 	half := 61 + (len(lines)-61)/2
 	appendLines(lines[61:half])
 	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>", "transcript_path": path})

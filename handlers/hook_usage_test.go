@@ -20,14 +20,7 @@ func TestHookTurnUsageWrittenAfterStop(t *testing.T) {
 		t.Run(next, func(t *testing.T) {
 			h := newHookHarness(t)
 			lines, path := h.twoTurns()
-			appendLines := func(part []string) {
-				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.WriteString(strings.Join(part, ""))
-				f.Close()
-			}
+			appendLines := func(part []string) { h.appendLines(path, part) }
 			// The fixture's second turn is four calls of 1,000 input tokens; the fourth (line 73) is
 			// written after the Stop hook read the transcript.
 			appendLines(lines[61:72])
@@ -78,4 +71,17 @@ func (h *hookHarness) turn(head string) state.TurnStat {
 	}
 	h.t.Fatalf("no turn answered %q in %+v", head, turns)
 	return state.TurnStat{}
+}
+
+// appendLines writes lines at the end of the transcript at path, as the harness does while a turn runs.
+func (h *hookHarness) appendLines(path string, lines []string) {
+	h.t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(strings.Join(lines, "")); err != nil {
+		h.t.Fatal(err)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,21 +28,7 @@ const (
 func TestHungDaemonNeverHoldsTheAgent(t *testing.T) {
 	e := newHookEnv(t)
 	e.hook("SessionStart", map[string]any{"source": "startup"})
-	pid := e.daemonPID()
-	if pid == 0 {
-		t.Fatal("no daemon started")
-	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	resumed := false
-	resume := func() {
-		if !resumed {
-			resumed = true
-			_ = syscall.Kill(pid, syscall.SIGCONT)
-		}
-	}
-	t.Cleanup(resume) // before newHookEnv's stop: a stopped daemon takes no SIGTERM
+	resume := stopDaemonProcess(t, e.sock)
 	breaker := hookcmd.BreakerFile(e.sock)
 	timed := func(bound time.Duration, event string, fields map[string]any) string {
 		t.Helper()
@@ -94,4 +81,22 @@ func TestHungDaemonNeverHoldsTheAgent(t *testing.T) {
 	if _, err := os.Stat(breaker); !os.IsNotExist(err) {
 		t.Fatalf("the daemon answers again and the breaker's mark stays (%v)", err)
 	}
+}
+
+// stopDaemonProcess stops the daemon serving sock (SIGSTOP), as a person's `kill -STOP` or a wedged process
+// would leave it: up, its socket taking connections, reading none. resume lets it run again; the test's end
+// does too, before the daemon is told to end (a stopped process takes no SIGTERM).
+func stopDaemonProcess(t *testing.T, sock string) (resume func()) {
+	t.Helper()
+	pid := (&hookEnv{sock: sock}).daemonPID()
+	if pid == 0 {
+		t.Fatal("no daemon runs")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	resume = func() { once.Do(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) }
+	t.Cleanup(resume)
+	return resume
 }

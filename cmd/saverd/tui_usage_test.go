@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,21 +98,7 @@ func TestClaudeCodeTUITurnUsageAndHungDaemon(t *testing.T) {
 	turn("run the tests", "Ran them twice.", step(bash), step(bash))
 	check("after a three-call turn")
 
-	pid := (&hookEnv{sock: e.sock}).daemonPID()
-	if pid == 0 {
-		t.Fatal("no daemon runs")
-	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	resumed := false
-	resume := func() {
-		if !resumed {
-			resumed = true
-			_ = syscall.Kill(pid, syscall.SIGCONT)
-		}
-	}
-	t.Cleanup(resume)
+	resume := stopDaemonProcess(t, e.sock)
 	start := time.Now()
 	turn("while it is stopped", "Answered all the same.")
 	if took := time.Since(start); took > hungTurnBound {
