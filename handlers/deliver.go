@@ -30,6 +30,9 @@ func (sess *Session) owedNotes() []string {
 // deliver is the texts of lists, in order and once each, that the main loop's context does not hold:
 // marked delivered and counted as spend; the notes are drained. Called under the lock.
 func (sess *Session) deliver(ahead bool, lists ...[]string) []string {
+	if sess.muted() {
+		return nil
+	}
 	var out []string
 	for _, texts := range lists {
 		for _, t := range texts {

@@ -32,6 +32,10 @@ type HookParams struct {
 	Payload json.RawMessage `json:"payload"`
 	// Debug makes a session the hook starts a debug session (CONTEXTSAVER_DEBUG in the hook's environment).
 	Debug bool `json:"debug,omitempty"`
+	// ReadBy (Unix ms, the hook's clock: the same machine's) is when the hook stops waiting for the daemon
+	// to read the request. A request read after it was sent to a daemon that was stopped or wedged: its
+	// event is recorded, and its answer goes nowhere (late).
+	ReadBy int64 `json:"readBy,omitempty"`
 }
 
 // hookWire is HookParams as the hook method reads them: the payload, which can hold tens of megabytes of
@@ -42,6 +46,7 @@ type hookWire struct {
 	Event   string `json:"event"`
 	Payload lent   `json:"payload"`
 	Debug   bool   `json:"debug,omitempty"`
+	ReadBy  int64  `json:"readBy,omitempty"`
 }
 
 // lent is a JSON value kept as the decoder found it in its input, not copied (json.RawMessage copies).
@@ -64,7 +69,8 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug}
+	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, ReadBy: w.ReadBy}
+	late := p.ReadBy > 0 && time.Now().UnixMilli() > p.ReadBy
 	if p.Harness == "" {
 		p.Harness = string(harness.Hooked) // a hook that names none (protocol.md, "hook")
 	}
@@ -90,7 +96,13 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
 		sess.event(func() { sess.bridge.model = pl.Model })
 	}
-	ans := s.hookEvent(ctx, sess, pl, now)
+	ans := s.hookEvent(ctx, sess, pl, now, late)
+	if late { // the toasts wait for an answer someone reads
+		if ans.Empty() {
+			return HookResult{}, nil
+		}
+		return HookResult{Output: ans}, nil
+	}
 	if out := bridge.WithToasts(ans, sess.takeMail()); !out.Empty() {
 		return HookResult{Output: out}, nil
 	}
@@ -266,26 +278,32 @@ func (sess *Session) restart(pl bridge.Payload) {
 	}
 }
 
-// hookEvent applies one hook to its session and answers it.
-func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
+// hookEvent applies one hook to its session and answers it. A late hook's (HookParams.ReadBy) event is
+// recorded, but nothing is delivered for it and no saverd command runs: nobody reads its answer.
+func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
 	sess.compactionOver(pl)
 	switch pl.Event {
 	case bridge.SessionStart:
 		// What the session's context is owed from its start: the notes and standing instructions it does
 		// not hold yet (a new context after a clear or a compaction, a resume into one rebuilt without them).
 		var texts []string
-		sess.event(func() { texts = sess.owedMain(true) })
+		sess.event(func() { sess.bridge.unheard(late, func() { texts = sess.owedMain(true) }) })
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		s.lateUsage(sess, now, true) // the last turn's, before this prompt's command or turn
 		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
+			if late {
+				s.log.Warn().Str("sessionId", sess.id).Str("prompt", pl.Prompt).Msg("hook: a saverd command read after its hook stopped waiting; not run")
+				return sess.bridge.live.BlockPrompt("ContextSaver: saverd read " + strings.TrimSpace(pl.Prompt) +
+					" after its hook had stopped waiting (the daemon was stopped or too busy), so it did not run it: type it again")
+			}
 			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
 		}
-		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))
+		return bridge.Context(pl.Event, sess.typedPrompt(pl, now, late))
 	case bridge.PreToolUse:
-		return sess.preToolUse(pl, now)
+		return sess.preToolUse(pl, now, late)
 	case bridge.PostToolUse, bridge.PostToolUseFailure:
-		return s.postToolUse(sess, pl, now)
+		return s.postToolUse(sess, pl, now, late)
 	case bridge.SubagentStart:
 		sess.event(func() {
 			sess.bridge.agents[pl.AgentID] = now

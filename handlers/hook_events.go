@@ -15,7 +15,7 @@ import (
 
 // typedPrompt is a prompt that is no `/saver` command: a turn starts, and the prompt carries the notes
 // and the standing fixes.
-func (sess *Session) typedPrompt(pl bridge.Payload, now int64) []string {
+func (sess *Session) typedPrompt(pl bridge.Payload, now int64, late bool) []string {
 	kind := "composer"
 	if bridge.IsTaskNotification(pl.Prompt) {
 		kind = "task"
@@ -29,7 +29,7 @@ func (sess *Session) typedPrompt(pl bridge.Payload, now int64) []string {
 			b.turnAt, b.turnOpen, b.ended = now, true, false
 			sess.dispatch(turnStartAction(now))
 		}
-		out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now)
+		b.unheard(late, func() { out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now) })
 	})
 	return out
 }
@@ -85,9 +85,9 @@ func (sess *Session) paneText() string {
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
 // back, since the harness replaces the input with what the hook answers.
-func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
+func (sess *Session) preToolUse(pl bridge.Payload, now int64, late bool) *bridge.Answer {
 	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
-	if !bridge.IsAgentTool(pl.ToolName) {
+	if late || !bridge.IsAgentTool(pl.ToolName) { // late: the call went on with its input as it was
 		return nil
 	}
 	prompt, ok := bridge.AgentPrompt(pl.ToolInput)
@@ -120,7 +120,7 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64) *bridge.Answer {
 
 // postToolUse records one finished call (a failure as an error row) and answers the texts owed to it;
 // an Agent call's result closes the spawn its PreToolUse opened.
-func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridge.Answer {
+func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
 	// The payload is decoded and a subagent's transcript read before the session's lock is taken: a
 	// tool output can be megabytes, and nothing of the session is needed to read it.
 	var agents []string
@@ -143,7 +143,7 @@ func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64) *bridg
 		if ms, ok := sess.bridge.sinceStart(pl.ToolUseID, now); ok && pl.DurationMs == nil {
 			tc.Ms = ms
 		}
-		out = sess.toolCall(tc.Event, tc.Result, tc.Ms, now)
+		sess.bridge.unheard(late, func() { out = sess.toolCall(tc.Event, tc.Result, tc.Ms, now) })
 		if id, ok := sess.bridge.spawns[pl.ToolUseID]; ok {
 			delete(sess.bridge.spawns, pl.ToolUseID)
 			sess.spawned(id, bridge.AgentIDOf(pl.ToolResponse), now)

@@ -41,7 +41,21 @@ type bridged struct {
 	calls map[string]int64
 	// compacting: a compaction's first hook recorded it; the others of the same one must not (compacted).
 	compacting bool
+	// mute: the answer being made goes nowhere (its hook stopped waiting before the daemon read it), so
+	// nothing is delivered, drained or counted as sent. Set within one event only (unheard).
+	mute bool
 }
+
+// unheard runs fn, an event's work, with what it would deliver held back when late: the hook that asked
+// no longer waits, and what it is owed goes with a later answer. Called under the lock.
+func (b *bridged) unheard(late bool, fn func()) {
+	b.mute = late
+	defer func() { b.mute = false }()
+	fn()
+}
+
+// muted reports whether the session's answer now goes nowhere (bridged.mute). Called under the lock.
+func (sess *Session) muted() bool { return sess.bridge != nil && sess.bridge.mute }
 
 func newBridged(live harness.Live, p bridge.Payload) *bridged {
 	return &bridged{live: live, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
@@ -83,5 +84,65 @@ func (h *hookHarness) appendLines(path string, lines []string) {
 	defer f.Close()
 	if _, err := f.WriteString(strings.Join(lines, "")); err != nil {
 		h.t.Fatal(err)
+	}
+}
+
+// sendLate is one hook the daemon reads after the hook stopped waiting for it (HookParams.ReadBy passed).
+func (h *hookHarness) sendLate(event string, fields map[string]any) *bridge.Answer {
+	h.t.Helper()
+	p := map[string]any{"session_id": "cc-1", "transcript_path": "", "cwd": h.cwd, "hook_event_name": event}
+	for k, v := range fields {
+		p[k] = v
+	}
+	payload, _ := json.Marshal(p)
+	raw, _ := json.Marshal(HookParams{Harness: "claude-code", Event: event, Payload: payload, ReadBy: time.Now().Add(-time.Second).UnixMilli()})
+	out, err := h.srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw})
+	if err != nil {
+		h.t.Fatalf("%s: %v", event, err)
+	}
+	return out.(HookResult).Output
+}
+
+// TestHookReadLateDeliversNothing: a hook the daemon reads after the hook stopped waiting (it was
+// stopped) is recorded, but what its answer would carry is kept for an answer someone reads: a saverd
+// command does not run (the person was told saverd did not answer), a prompt starts its turn and the
+// standing fix goes with the next prompt instead, a tool call is a row.
+func TestHookReadLateDeliversNothing(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "fix the math"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver check"})
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	snapshot := func() (standing, rows, turn int) {
+		sess.event(func() { standing, rows, turn = len(sess.st.Standing), len(sess.st.Rows), sess.st.Turn })
+		return
+	}
+
+	a := h.sendLate(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
+	if a == nil || !strings.Contains(a.Reason, "did not run it") {
+		t.Fatalf("a late /saver fix 1 answered %+v", a)
+	}
+	if standing, _, _ := snapshot(); standing != 0 {
+		t.Fatalf("a late /saver fix 1 ran: %d standing", standing)
+	}
+	if a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"}); a == nil || !strings.Contains(a.Reason, "fixed") {
+		t.Fatalf("/saver fix 1 answered %+v", a)
+	}
+	standing, rows, turn := snapshot()
+	if a := h.sendLate(bridge.UserPromptSubmit, map[string]any{"prompt": "go on"}); !a.Empty() {
+		t.Fatalf("a late prompt answered %+v", a)
+	}
+	h.sendLate(bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_use_id": "toolu_late",
+		"tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{"stdout": "a.ts"}})
+	if s, r, tn := snapshot(); s != standing || r != rows+1 || tn != turn+1 {
+		t.Fatalf("after a late prompt and tool call: %d standing, %d rows, turn %d; want %d, %d, %d", s, r, tn, standing, rows+1, turn+1)
+	}
+	a = h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "and again"})
+	if a == nil || a.HookSpecificOutput == nil || a.HookSpecificOutput.AdditionalContext == "" {
+		t.Fatalf("the next prompt someone waits for carries no standing fix: %+v", a)
 	}
 }

@@ -175,7 +175,7 @@ func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int
 // owed is the texts a recorded call's result carries back: the main loop's one-time notes, drained, or
 // a subagent's standing fixes on its first call.
 func (sess *Session) owed(e intake.ToolEvent, result intake.ToolResult, now int64) []string {
-	if result.Deny != nil {
+	if result.Deny != nil || sess.muted() {
 		return nil
 	}
 	// A one-time note is the main loop's: the orchestrator is who re-plans, and a subagent is a random reader.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,8 +24,8 @@ const (
 // TestHungDaemonNeverHoldsTheAgent: with the daemon stopped, an ordinary prompt, a tool call and a
 // `/saver check` each return within hungHookBound, a /saver command saying saverd did not read it; after
 // one found it hung, the next hooks return within breakerHookBound. What the hooks sent the stopped daemon
-// waits in its socket: once it runs again it records those tool calls, and its first answer closes the
-// breaker.
+// waits in its socket: once it runs again it records those tool calls but runs neither saverd command the
+// person was told it did not answer, and its first answer closes the breaker.
 func TestHungDaemonNeverHoldsTheAgent(t *testing.T) {
 	e := newHookEnv(t)
 	e.hook("SessionStart", map[string]any{"source": "startup"})
@@ -80,6 +81,11 @@ func TestHungDaemonNeverHoldsTheAgent(t *testing.T) {
 	}
 	if _, err := os.Stat(breaker); !os.IsNotExist(err) {
 		t.Fatalf("the daemon answers again and the breaker's mark stays (%v)", err)
+	}
+	// The person was told /saver fix 1 and /saver check did not go through: read late, they do not run.
+	log, _ := os.ReadFile(filepath.Join(e.dir, "state", "saverd", "daemon.log"))
+	if n := strings.Count(string(log), "a saverd command read after its hook stopped waiting; not run"); n != 2 {
+		t.Fatalf("the daemon's log says %d late saverd commands were not run, want 2:\n%s", n, log)
 	}
 }
 

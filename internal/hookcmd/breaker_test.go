@@ -3,6 +3,7 @@ package hookcmd
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -109,14 +110,14 @@ func TestBreaker(t *testing.T) {
 	frame := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook","params":{}}` + "\n")
 	hung := daemonLike(t, nil)
 	w := Waits{Taken: StallWait, Answer: EventWait}
-	if _, err := ask(hung, frame, w, ""); !errors.Is(err, errHung) {
+	if _, err := ask(hung, frame, w, "", true); !errors.Is(err, errHung) {
 		t.Fatalf("first hook: %v, want errHung", err)
 	}
 	if !hungLately(hung, time.Now()) {
 		t.Fatal("a hook found the daemon hung and left no mark")
 	}
 	start := time.Now()
-	if _, err := ask(hung, frame, w, ""); !errors.Is(err, errHung) {
+	if _, err := ask(hung, frame, w, "", true); !errors.Is(err, errHung) {
 		t.Fatalf("hook while the breaker is open: %v, want errHung", err)
 	}
 	if took := time.Since(start); took > BreakerWait+500*time.Millisecond {
@@ -125,7 +126,7 @@ func TestBreaker(t *testing.T) {
 	// The daemon at the same socket answers again (a SIGCONT): the first answer closes the breaker.
 	live := daemonLike(t, func(c net.Conn) { readRequest(c); answer(c) })
 	tripBreaker(live, time.Now())
-	if _, err := ask(live, frame, w, ""); err != nil {
+	if _, err := ask(live, frame, w, "", true); err != nil {
 		t.Fatalf("a live daemon behind an open breaker: %v", err)
 	}
 	if hungLately(live, time.Now()) {
@@ -164,6 +165,46 @@ func TestWaitsFor(t *testing.T) {
 	for _, c := range cases {
 		if w := WaitsFor(c.event, []byte(c.payload)); w.Answer != c.answer || w.Taken != StallWait {
 			t.Errorf("WaitsFor(%s, %s) = %+v, want answer %s, taken %s", c.event, c.payload, w, c.answer, StallWait)
+		}
+	}
+}
+
+// TestAskSaysWhenItStopsWaiting: a hook's frame ends its params with readBy, when the hook stops waiting
+// for the daemon to read it (StallWait from its start where the hook can see a read, else the answer's
+// wait), the payload as it was; the status line's frame says nothing of it.
+func TestAskSaysWhenItStopsWaiting(t *testing.T) {
+	got := make(chan []byte, 1)
+	sock := daemonLike(t, func(c net.Conn) {
+		body, _ := readAnswer(bufio.NewReader(c))
+		got <- body
+		answer(c)
+	})
+	payload := []byte(`{"session_id":"s","prompt":"go on"}`)
+	for _, stamp := range []bool{true, false} {
+		start := time.Now()
+		if _, err := ask(sock, Frame("claude-code", "UserPromptSubmit", payload), WaitsFor("UserPromptSubmit", payload), "", stamp); err != nil {
+			t.Fatal(err)
+		}
+		var msg struct {
+			Params struct {
+				ReadBy  *int64          `json:"readBy"`
+				Payload json.RawMessage `json:"payload"`
+			} `json:"params"`
+		}
+		body := <-got
+		if err := json.Unmarshal(body, &msg); err != nil || string(msg.Params.Payload) != string(payload) {
+			t.Fatalf("frame %s: %v", body, err)
+		}
+		switch wait := StallWait; {
+		case !stamp && msg.Params.ReadBy != nil:
+			t.Fatalf("unstamped frame says readBy: %s", body)
+		case stamp && !seesTaken:
+			wait = EventWait
+			fallthrough
+		case stamp:
+			if msg.Params.ReadBy == nil || *msg.Params.ReadBy < start.Add(wait).UnixMilli() || *msg.Params.ReadBy > time.Now().Add(wait).UnixMilli() {
+				t.Fatalf("readBy in %s, want %s after the hook began (%d)", body, wait, start.Add(wait).UnixMilli())
+			}
 		}
 	}
 }

@@ -115,7 +115,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 		stdout.Write(guard(payload))
 		return 0
 	}
-	out, err := ask(paths.Socket(), Frame(harness, event, payload), WaitsFor(event, payload), daemon)
+	out, err := ask(paths.Socket(), Frame(harness, event, payload), WaitsFor(event, payload), daemon, true)
 	if err != nil {
 		refused(err)
 		hookLog("%s: %v", event, err)
@@ -205,9 +205,11 @@ func Call(sock string, frame []byte, wait time.Duration, daemon string) (json.Ra
 // ask is a hook's call, through the breaker: while a hook found the daemon hung lately, the daemon gets
 // BreakerWait to read the request (and, where the hook cannot see whether it did, to answer); a daemon
 // that answers closes the breaker, one found hung (errHung, or no answer in a whole EventWait) opens it.
-// The mark is looked for only once a daemon is connected: with none there is nothing to wait for.
-func ask(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
-	out, hung, err := call(sock, frame, w, daemon, true)
+// The mark is looked for only once a daemon is connected: with none there is nothing to wait for. With
+// readBy the frame (a hook's, whose params object ends it) says when the hook stops waiting for the daemon
+// to read it (the hook method's readBy): read later, nobody waits for its answer.
+func ask(sock string, frame []byte, w Waits, daemon string, readBy bool) (json.RawMessage, error) {
+	out, hung, err := call(sock, frame, w, daemon, true, readBy)
 	switch {
 	case errors.Is(err, errHung), errors.Is(err, errSilent) && w.Answer >= EventWait:
 		tripBreaker(sock, time.Now())
@@ -250,13 +252,14 @@ func (e *daemonError) Error() string { return fmt.Sprintf("daemon: %s (%d)", e.M
 // that does not read it in time is errHung (wrapping os.ErrDeadlineExceeded), one that reads it and does
 // not answer in time errSilent.
 func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMessage, error) {
-	out, _, err := call(sock, frame, w, daemon, false)
+	out, _, err := call(sock, frame, w, daemon, false, false)
 	return out, err
 }
 
 // call is CallWithin; with breaker, once a daemon is connected, the waits are breakerWaits while a hook
-// found it hung lately (hung).
-func call(sock string, frame []byte, w Waits, daemon string, breaker bool) (out json.RawMessage, hung bool, err error) {
+// found it hung lately (hung); with readBy, the frame's params end with when the hook stops waiting for
+// the daemon to read it.
+func call(sock string, frame []byte, w Waits, daemon string, breaker, readBy bool) (out json.RawMessage, hung bool, err error) {
 	c, err := usersock.Dial(sock, time.Second)
 	if err != nil && daemon != "" && usersock.Absent(err) {
 		if err = launchDaemon(daemon, sock); err == nil {
@@ -276,8 +279,17 @@ func call(sock string, frame []byte, w Waits, daemon string, breaker bool) (out 
 	start := time.Now()
 	// Sent with a Content-Length header rather than as a line: the daemon then reads a payload of tens
 	// of megabytes into one buffer of its size, instead of growing one line by line as it comes.
-	body := bytes.TrimSuffix(frame, []byte("\n"))
-	if err := send(c, append(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)), body...), start, w); err != nil {
+	body, tail := bytes.TrimSuffix(frame, []byte("\n")), []byte(nil)
+	if readBy && bytes.HasSuffix(body, []byte("}}")) {
+		// Spliced in at the params' end rather than written into a copy of a payload of megabytes.
+		by := start.Add(w.Answer)
+		if seesTaken {
+			by = start.Add(min(w.Taken, w.Answer))
+		}
+		body, tail = body[:len(body)-2], fmt.Appendf(nil, `,"readBy":%d}}`, by.UnixMilli())
+	}
+	head := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)+len(tail))
+	if err := send(c, start, w, head, body, tail); err != nil {
 		return nil, hung, fmt.Errorf("send: %w", err)
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
@@ -317,8 +329,17 @@ func call(sock string, frame []byte, w Waits, daemon string, breaker bool) (out 
 // megabytes goes on as long as the daemon reads it, and stops when it does not.
 const sendPiece = 256 << 10
 
-// send writes msg, each piece within w.Taken and all of it within w.Answer of start.
-func send(c net.Conn, msg []byte, start time.Time, w Waits) error {
+// send writes the parts of a message, each piece within w.Taken and all of it within w.Answer of start.
+func send(c net.Conn, start time.Time, w Waits, parts ...[]byte) error {
+	for _, part := range parts {
+		if err := sendPart(c, part, start, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sendPart(c net.Conn, msg []byte, start time.Time, w Waits) error {
 	end := start.Add(w.Answer)
 	for len(msg) > 0 {
 		piece := msg[:min(len(msg), sendPiece)]
@@ -497,7 +518,7 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	b.WriteString(`"payload":`)
 	b.Write(bytes.TrimSpace(payload))
 	b.WriteString("}}\n")
-	out, err := ask(paths.Socket(), b.Bytes(), Waits{Taken: time.Second, Answer: time.Second}, "")
+	out, err := ask(paths.Socket(), b.Bytes(), Waits{Taken: time.Second, Answer: time.Second}, "", false)
 	if err != nil || len(out) == 0 {
 		refused(err)
 		fmt.Fprintln(stdout, IdleLine(payload))
