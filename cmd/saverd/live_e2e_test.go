@@ -211,6 +211,11 @@ func TestRealClaudeCodeDetectorCard(t *testing.T) {
 // than once without the detectors.
 const liveTurns = 9
 
+// claudeLiveTurns is how many turns the measured session runs in Claude Code: with every call of a turn
+// counted (its last, written after the Stop hook, once was not), the cadence opens after turns 3, 6 and 10
+// without the detectors and 3 and 9 with them, so nine turns showed no difference in forks.
+const claudeLiveTurns = 12
+
 // TestRealJudgeSpendClaudeCode runs one scripted session through the real Claude Code twice, the
 // detectors off and on, and measures the judge's forks in the forks log: the tokens it was asked to
 // spend. Each turn builds four times with nothing edited (16k characters each: what a detector names)
@@ -245,7 +250,7 @@ func TestRealJudgeSpendClaudeCode(t *testing.T) {
 		}
 		read := claudeapi.ToolUse("Read", map[string]string{"file_path": filepath.Join(c.Dir, "math.js")})
 		id := ""
-		for turn := 1; turn <= liveTurns; turn++ {
+		for turn := 1; turn <= claudeLiveTurns; turn++ {
 			m.mu.Lock()
 			m.turn = turn
 			m.mu.Unlock()
@@ -276,7 +281,7 @@ func TestRealJudgeSpendClaudeCode(t *testing.T) {
 		m    measured
 	}{{"off", off}, {"on", on}} {
 		t.Logf("detectors %-3s: %d judge forks over %d turns (after turns %v), %d tokens billed (in %d, out %d, cache writes %d; cache reads %d)",
-			c.name, c.m.forks, liveTurns, c.m.after, billed(c.m.tokens), c.m.tokens.Input, c.m.tokens.Output, c.m.tokens.CacheWrite, c.m.tokens.CacheRead)
+			c.name, c.m.forks, claudeLiveTurns, c.m.after, billed(c.m.tokens), c.m.tokens.Input, c.m.tokens.Output, c.m.tokens.CacheWrite, c.m.tokens.CacheRead)
 	}
 	if !strings.Contains(on.cards, "re-running `npm run build`") || strings.Contains(off.cards, "re-running `npm run build`") {
 		t.Fatalf("the build's card: with the detectors\n%s\nwithout\n%s", on.cards, off.cards)
