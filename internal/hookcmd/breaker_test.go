@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -208,3 +209,51 @@ func TestAskSaysWhenItStopsWaiting(t *testing.T) {
 		}
 	}
 }
+
+// TestReadByCountsFromTheLastByte: a request of megabytes that a busy daemon reads slowly, whole only
+// after StallWait, is not late: readBy runs from when its last part was written, so the daemon that read
+// it all in time finds it before readBy.
+func TestReadByCountsFromTheLastByte(t *testing.T) {
+	if !seesTaken {
+		t.Skip("this platform cannot tell a daemon that read a request from one that did not")
+	}
+	type read struct {
+		body []byte
+		at   time.Time
+	}
+	got := make(chan read, 1)
+	sock := daemonLike(t, func(c net.Conn) {
+		slow := bufio.NewReaderSize(readerFunc(func(p []byte) (int, error) {
+			time.Sleep(40 * time.Millisecond)
+			return c.Read(p[:min(len(p), 128<<10)])
+		}), 128<<10)
+		body, _ := readAnswer(slow)
+		got <- read{body, time.Now()}
+		answer(c)
+	})
+	payload, _ := json.Marshal(map[string]string{"session_id": "s", "stdout": strings.Repeat("x", 6<<20)})
+	start := time.Now()
+	if _, err := ask(sock, Frame("claude-code", "PostToolUse", payload), WaitsFor("PostToolUse", payload), "", true); err != nil {
+		t.Fatal(err)
+	}
+	r := <-got
+	var msg struct {
+		Params struct {
+			ReadBy int64 `json:"readBy"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(r.body, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if took := r.at.Sub(start); took < StallWait {
+		t.Fatalf("the daemon read the request in %s: the test wants it slower than StallWait", took)
+	}
+	if r.at.UnixMilli() > msg.Params.ReadBy {
+		t.Fatalf("read whole %s after the hook began, readBy %d ms after: a request the hook still waited for reads as late",
+			r.at.Sub(start), msg.Params.ReadBy-start.UnixMilli())
+	}
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

@@ -280,20 +280,24 @@ func call(sock string, frame []byte, w Waits, daemon string, breaker, readBy boo
 	// Sent with a Content-Length header rather than as a line: the daemon then reads a payload of tens
 	// of megabytes into one buffer of its size, instead of growing one line by line as it comes.
 	body, tail := bytes.TrimSuffix(frame, []byte("\n")), []byte(nil)
-	if readBy && bytes.HasSuffix(body, []byte("}}")) {
-		// Spliced in at the params' end rather than written into a copy of a payload of megabytes.
-		by := start.Add(w.Answer)
-		if seesTaken {
-			by = start.Add(min(w.Taken, w.Answer))
-		}
-		body, tail = body[:len(body)-2], fmt.Appendf(nil, `,"readBy":%d}}`, by.UnixMilli())
+	readBy = readBy && bytes.HasSuffix(body, []byte("}}"))
+	if readBy { // spliced in at the params' end rather than written into a copy of a payload of megabytes
+		body, tail = body[:len(body)-2], readByTail(start, start, w)
 	}
 	head := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)+len(tail))
-	if err := send(c, start, w, head, body, tail); err != nil {
+	if err := send(c, start, w, head, body); err != nil {
+		return nil, hung, fmt.Errorf("send: %w", err)
+	}
+	if readBy { // what the daemon was given to read the rest in runs from now: a payload takes its time
+		if again := readByTail(time.Now(), start, w); len(again) == len(tail) {
+			tail = again
+		}
+	}
+	if err := send(c, start, w, tail); err != nil {
 		return nil, hung, fmt.Errorf("send: %w", err)
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
-	if err := await(c, r, start, w); err != nil {
+	if err := await(c, r, time.Now(), start, w); err != nil {
 		return nil, hung, err
 	}
 	line, err := readAnswer(r)
@@ -360,17 +364,32 @@ func sendPart(c net.Conn, msg []byte, start time.Time, w Waits) error {
 	return nil
 }
 
-// await waits for the answer to begin: w.Taken for the daemon to read the request, then, once it has (or
-// where the hook cannot see whether it has), until w.Answer from start.
-func await(c net.Conn, r *bufio.Reader, start time.Time, w Waits) error {
-	_ = c.SetReadDeadline(start.Add(min(w.Taken, w.Answer)))
+// readByTail ends a hook's params with when it stops waiting for the daemon to read it, the request's
+// last part written at sent: w.Taken after that where the hook sees the read (await), else w.Answer after
+// start.
+func readByTail(sent, start time.Time, w Waits) []byte {
+	by := start.Add(w.Answer)
+	if seesTaken && sent.Add(w.Taken).Before(by) {
+		by = sent.Add(w.Taken)
+	}
+	return fmt.Appendf(nil, `,"readBy":%d}}`, by.UnixMilli())
+}
+
+// await waits for the answer to begin: w.Taken from sent (the request written) for the daemon to read the
+// request, then, once it has (or where the hook cannot see whether it has), until w.Answer from start.
+func await(c net.Conn, r *bufio.Reader, sent, start time.Time, w Waits) error {
+	first := sent.Add(w.Taken)
+	if end := start.Add(w.Answer); end.Before(first) {
+		first = end
+	}
+	_ = c.SetReadDeadline(first)
 	_, err := r.Peek(1)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		if ok, known := taken(c); known && !ok {
 			return fmt.Errorf("%w in %s: %w", errHung, w.Taken, err)
 		}
-		if w.Taken < w.Answer {
-			_ = c.SetReadDeadline(start.Add(w.Answer))
+		if end := start.Add(w.Answer); first.Before(end) {
+			_ = c.SetReadDeadline(end)
 			_, err = r.Peek(1)
 		}
 	}
