@@ -285,15 +285,7 @@ func call(sock string, frame []byte, w Waits, daemon string, breaker, readBy boo
 		body, tail = body[:len(body)-2], readByTail(start, start, w)
 	}
 	head := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(body)+len(tail))
-	if err := send(c, start, w, head, body); err != nil {
-		return nil, hung, fmt.Errorf("send: %w", err)
-	}
-	if readBy { // what the daemon was given to read the rest in runs from now: a payload takes its time
-		if again := readByTail(time.Now(), start, w); len(again) == len(tail) {
-			tail = again
-		}
-	}
-	if err := send(c, start, w, tail); err != nil {
+	if err := sendFrame(c, start, w, head, body, tail); err != nil {
 		return nil, hung, fmt.Errorf("send: %w", err)
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
@@ -332,6 +324,28 @@ func call(sock string, frame []byte, w Waits, daemon string, breaker, readBy boo
 // sendPiece is how much of a request one write gives the daemon w.Taken to take: a request of tens of
 // megabytes goes on as long as the daemon reads it, and stops when it does not.
 const sendPiece = 256 << 10
+
+// oneWrite is the largest request written in one write, its parts copied together: the daemon then wakes
+// once for it.
+const oneWrite = 64 << 10
+
+// sendFrame writes a request: its header, body and tail (the readBy that ends a hook's params, or
+// nothing). A large body goes as it lies, and the tail after it says readBy from then: the daemon was
+// given w.Taken to read the rest from when the last part was written.
+func sendFrame(c net.Conn, start time.Time, w Waits, head, body, tail []byte) error {
+	if len(body) <= oneWrite {
+		return send(c, start, w, append(append(head, body...), tail...))
+	}
+	if err := send(c, start, w, head, body); err != nil {
+		return err
+	}
+	if len(tail) > 0 {
+		if again := readByTail(time.Now(), start, w); len(again) == len(tail) {
+			tail = again
+		}
+	}
+	return send(c, start, w, tail)
+}
 
 // send writes the parts of a message, each piece within w.Taken and all of it within w.Answer of start.
 func send(c net.Conn, start time.Time, w Waits, parts ...[]byte) error {
