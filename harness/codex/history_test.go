@@ -111,6 +111,13 @@ func TestCodexTranscriptBadLines(t *testing.T) {
 	}
 }
 
+// blocked is what Codex 0.169.0 writes for a prompt a hook blocked (a `$saver debug`), at the second at.
+func blocked(at string) string {
+	return `{"timestamp":"` + at + `.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"b1","started_at":1,"model_context_window":258400}}` + "\n" +
+		`{"timestamp":"` + at + `.110Z","type":"turn_context","payload":{"turn_id":"b1","cwd":"/home/dev/src/demo-proj","model":"gpt-5.5"}}` + "\n" +
+		`{"timestamp":"` + at + `.300Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"b1","last_agent_message":null,"duration_ms":194}}` + "\n"
+}
+
 // TestCodexBlockedPromptsAreNoTurns: a prompt a hook blocked (saverd's own `$saver` commands) leaves a
 // task_started and a task_complete in the rollout and nothing between them but the turn's context: it is
 // no turn of the audit, as the live side never counts it, wherever it falls. A turn the person began and
@@ -121,12 +128,6 @@ func TestCodexBlockedPromptsAreNoTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(src), "\n")
-	// What Codex 0.169.0 wrote for a blocked `$saver debug`, times aside.
-	blocked := func(at string) string {
-		return `{"timestamp":"` + at + `.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"b1","started_at":1,"model_context_window":258400}}` + "\n" +
-			`{"timestamp":"` + at + `.110Z","type":"turn_context","payload":{"turn_id":"b1","cwd":"/home/dev/src/demo-proj","model":"gpt-5.5"}}` + "\n" +
-			`{"timestamp":"` + at + `.300Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"b1","last_agent_message":null,"duration_ms":194}}` + "\n"
-	}
 	aborted := `{"timestamp":"2026-12-01T19:45:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"a1"}}` + "\n" +
 		`{"timestamp":"2026-12-01T19:45:00.200Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"never mind"}]}}` + "\n" +
 		`{"timestamp":"2026-12-01T19:45:00.300Z","type":"event_msg","payload":{"type":"turn_aborted","turn_id":"a1"}}` + "\n"
