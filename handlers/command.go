@@ -229,6 +229,10 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 	if sess.dispatch(state.Decide{PatternID: patternID, Choice: choice, Text: text}).Decided == "" {
 		return
 	}
+	if sess.decidedAt == nil {
+		sess.decidedAt = map[string]int64{}
+	}
+	sess.decidedAt[patternID] = sess.srv.now(nil)
 	switch choice {
 	case state.Ignore:
 		sess.toast("ContextSaver: ignored \"" + kind + "\"")

@@ -163,6 +163,7 @@ func (s *Server) joinOrStart(live harness.Live, p HookParams, pl bridge.Payload,
 func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload, now int64) *Session {
 	b := newBridged(live, pl)
 	var history []intake.SessionMessage
+	var before bridge.Usage // what the main loop spent before this daemon met the session
 	if pl.TranscriptPath != "" {
 		h, err := historyOf(live, pl.TranscriptPath)
 		switch {
@@ -174,6 +175,7 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 		history = h
 		if err == nil || !safefile.IsLimit(err) { // a file refused once is not read again
 			if u, end, err := live.TurnUsage(pl.TranscriptPath, 0); err == nil {
+				before = u
 				if b.model == "" {
 					b.model = u.Model
 				}
@@ -185,12 +187,15 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 	var detectors bool
 	st.Budget, detectors = s.settingsFor(pl.Cwd, nil, true) // the project's .saverd.json, else the defaults
 	stored := s.loadPatterns(st)
-	// The fixes this session sent before the daemon that held it went away, and those its context still
-	// holds (a resume into a context that holds them sends no second copy).
-	var fixes, held []string
+	// A session with a history is rejoined as the daemon that held it left it (rejoin.go); of the fixes
+	// it brings back, those its context still holds are not sent again (a resume into a context that
+	// holds them sends no second copy).
+	var rj *rejoin
+	var held []string
 	if len(history) > 0 {
-		fixes = restoredFixes(stored, pl.TranscriptPath)
-		held = live.HeldTexts(pl.TranscriptPath, fixes)
+		r := s.rejoinOf(pl.SessionID, pl.TranscriptPath, stored, before, b.model)
+		rj = &r
+		held = live.HeldTexts(pl.TranscriptPath, r.fixes)
 	}
 	sess := newSession(s, pl.SessionID, st, p.Debug)
 	sess.stored = stored
@@ -200,16 +205,19 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 	s.sessions[pl.SessionID] = sess
 	s.mu.Unlock()
 	sess.event(func() {
+		sess.noteModel(b.model, now) // priced before anything is spent: the transcript names the model
 		if pl.ContextTokens != nil {
 			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), max(1, *pl.ContextTokens)), Now: now})
 		}
-		sess.adopt(history, now)
-		for _, text := range fixes {
-			sess.dispatch(state.StandingAdd{Text: text})
+		n := sess.adoptRows(history)
+		if rj != nil {
+			sess.dispatch(rj.act)
 		}
 		if len(held) > 0 {
 			sess.dispatch(state.ContextHolds{Texts: held})
 		}
+		// A session the habit judge ran on before has had its check: its cards and decisions came back.
+		sess.adopted(n, now, rj == nil || rj.act.Judge.Runs == 0)
 		if pl.Event == bridge.SessionStart && pl.Source == "compact" {
 			sess.compacted()
 		}

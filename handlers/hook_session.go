@@ -190,28 +190,3 @@ func contextOf(window, tokens int64) *state.Usage {
 	pct := jstext.Round(float64(tokens)*1000/float64(window)) / 10
 	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
 }
-
-// restoredFixes is the standing instructions this session's Fixes sent before the daemon that held it
-// went away: a pattern the registry has as fixed (its card's own fix, a habit) since the session's
-// transcript began was decided in this session, and its instruction keeps standing for its context and
-// its subagents. A Fix with the person's own words (steer) is not in the registry, so it cannot come back.
-func restoredFixes(stored map[string]storedCopy, transcript string) []string {
-	since, ok := bridge.StartedAt(transcript)
-	if !ok {
-		return nil
-	}
-	ids := make([]string, 0, len(stored))
-	for id := range stored {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids) // one order every time: the instructions read the same after every restart
-	var out []string
-	for _, id := range ids {
-		c := stored[id]
-		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Fix || c.sp.Lean != nil {
-			continue
-		}
-		out = append(out, state.InstructionOf(state.FixPrompt(&c.sp)))
-	}
-	return out
-}

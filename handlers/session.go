@@ -52,6 +52,9 @@ type Session struct {
 	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
 	// registry.go); guarded by mu.
 	stored map[string]storedCopy
+	// decidedAt: per pattern id, when the person last decided it in this session (ms, the daemon's
+	// clock), which its next registry write carries (storedCopy.decidedAt); guarded by mu.
+	decidedAt map[string]int64
 	// invalidating: a ui.invalidate is already scheduled (its timer clears it).
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.

@@ -288,9 +288,10 @@ func SinksOf(rows []Row, folded map[string]Folded, m Measure) Sinks {
 // LoopTokens is the new tokens a loop was billed: input, cache creation and output.
 func LoopTokens(l *Loop) int64 { return l.Tokens.Input + l.Tokens.CacheCreate + l.Tokens.Output }
 
-// TotalTokens sums every new (non-cache-read) token this session's turns reported.
+// TotalTokens sums every new (non-cache-read) token this session's turns reported, and its main loop's
+// before this daemon joined it (Before).
 func TotalTokens(s *State) int64 {
-	var n int64
+	n := s.Before.Input + s.Before.Output + s.Before.CacheCreate
 	for i := range s.Turns {
 		t := &s.Turns[i]
 		n += t.Input + t.Output + t.CacheCreate

@@ -138,7 +138,9 @@ func reduce(s *State, a Action, e *Effects) {
 	case Injected:
 		inject(s, a)
 	case ContextHolds:
-		holds(s, a.Texts, s.Turn)
+		held(s, a.Texts)
+	case Rejoined:
+		rejoined(s, a)
 	case SetBudget:
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:
@@ -244,6 +246,8 @@ func deref(a Action) Action {
 	case *Injected:
 		return derefOf(p)
 	case *ContextHolds:
+		return derefOf(p)
+	case *Rejoined:
 		return derefOf(p)
 	}
 	return a

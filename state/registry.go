@@ -131,14 +131,14 @@ func storedEntryOf(v any) (StoredPattern, bool) {
 	return StoredPattern{
 		ID: id, Category: Category(category), Kind: kind, Signature: sig, Why: why, Alternative: alternative,
 		Confidence: confidence, Proposal: proposal, EstTokensPerTurn: est, LastDecision: last, Lean: lean,
-		ChangedAt: storedChangedAt(o),
+		ChangedAt: storedStamp(o, "changedAt"), DecidedAt: storedStamp(o, "decidedAt"),
 	}, true
 }
 
-// storedChangedAt reads changedAt, which entries written before it existed lack: a whole non-negative
-// number, anything else read as 0 (never stamped) rather than costing the entry.
-func storedChangedAt(o map[string]any) int64 {
-	n, ok := o["changedAt"].(float64)
+// storedStamp reads a time stamp (changedAt, decidedAt), which entries written before it existed lack: a
+// whole non-negative number, anything else read as 0 (never stamped) rather than costing the entry.
+func storedStamp(o map[string]any, name string) int64 {
+	n, ok := o[name].(float64)
 	if !ok || !(n >= 0) || n > 1<<53 || n != math.Trunc(n) {
 		return 0
 	}

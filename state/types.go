@@ -331,6 +331,11 @@ type StoredPattern struct {
 	// sessions writing one registry merge per pattern, newest first; 0 when never stamped. Only the
 	// registry file carries it: a session's own patterns hold 0.
 	ChangedAt int64 `json:"changedAt,omitempty"`
+	// DecidedAt is when a session last decided the entry (Unix ms, the daemon's clock; 0 when never, or
+	// by a daemon before it was kept), so a daemon that rejoins a session tells the decisions made in it
+	// from an earlier session's, which a judge re-finding the pattern would stamp ChangedAt over. Only
+	// the registry file carries it, as ChangedAt.
+	DecidedAt int64 `json:"decidedAt,omitempty"`
 }
 
 // Cost is a process finding's claimed cost, clamped to its cited handles.
@@ -443,6 +448,9 @@ type State struct {
 	// plugin's state, which re-sent every standing instruction with every prompt. Replaced, never
 	// appended to in place.
 	Delivered []string `json:"-"`
+	// Before is what the main loop's calls spent before this daemon joined the session (Rejoined): the
+	// session's own tokens count it beside the turns it recorded. Beyond the plugin's state.
+	Before Tokens `json:"-"`
 	// Detections is what the live detectors last read and how much of the new work their findings
 	// explain (detected.go); beyond the plugin, which had no detectors.
 	Detections Detections `json:"-"`
