@@ -14,8 +14,11 @@ func Reduce(s *State, a Action) Effects {
 	if s == nil {
 		return e
 	}
-	saved := s.Saved
+	saved, cards := s.Saved, s.Cards
 	reduce(s, a, &e)
+	if !sameSlice(cards, s.Cards) { // Cards is replaced or grown, never written in place
+		keepSeats(s)
+	}
 	e.Saved = Saved{Ms: s.Saved.Ms - saved.Ms, Chars: s.Saved.Chars - saved.Chars}
 	return e
 }
@@ -148,6 +151,11 @@ func reduce(s *State, a Action, e *Effects) {
 	case Detected:
 		detected(s, a, e)
 	}
+}
+
+// sameSlice reports whether a and b are one slice: the same length over the same array.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // withKey is a copy of m with key set (or removed): the maps State holds are copy-on-write, so a clone

@@ -236,7 +236,7 @@ func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 			sinks.Sinks = []state.Sink{}
 		}
 	}
-	same("pane", pane, relapsedWording(o.Pane))
+	same("pane", pane, stableNumbers(relapsedWording(o.Pane), s))
 	same("band", view.BuildBand(s), o.Band)
 	same("bandNow", view.BuildBandAt(s, o.BandNow.Now), o.BandNow.Model)
 	same("storable", state.StorableOf(s), o.Storable)
@@ -273,6 +273,29 @@ func relapsedWording(pane any) any {
 			}
 		}
 	}
+	return pane
+}
+
+// stableNumbers is a recorded pane in saverd's numbering: each card wears the number it was given when
+// it was queued and keeps while it is open, and the cards are listed by it, where the plugin numbered
+// them by their place in the queue, newest first (protocol.md, "Differences from the plugin").
+func stableNumbers(pane any, s *state.State) any {
+	p, ok := pane.(map[string]any)
+	if !ok {
+		return pane
+	}
+	cards, _ := p["wasters"].([]any)
+	for _, c := range cards {
+		if card, ok := c.(map[string]any); ok {
+			id, _ := card["patternId"].(string)
+			card["n"] = float64(state.CardNumber(s, id))
+		}
+	}
+	slices.SortStableFunc(cards, func(a, b any) int {
+		na, _ := a.(map[string]any)["n"].(float64)
+		nb, _ := b.(map[string]any)["n"].(float64)
+		return int(na - nb)
+	})
 	return pane
 }
 

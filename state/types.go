@@ -408,19 +408,22 @@ type Saved struct {
 
 // State is one session.
 type State struct {
-	Cwd          string              `json:"cwd"`
-	Turn         int                 `json:"turn"`
-	Seq          int                 `json:"seq"`
-	Rows         []Row               `json:"rows"`
-	Folded       map[string]Folded   `json:"folded"`
-	Turns        []TurnStat          `json:"turns"`
-	Loops        []Loop              `json:"loops"`
-	Runs         []Run               `json:"runs"`
-	Usage        Usage               `json:"usage"`
-	Overhead     *Overhead           `json:"overhead"`
-	Compactions  []int               `json:"compactions"`
-	Patterns     []Pattern           `json:"patterns"`
-	Cards        []string            `json:"cards"`
+	Cwd         string            `json:"cwd"`
+	Turn        int               `json:"turn"`
+	Seq         int               `json:"seq"`
+	Rows        []Row             `json:"rows"`
+	Folded      map[string]Folded `json:"folded"`
+	Turns       []TurnStat        `json:"turns"`
+	Loops       []Loop            `json:"loops"`
+	Runs        []Run             `json:"runs"`
+	Usage       Usage             `json:"usage"`
+	Overhead    *Overhead         `json:"overhead"`
+	Compactions []int             `json:"compactions"`
+	Patterns    []Pattern         `json:"patterns"`
+	Cards       []string          `json:"cards"`
+	// Seats is the open cards by the number the person was shown (seats.go): beyond the plugin, which
+	// numbered a card by its place in Cards. Replaced, never written in place.
+	Seats        []string            `json:"-"`
 	Expanded     *string             `json:"expanded"`
 	Steering     *string             `json:"steering"`
 	SteerDraft   *string             `json:"steerDraft"`

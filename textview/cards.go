@@ -8,7 +8,7 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// wasters is the WASTERS section: one numbered card per undecided pattern, newest first.
+// wasters is the WASTERS section: one card per undecided pattern, by the number it keeps while open.
 func wasters(m view.PaneModel, w int, command string) []string {
 	if len(m.Wasters) == 0 {
 		if len(m.Decided) == 0 {

@@ -46,7 +46,7 @@ func BuildBandAt(s *state.State, now int64) BandModel {
 
 // waitingCost is what the cards still awaiting a decision have already cost: the figures the teaser states.
 func waitingCost(s *state.State) (ms, chars float64) {
-	cards := queued(s)
+	cards, _ := queued(s)
 	find := rowFinder(s, cards)
 	for _, p := range cards {
 		t := totalOf(p, citedOf(p, s, find(p.Hits)))
