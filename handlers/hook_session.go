@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/saverd/saverd/bridge"
@@ -128,7 +129,7 @@ func (sess *Session) bridgedFound(queued []string) {
 		return
 	}
 	cmd := sess.command()
-	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix 1 fixes the first")
+	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix " + strconv.Itoa(sess.seatOf(queued[0])) + " fixes the first")
 }
 
 // command is how the session's person types saverd's command: its harness's Command, else /saver, as a
