@@ -32,6 +32,9 @@ type HookParams struct {
 	Payload json.RawMessage `json:"payload"`
 	// Debug makes a session the hook starts a debug session (CONTEXTSAVER_DEBUG in the hook's environment).
 	Debug bool `json:"debug,omitempty"`
+	// Plugin: the hook is one of saverd's plugin's (saverd-hook --plugin), so the session's replies name
+	// the plugin's command until the person types one.
+	Plugin bool `json:"plugin,omitempty"`
 }
 
 // hookWire is HookParams as the hook method reads them: the payload, which can hold tens of megabytes of
@@ -42,6 +45,7 @@ type hookWire struct {
 	Event   string `json:"event"`
 	Payload lent   `json:"payload"`
 	Debug   bool   `json:"debug,omitempty"`
+	Plugin  bool   `json:"plugin,omitempty"`
 }
 
 // lent is a JSON value kept as the decoder found it in its input, not copied (json.RawMessage copies).
@@ -64,7 +68,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug}
+	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, Plugin: w.Plugin}
 	if p.Harness == "" {
 		p.Harness = string(harness.Hooked) // a hook that names none (protocol.md, "hook")
 	}
@@ -90,8 +94,9 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
 		sess.event(func() { sess.bridge.model = pl.Model })
 	}
+	sess.bridge.plugin.Store(p.Plugin)
 	ans := s.hookEvent(ctx, sess, pl, now)
-	if out := bridge.WithToasts(ans, sess.takeMail()); !out.Empty() {
+	if out := sess.bridge.inWords(bridge.WithToasts(ans, sess.takeMail())); !out.Empty() {
 		return HookResult{Output: out}, nil
 	}
 	return HookResult{}, nil
@@ -282,7 +287,8 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		sess.event(func() { texts = sess.owedMain(true) })
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
-		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
+		if name, args, ok := bridge.SaverArgs(pl.Prompt); ok {
+			sess.bridge.typedCommand(name)
 			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now))

@@ -67,7 +67,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		select {
 		case <-wait:
 		case <-timer.C:
-			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.bridge.live.Command() + "` and in the next answers"
+			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.command() + "` and in the next answers"
 		case <-ctx.Done():
 			return reply
 		}
