@@ -251,12 +251,14 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 		sess.decidedAt = map[string]int64{}
 	}
 	sess.decidedAt[patternID] = sess.srv.now(nil)
-	switch choice {
-	case state.Ignore:
+	// A line typed in a harness is answered by its reply (`card 1 — "…" · ignored`), which says what an
+	// Ignore or a note's toast would say again; a Fix's toast says what it sends.
+	switch {
+	case choice == state.Ignore && !sess.replyTells:
 		sess.toast("ContextSaver: ignored \"" + kind + "\"")
-	case state.Fix:
+	case choice == state.Fix:
 		sess.toast("ContextSaver: fixed — " + alternative)
-	case state.FixWithNote:
+	case choice == state.FixWithNote && !sess.replyTells:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
 	if err := sess.persistNow(); err != nil {

@@ -76,7 +76,11 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		return joinText(joinText(sess.takeMail()...), pane)
 	}
 	var reply string
-	sess.event(func() { reply = sess.saver(args, now) })
+	sess.event(func() {
+		sess.replyTells = true
+		defer func() { sess.replyTells = false }()
+		reply = sess.saver(args, now)
+	})
 	return joinText(joinText(sess.takeMail()...), reply)
 }
 

@@ -723,3 +723,27 @@ func TestAgentNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedDecisionSaidOnce: `/saver ignore 1` typed in a harness answers one line that says it (the
+// reply), not the reply and a toast in other words; a Fix's toast stays, as it says what is sent.
+func TestTypedDecisionSaidOnce(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.twelve()
+	h.host.queue(threeFindings())
+	h.srv.mu.Lock()
+	sess := h.srv.sessions["cc-1"]
+	h.srv.mu.Unlock()
+	sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}}) // takes the run's toast
+	for _, c := range []struct{ line, want, not string }{
+		{"/saver ignore 1", `ContextSaver: card 1 — "` + suiteKind + `" · ignored`, "ContextSaver: ignored"},
+		{"/saver fix 2 only grep src/", "· fixed with your note: only grep src/", "ContextSaver: fixed with your note —"},
+		{"/saver fix 3", "ContextSaver: fixed — " + rereadAlt, ""},
+	} {
+		a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": c.line})
+		if a == nil || !strings.Contains(a.Reason, c.want) || (c.not != "" && strings.Contains(a.Reason, c.not)) {
+			t.Fatalf("%s answered %+v: want %q and no %q", c.line, a, c.want, c.not)
+		}
+	}
+}

@@ -49,6 +49,11 @@ func card(c *view.Card, steering bool, draft *string, w int) []string {
 	for i := range c.Evidence {
 		lines = append(lines, evidence(&c.Evidence[i], w)...)
 	}
+	// A card shows its newest few receipts (the seed's CardEvidence); its figures count them all, so a
+	// "4×" over three receipts says where the fourth went.
+	if shown := len(c.Evidence); shown > 0 && c.Total.Calls > shown {
+		lines = append(lines, cut(body+"(the newest "+strconv.Itoa(shown)+" of "+strconv.Itoa(c.Total.Calls)+" shown)", w))
+	}
 	return lines
 }
 

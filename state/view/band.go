@@ -30,17 +30,18 @@ func BuildBandAt(s *state.State, now int64) BandModel {
 	ms, chars := waitingCost(s)
 	died := diedOf(s)
 	return BandModel{
-		State:    bandState(s, died),
-		Died:     died,
-		Running:  runningOf(s, now),
-		Fresh:    len(s.Cards),
-		CostPct:  state.PctOf(chars, s.Usage.Window),
-		CostMs:   ms,
-		SavedPct: state.PctOf(s.Saved.Chars, s.Usage.Window),
-		SavedMs:  s.Saved.Ms,
-		Money:    MoneyOf(s),
-		Calls:    len(s.Rows),
-		PaneOpen: s.PaneOpen,
+		State:      bandState(s, died),
+		Died:       died,
+		Running:    runningOf(s, now),
+		Fresh:      len(s.Cards),
+		CostPct:    state.PctOf(chars, s.Usage.Window),
+		CostMs:     ms,
+		SavedPct:   state.PctOf(s.Saved.Chars, s.Usage.Window),
+		SavedMs:    s.Saved.Ms,
+		SavedChars: s.Saved.Chars,
+		Money:      MoneyOf(s),
+		Calls:      len(s.Rows),
+		PaneOpen:   s.PaneOpen,
 	}
 }
 
