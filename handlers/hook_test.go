@@ -343,15 +343,21 @@ func BenchmarkHookHugeToolOutput(b *testing.B) {
 	}
 }
 
-func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
-	h := newHookHarness(t)
+// judgedSession is the hook session after the twelve calls, with the fake host holding threeFindings for
+// the next run.
+func (h *hookHarness) judgedSession() *Session {
 	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
 	h.twelve()
 	h.host.queue(threeFindings())
-	// The turn's end opens the cadence gate: a run nobody asked for.
 	h.srv.mu.Lock()
-	sess := h.srv.sessions["cc-1"]
-	h.srv.mu.Unlock()
+	defer h.srv.mu.Unlock()
+	return h.srv.sessions["cc-1"]
+}
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	sess := h.judgedSession()
+	// The turn's end opens the cadence gate: a run nobody asked for.
 	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
 	if len(h.host.forksOf("judge")) == 0 {
 		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
@@ -728,12 +734,7 @@ func TestAgentNamed(t *testing.T) {
 // reply), not the reply and a toast in other words; a Fix's toast stays, as it says what is sent.
 func TestTypedDecisionSaidOnce(t *testing.T) {
 	h := newHookHarness(t)
-	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
-	h.twelve()
-	h.host.queue(threeFindings())
-	h.srv.mu.Lock()
-	sess := h.srv.sessions["cc-1"]
-	h.srv.mu.Unlock()
+	sess := h.judgedSession()
 	sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
 	h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}}) // takes the run's toast
 	for _, c := range []struct{ line, want, not string }{

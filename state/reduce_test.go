@@ -259,38 +259,39 @@ func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 // `relapsed · <kind>` where the plugin said `ignored · <kind>`, which is also what the person's own Ignore
 // is called (protocol.md, "Differences from the plugin").
 func relapsedWording(pane any) any {
-	p, ok := pane.(map[string]any)
-	if !ok {
-		return pane
-	}
-	cards, _ := p["wasters"].([]any)
-	for _, c := range cards {
-		if card, ok := c.(map[string]any); ok {
-			if kind, ok := card["kind"].(string); ok {
-				if rest, cut := strings.CutPrefix(kind, "ignored · "); cut {
-					card["kind"] = "relapsed · " + rest
-				}
+	for _, card := range wastersIn(pane) {
+		if kind, ok := card["kind"].(string); ok {
+			if rest, cut := strings.CutPrefix(kind, "ignored · "); cut {
+				card["kind"] = "relapsed · " + rest
 			}
 		}
 	}
 	return pane
 }
 
+// wastersIn is the cards of a recorded pane, each as its JSON object.
+func wastersIn(pane any) []map[string]any {
+	p, _ := pane.(map[string]any)
+	cards, _ := p["wasters"].([]any)
+	out := make([]map[string]any, 0, len(cards))
+	for _, c := range cards {
+		if card, ok := c.(map[string]any); ok {
+			out = append(out, card)
+		}
+	}
+	return out
+}
+
 // stableNumbers is a recorded pane in saverd's numbering: each card wears the number it was given when
 // it was queued and keeps while it is open, and the cards are listed by it, where the plugin numbered
 // them by their place in the queue, newest first (protocol.md, "Differences from the plugin").
 func stableNumbers(pane any, s *state.State) any {
-	p, ok := pane.(map[string]any)
-	if !ok {
-		return pane
+	for _, card := range wastersIn(pane) {
+		id, _ := card["patternId"].(string)
+		card["n"] = float64(state.CardNumber(s, id))
 	}
+	p, _ := pane.(map[string]any)
 	cards, _ := p["wasters"].([]any)
-	for _, c := range cards {
-		if card, ok := c.(map[string]any); ok {
-			id, _ := card["patternId"].(string)
-			card["n"] = float64(state.CardNumber(s, id))
-		}
-	}
 	slices.SortStableFunc(cards, func(a, b any) int {
 		na, _ := a.(map[string]any)["n"].(float64)
 		nb, _ := b.(map[string]any)["n"].(float64)

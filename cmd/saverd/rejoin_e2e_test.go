@@ -23,14 +23,8 @@ func TestRealClaudeCodeRejoin(t *testing.T) {
 	srv, c, state := liveProject(t, m, `{}`)
 	sock := filepath.Join(state, "run", "saverd.sock")
 	tools := []string{"--allowedTools", "Bash Read Edit"}
-	bash := func(cmd string) claudeapi.Reply {
-		return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": cmd})
-	}
-	edit := func(from, to string) claudeapi.Reply {
-		return claudeapi.ToolUse("Edit", map[string]any{"file_path": filepath.Join(c.Dir, "math.js"), "old_string": from, "new_string": to})
-	}
-	m.set(claudeapi.Steps(bash("npm run build"), bash("npm run build"), bash("npm run build"), bash("npm run build"),
-		edit("a+b", "a + b"), bash("npm test"), edit("a + b", "a+b"), bash("npm test"), claudeapi.Text("Step done.")))
+	build, test := bashStep("npm run build"), bashStep("npm test")
+	m.set(claudeapi.Steps(build, build, build, build, editStep(c, "a+b", "a + b"), test, editStep(c, "a + b", "a+b"), test, claudeapi.Text("Step done.")))
 	id, shown := streamed(t, c, "step one", tools...)
 	if len(shown) != 1 || !strings.Contains(shown[0], buildCard) {
 		t.Fatalf("the turn showed %q, want the build's card", shown)
