@@ -342,7 +342,7 @@ func TurnHandle(h string) (int, bool) {
 	return turnNumber(h[5:])
 }
 
-// turnNumber reads the digits of a handle as the plugin's /^\d+$/ and Number() do.
+// turnNumber reads the digits of a handle as ContextSaver's /^\d+$/ and Number() do.
 func turnNumber(digits string) (int, bool) {
 	if digits == "" {
 		return 0, false

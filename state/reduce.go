@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Reduce applies one action to s, in place, with the plugin's meaning for every member of its Action union,
+// Reduce applies one action to s, in place, with ContextSaver's meaning for every member of its Action union,
 // and says what it did that a caller answers (see Effects). It follows the package's mutation rule: the
 // slices Clone shares are only appended to or replaced, so a clone taken before the call never sees it.
 // An unknown action, or a nil pointer to one, changes nothing.
@@ -386,7 +386,7 @@ func resetState(s *State) {
 type lookup struct {
 	loops    map[string]int // loop id → its position plus loopBase at the time it was added
 	loopBase int            // loops dropped off the front so far
-	loopDups bool           // an id is held twice: fall back to scanning, as the plugin's map over loops does
+	loopDups bool           // an id is held twice: fall back to scanning, as ContextSaver's map over loops does
 	loopLen  int
 	loopHead *Loop
 

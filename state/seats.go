@@ -6,7 +6,7 @@ import "slices"
 // moved every number under the person: the Stop hook's "/saver fix 1 fixes it" meant the build habit,
 // and after `/saver check` the judge's new card was 1, which that same command then fixed. saverd gives
 // a card its number when it is queued, the next after the highest card still open, and the number keeps
-// meaning that card while it is open (protocol.md, "Differences from the plugin"). The queue (Cards)
+// meaning that card while it is open (protocol.md, "Differences from ContextSaver"). The queue (Cards)
 // keeps the seed's order for everything else.
 
 // Numbered is the open cards by number: position i holds the card numbered i+1, "" a number whose card

@@ -31,7 +31,7 @@ func card(c *view.Card, steering bool, draft *string, w int) []string {
 	body := "   "
 	lines := wrap("["+string(c.Category)+"] "+c.Kind, w, seat, body)
 	if stats := clean(c.Stats); stats != "" {
-		// The plugin's stats are " · "-joined figures: break between them, never inside one.
+		// ContextSaver's stats are " · "-joined figures: break between them, never inside one.
 		lines = append(lines, wrapParts(strings.Split(stats, sep), w, body, body)...)
 	}
 	lines = append(lines, labelled(body, "why", c.Why, w)...)
@@ -113,7 +113,7 @@ func decided(rows []view.DecidedRow, w int) []string {
 	return lines
 }
 
-// choiceOf is a decision in the words the plugin's toasts used for it.
+// choiceOf is a decision in the words ContextSaver's toasts used for it.
 func choiceOf(c state.Choice) string {
 	switch c {
 	case state.Ignore:

@@ -11,8 +11,8 @@ import (
 // What a fix saved is told one way wherever it is shown: the toast that says it settled, the band and
 // the pane's Saved row read the same figures in the same words.
 
-// PreciseDuration is a saved time as saverd tells it (the saved toast, the band, the pane's Saved row): the
-// plugin's form from a second on, and its real value under one (0.4s, 40ms), never a "0s" that hides it.
+// PreciseDuration is a saved time as saverd tells it (the saved toast, the band, the pane's Saved row):
+// ContextSaver's form from a second on, and its real value under one (0.4s, 40ms), never a "0s" that hides it.
 func PreciseDuration(ms float64) string {
 	switch {
 	case ms >= 999.5:

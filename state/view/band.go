@@ -85,7 +85,7 @@ func runningOf(s *state.State, now int64) *BandRunning {
 		if l.Run == nil || *l.Run != run.ID {
 			continue
 		}
-		ids = append(ids, l.ID) // a loop id held twice counts twice, as the plugin's filter
+		ids = append(ids, l.ID) // a loop id held twice counts twice, as ContextSaver's filter
 		if l.Ended == nil {
 			label = l.Label
 		}

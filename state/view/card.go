@@ -120,7 +120,7 @@ func queued(s *state.State) ([]*state.Pattern, []int) {
 	return out, numbers
 }
 
-// agentOfHandle is the loop id an `agent:<id>` handle names (the plugin's /^agent:(.+)$/: no line break).
+// agentOfHandle is the loop id an `agent:<id>` handle names (ContextSaver's /^agent:(.+)$/: no line break).
 func agentOfHandle(h string) (string, bool) {
 	id, ok := strings.CutPrefix(h, "agent:")
 	if !ok || id == "" || strings.ContainsAny(id, "\n\r\u2028\u2029") {
