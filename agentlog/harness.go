@@ -32,7 +32,8 @@ type Call struct {
 	// Key names the call among every log Scan reads: a call two logs copy (a fork's history) has one key
 	// and one time, and counts once; two distinct calls never share both. Prefix it with the harness id.
 	Key string
-	// Owner is the session the log line names, when it names one.
+	// Owner is the session that wrote the call, as its log line names it, when it names one: a copy in a
+	// fork's log names the session it was copied from, where the harness says so.
 	Owner string
 	Model string
 	At    time.Time
@@ -48,6 +49,25 @@ func (r *Record) AddCall(c Call) { r.calls = append(r.calls, c) }
 
 // SetCalls makes calls the record's calls, in place of any added; the record keeps the slice.
 func (r *Record) SetCalls(calls []Call) { r.calls = calls }
+
+// Began notes the time of a dated line of the session's log, read in the order the log was written: the
+// first one noted is when the log began. A --fork-session transcript begins when it was forked, before the
+// lines it copies from its parent with their own (earlier) times, so when the copies do not name their
+// writer, the log that began first is the one that wrote them (ownerOf). A reader that never notes one
+// leaves Start in its place.
+func (r *Record) Began(at time.Time) {
+	if r.began.IsZero() {
+		r.began = at
+	}
+}
+
+// beganAt is the time the session's log began: Began's, else Start.
+func (r *Record) beganAt() time.Time {
+	if r.began.IsZero() {
+		return r.Start
+	}
+	return r.began
+}
 
 // Finish fills what the record's calls give (calls, tools, tokens, models, cost at opt's prices), its
 // repository from Cwd, and a warning per model with no price. A harness package's reader calls it once,

@@ -44,7 +44,9 @@ type Record struct {
 	Warnings []string `json:"-"`
 
 	calls  []Call
-	hashes []uint64 // of the calls' sharedKey, set by Scan (hashCalls)
+	hashes []uint64       // of the calls' sharedKey, set by Scan (hashCalls)
+	began  time.Time      // the time of the log's first dated line in the order written (Began)
+	figure *HarnessFigure // the harness's own count, checked against the calls (CheckHarnessFigure)
 }
 
 // Cost is what the session cost in USD.

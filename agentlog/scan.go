@@ -141,7 +141,7 @@ type ScanOptions struct {
 // Scan reads every file with its Reader, in parallel, into one record per session, oldest first. A file
 // that cannot be read is a warning; the records' own warnings come back too. Calls that several logs share
 // (a --fork-session transcript copies its parent's history with the same message ids) are counted once, in
-// the session the copied lines name, else the one that started first; the same session found twice (a
+// the session that wrote them (ownerOf), never in a fork saverd ran; the same session found twice (a
 // rollout in sessions/ and archived_sessions/) is kept once, the copy with more calls.
 func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []string) {
 	workers := opt.Workers
@@ -209,9 +209,10 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 	}
 	recs, w := sameSession(recs)
 	warn = append(warn, w...)
-	// A fork of saverd's own repeats its parent's history by design: that is no news to the person.
-	known := func(copier, owner string) bool { return opt.Forks[copier].Parent == owner }
-	warn = append(warn, sharedCalls(recs, opt.Table(), known)...)
+	warn = append(warn, sharedCalls(recs, opt.Table(), opt.Forks)...)
+	for i := range recs {
+		recs[i].CheckHarnessFigure() // each call is now counted once, in its owner
+	}
 	recs, w = foldForks(recs, opt.Forks, opt.Table())
 	warn = append(warn, w...)
 	sort.Slice(recs, func(i, j int) bool {

@@ -33,12 +33,10 @@ type copiedCall struct {
 	at  int64
 }
 
-// sharedCalls counts once every call that several records hold, leaving it in its owner: the session
-// the copied line names when that is one of the holders (a fork keeps its parent's lines), else the holder
-// that started first (then the smaller session id). The other holders are summed again without it. Each
-// session that repeated another's calls is a warning, unless known says the copy is one saverd made (a
-// judge's fork of that session).
-func sharedCalls(recs []Record, tab *prices.Table, known func(copier, owner string) bool) []string {
+// sharedCalls counts once every call that several records hold, leaving it in its owner (ownerOf). The
+// other holders are summed again without it. Each session that repeated another's calls is a warning,
+// unless forks names the copier as a fork saverd ran of the owner (its copy is by design).
+func sharedCalls(recs []Record, tab *prices.Table, forks map[string]ForkRecord) []string {
 	n := 0
 	for i := range recs {
 		if len(recs[i].hashes) != len(recs[i].calls) {
@@ -70,7 +68,7 @@ func sharedCalls(recs []Record, tab *prices.Table, known func(copier, owner stri
 	lost := make(map[[2]int]int)              // (loser, owner) → calls given up
 	for _, x := range idx {
 		for k, hs := range x.more {
-			owner := ownerOf(recs, hs, x.first[k].named)
+			owner := ownerOf(recs, hs, x.first[k].named, forks)
 			for _, h := range hs {
 				if h == owner {
 					continue
@@ -96,8 +94,8 @@ func sharedCalls(recs []Record, tab *prices.Table, known func(copier, owner stri
 		r.finish(tab)
 	}
 	for pair, n := range lost {
-		if known != nil && known(recs[pair[0]].SessionID, recs[pair[1]].SessionID) {
-			continue
+		if f, ok := forks[recs[pair[0]].SessionID]; ok && f.Parent == recs[pair[1]].SessionID {
+			continue // a fork saverd ran repeats its parent's history by design: no news to the person
 		}
 		warn = append(warn, fmt.Sprintf("session %s repeats %d calls of session %s (a forked transcript copies its parent's history): counted once, in %s",
 			recs[pair[0]].SessionID, n, recs[pair[1]].SessionID, recs[pair[1]].SessionID))
@@ -164,16 +162,39 @@ func indexCalls(recs []Record, shard, shards uint64, n int) sharedIndex {
 	return x
 }
 
-func ownerOf(recs []Record, holders []int, named string) int {
-	best := holders[0]
+// ownerOf is the holder a call several records hold counts in: the session that wrote it. That is the
+// session its copied lines name, when that is one of the holders (Claude Code 2.1.328 writes a fork's own
+// id in each copied line's sessionId and the writer's in requestSessionId; the reader takes the latter).
+// When the lines name none of the holders, a fork saverd ran (the forks log names it) is never the owner
+// of what another holder holds, and of the rest the one whose log began first wrote it: a fork's log
+// begins when it was forked, after the lines it copies with their times. Only when even that ties is the
+// earliest start, then the smaller session id, taken, so that the answer is the same on every run.
+func ownerOf(recs []Record, holders []int, named string, forks map[string]ForkRecord) int {
+	best := -1
 	for _, h := range holders {
 		if named != "" && recs[h].SessionID == named {
 			return h
 		}
-		a, b := &recs[h], &recs[best]
-		if a.Start.Before(b.Start) || a.Start.Equal(b.Start) && a.SessionID < b.SessionID {
+		if best < 0 || writesFirst(&recs[h], &recs[best], forks) {
 			best = h
 		}
 	}
 	return best
+}
+
+// writesFirst says whether a, rather than b, is taken to have written a call both hold when neither is
+// named as its writer (ownerOf).
+func writesFirst(a, b *Record, forks map[string]ForkRecord) bool {
+	_, aFork := forks[a.SessionID]
+	_, bFork := forks[b.SessionID]
+	if aFork != bFork {
+		return bFork
+	}
+	if ab, bb := a.beganAt(), b.beganAt(); !ab.Equal(bb) {
+		return ab.Before(bb)
+	}
+	if !a.Start.Equal(b.Start) {
+		return a.Start.Before(b.Start)
+	}
+	return a.SessionID < b.SessionID
 }

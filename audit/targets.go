@@ -28,7 +28,9 @@ func (t Target) read() (agentlog.Transcript, error) {
 }
 
 // Query says which sessions to audit: one named (a log file, every session it holds, or a session id
-// among the agents' logs), the newest, or every one written since a time.
+// among the agents' logs), the newest, or every one written since a time. A fork saverd ran (its forks
+// log names it: a judge's `claude -p --fork-session`) is no session of the person's: neither the newest
+// nor among those written since; it is audited only when named.
 type Query struct {
 	Name  string    // a log file or a session id; "" for Last or Since
 	Last  bool      // the most recently written session
@@ -42,7 +44,9 @@ func Targets(ctx context.Context, logs logset.Set, q Query) ([]Target, error) {
 			return fileTargets(q.Name, fi.IsDir())
 		}
 	}
-	all, warn := allTargets(ctx, logs)
+	forks, fw := logs.Forks()
+	all, warn := allTargets(ctx, logs, forks)
+	warn = append(warn, fw...)
 	if len(all) == 0 {
 		return nil, fmt.Errorf("no session logs found under %s (see --claude-dir, --codex-dir, --gemini-dir, --opencode-dir, --qwen-dir)%s",
 			strings.Join(searched(logs), ", "), joinWarnings(warn))
@@ -56,18 +60,21 @@ func Targets(ctx context.Context, logs logset.Set, q Query) ([]Target, error) {
 		}
 		return nil, fmt.Errorf("%q is neither a transcript file nor the id of a session under %s", q.Name, strings.Join(searched(logs), ", "))
 	case q.Last:
-		newest := all[0]
-		for _, t := range all[1:] {
-			if t.at.After(newest.at) {
-				newest = t
+		var newest *Target
+		for i, t := range all {
+			if _, fork := forks[t.session]; !fork && (newest == nil || t.at.After(newest.at)) {
+				newest = &all[i]
 			}
 		}
-		return []Target{newest}, nil
+		if newest == nil {
+			return nil, fmt.Errorf("the only sessions under %s are forks saverd ran (name one to audit it)", strings.Join(searched(logs), ", "))
+		}
+		return []Target{*newest}, nil
 	}
 	from := q.Since
 	var out []Target
 	for _, t := range all {
-		if !t.at.Before(from) {
+		if _, fork := forks[t.session]; !fork && !t.at.Before(from) {
 			out = append(out, t)
 		}
 	}
@@ -108,7 +115,7 @@ func fileTargets(path string, dir bool) ([]Target, error) {
 // allTargets is every session of the logs the flags name: a log that is one session (Claude Code's
 // transcripts, Codex's rollouts) by its file (its name carries the session id, its time the last write),
 // any other by the records it reads into.
-func allTargets(ctx context.Context, logs logset.Set) ([]Target, []string) {
+func allTargets(ctx context.Context, logs logset.Set, forks map[string]agentlog.ForkRecord) ([]Target, []string) {
 	var (
 		out  []Target
 		warn []string
@@ -129,7 +136,7 @@ func allTargets(ctx context.Context, logs logset.Set) ([]Target, []string) {
 			}
 			continue
 		}
-		recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{})
+		recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{Forks: forks})
 		warn = append(warn, w...)
 		for _, r := range recs {
 			if len(r.Files) > 0 {

@@ -164,12 +164,12 @@ func TestOpenRefusesAFIFO(t *testing.T) {
 // TestSaverArgs: the hook bridge reads a command in every spelling internal/saverline knows (its own
 // table tests the edges).
 func TestSaverArgs(t *testing.T) {
-	for _, prompt := range []string{"/saver fix 1 x", "/saver:saver fix 1 x", "$saver fix 1 x", "$saver:saver fix 1 x"} {
-		if args, ok := SaverArgs(prompt); !ok || args != "fix 1 x" {
-			t.Errorf("SaverArgs(%q) = %q, %v", prompt, args, ok)
+	for _, name := range []string{"/saver", "/saver:saver", "$saver", "$saver:saver"} {
+		if got, args, ok := SaverArgs(name + " fix 1 x"); !ok || got != name || args != "fix 1 x" {
+			t.Errorf("SaverArgs(%q) = %q, %q, %v", name+" fix 1 x", got, args, ok)
 		}
 	}
-	if _, ok := SaverArgs("please /saver"); ok {
+	if _, _, ok := SaverArgs("please /saver"); ok {
 		t.Error("a prompt that only mentions /saver is a command")
 	}
 }

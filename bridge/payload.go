@@ -113,8 +113,8 @@ func Parse(event string, raw []byte) (Payload, error) {
 }
 
 // SaverArgs reads a prompt typed as a saverd command — `/saver …`, the plugin's `/saver:saver …`, or
-// Codex's `$saver …` / `$saver:saver …` (internal/saverline): ok, and what follows the command.
-func SaverArgs(prompt string) (args string, ok bool) { return saverline.Args(prompt) }
+// Codex's `$saver …` / `$saver:saver …` (internal/saverline): ok, the spelling typed, and what follows it.
+func SaverArgs(prompt string) (name, args string, ok bool) { return saverline.Parse(prompt) }
 
 // IsTaskNotification: Claude Code submits a finished background agent's report as a prompt of its own;
 // nobody typed it, so it is no ask of the person's.

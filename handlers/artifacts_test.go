@@ -215,7 +215,7 @@ func TestTryOnceAndSkip(t *testing.T) {
 	h := newHarness(t, nil)
 	h.cards(threeFindings())
 	h.saver("fix 1")
-	h.saver("fix 1") // the grep card, now first
+	h.saver("fix 2") // the grep card: card 1 keeps its number while it is open, and is decided
 	h.host.reset()
 	got, err := h.act("tryOnce", map[string]any{"patternId": "execution:full-suite", "kind": "claude-md"})
 	if err != nil || got != `Trying "`+suiteRuleTitle+`" for this session` {

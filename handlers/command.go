@@ -122,7 +122,21 @@ func numberOf(token string) (float64, bool) {
 
 // noCardText: a number no card wears is a numbering mistake, whichever verb typed it — refused, never obeyed.
 func (sess *Session) noCardText(n float64) string {
-	return "ContextSaver: no card " + numberText(n) + " (1–" + strconv.Itoa(len(sess.st.Cards)) + ")"
+	return "ContextSaver: no card " + numberText(n) + " (" + openNumbers(state.Numbered(sess.st)) + ")"
+}
+
+// openNumbers is the numbers open cards wear: a range when there is no gap (1–3), else each (1, 3).
+func openNumbers(numbered []string) string {
+	var open []string
+	for i, id := range numbered {
+		if id != "" {
+			open = append(open, strconv.Itoa(i+1))
+		}
+	}
+	if len(open) == len(numbered) {
+		return "1–" + strconv.Itoa(len(numbered))
+	}
+	return strings.Join(open, ", ")
 }
 
 // numberText is a typed number as a reply quotes it back, as JavaScript prints it.
@@ -133,23 +147,17 @@ func numberText(n float64) string {
 	return jstext.JSNumber(n)
 }
 
-// card is the card seated at n (1-based), if any.
+// card is the open card numbered n, if any.
 func (sess *Session) card(n float64) (string, bool) {
-	if n < 1 || n > float64(len(sess.st.Cards)) {
+	numbered := state.Numbered(sess.st)
+	if n < 1 || n > float64(len(numbered)) || numbered[int(n)-1] == "" {
 		return "", false
 	}
-	return sess.st.Cards[int(n)-1], true
+	return numbered[int(n)-1], true
 }
 
 // seatOf is the number the pane draws beside a card; 0 means it is no longer listed.
-func (sess *Session) seatOf(patternID string) int {
-	for i, id := range sess.st.Cards {
-		if id == patternID {
-			return i + 1
-		}
-	}
-	return 0
-}
+func (sess *Session) seatOf(patternID string) int { return state.CardNumber(sess.st, patternID) }
 
 func (sess *Session) cardReply(patternID string, seat int, tail string) string {
 	kind := patternID
@@ -209,7 +217,7 @@ func (sess *Session) fix(rest string) string {
 	case sess.st.Steering != nil:
 		id = *sess.st.Steering
 	default:
-		id = sess.st.Cards[0]
+		id = firstOpen(state.Numbered(sess.st))
 	}
 	seat := sess.seatOf(id)
 	if seat == 0 {
@@ -217,6 +225,16 @@ func (sess *Session) fix(rest string) string {
 	}
 	sess.steerSubmit(id, text)
 	return sess.cardReply(id, seat, "fixed with your note: "+text)
+}
+
+// firstOpen is the open card with the lowest number: "card 1" when it is open.
+func firstOpen(numbered []string) string {
+	for _, id := range numbered {
+		if id != "" {
+			return id
+		}
+	}
+	return ""
 }
 
 // decide records a choice on a card, says so, and persists the registry.
@@ -229,12 +247,18 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 	if sess.dispatch(state.Decide{PatternID: patternID, Choice: choice, Text: text}).Decided == "" {
 		return
 	}
-	switch choice {
-	case state.Ignore:
+	if sess.decidedAt == nil {
+		sess.decidedAt = map[string]int64{}
+	}
+	sess.decidedAt[patternID] = sess.srv.now(nil)
+	// A line typed in a harness is answered by its reply (`card 1 — "…" · ignored`), which says what an
+	// Ignore or a note's toast would say again; a Fix's toast says what it sends.
+	switch {
+	case choice == state.Ignore && !sess.replyTells:
 		sess.toast("ContextSaver: ignored \"" + kind + "\"")
-	case state.Fix:
+	case choice == state.Fix:
 		sess.toast("ContextSaver: fixed — " + alternative)
-	case state.FixWithNote:
+	case choice == state.FixWithNote && !sess.replyTells:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
 	if err := sess.persistNow(); err != nil {

@@ -57,7 +57,8 @@ func (sess *Session) detectedToast(queued []string) {
 			" fixes it, " + saver + " ignore " + n + " if it is fine")
 		return
 	}
-	sess.toast(checkedText(len(queued), "") + ", found without a model — " + saver + " shows them, " + saver + " fix 1 fixes the first")
+	sess.toast(checkedText(len(queued), "") + ", found without a model — " + saver + " shows them, " + saver + " fix " +
+		strconv.Itoa(sess.seatOf(queued[0])) + " fixes the first")
 }
 
 // keepCall keeps what the detectors need of the call just recorded beyond its row (detect.LiveCall).

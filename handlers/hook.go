@@ -32,6 +32,9 @@ type HookParams struct {
 	Payload json.RawMessage `json:"payload"`
 	// Debug makes a session the hook starts a debug session (CONTEXTSAVER_DEBUG in the hook's environment).
 	Debug bool `json:"debug,omitempty"`
+	// Plugin: the hook is one of saverd's plugin's (saverd-hook --plugin), so the session's replies name
+	// the plugin's command until the person types one.
+	Plugin bool `json:"plugin,omitempty"`
 	// ReadBy (Unix ms, the hook's clock: the same machine's) is when the hook stops waiting for the daemon
 	// to read the request. A request read after it was sent to a daemon that was stopped or wedged: its
 	// event is recorded, and its answer goes nowhere (late).
@@ -46,6 +49,7 @@ type hookWire struct {
 	Event   string `json:"event"`
 	Payload lent   `json:"payload"`
 	Debug   bool   `json:"debug,omitempty"`
+	Plugin  bool   `json:"plugin,omitempty"`
 	ReadBy  int64  `json:"readBy,omitempty"`
 }
 
@@ -69,7 +73,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, ReadBy: w.ReadBy}
+	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, Plugin: w.Plugin, ReadBy: w.ReadBy}
 	late := p.ReadBy > 0 && time.Now().UnixMilli() > p.ReadBy
 	if p.Harness == "" {
 		p.Harness = string(harness.Hooked) // a hook that names none (protocol.md, "hook")
@@ -96,14 +100,15 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
 		sess.event(func() { sess.bridge.model = pl.Model })
 	}
+	sess.bridge.plugin.Store(p.Plugin)
 	ans := s.hookEvent(ctx, sess, pl, now, late)
 	if late { // the toasts wait for an answer someone reads
 		if ans.Empty() {
 			return HookResult{}, nil
 		}
-		return HookResult{Output: ans}, nil
+		return HookResult{Output: sess.bridge.inWords(ans)}, nil
 	}
-	if out := bridge.WithToasts(ans, sess.takeMail()); !out.Empty() {
+	if out := sess.bridge.inWords(bridge.WithToasts(ans, sess.takeMail())); !out.Empty() {
 		return HookResult{Output: out}, nil
 	}
 	return HookResult{}, nil
@@ -175,6 +180,7 @@ func (s *Server) joinOrStart(live harness.Live, p HookParams, pl bridge.Payload,
 func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload, now int64) *Session {
 	b := newBridged(live, pl)
 	var history []intake.SessionMessage
+	var before bridge.Usage // what the main loop spent before this daemon met the session
 	if pl.TranscriptPath != "" {
 		h, err := historyOf(live, pl.TranscriptPath)
 		switch {
@@ -188,6 +194,7 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 			// The reading of its usage goes on from the last whole line there now: the turns before are
 			// the history, and the next turn's lines come after it.
 			if u, next, err := live.TurnUsage(pl.TranscriptPath, bridge.Cursor{}); err == nil {
+				before = u
 				if b.model == "" {
 					b.model = u.Model
 				}
@@ -199,12 +206,15 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 	var detectors bool
 	st.Budget, detectors = s.settingsFor(pl.Cwd, nil, true) // the project's .saverd.json, else the defaults
 	stored := s.loadPatterns(st)
-	// The fixes this session sent before the daemon that held it went away, and those its context still
-	// holds (a resume into a context that holds them sends no second copy).
-	var fixes, held []string
+	// A session with a history is rejoined as the daemon that held it left it (rejoin.go); of the fixes
+	// it brings back, those its context still holds are not sent again (a resume into a context that
+	// holds them sends no second copy).
+	var rj *rejoin
+	var held []string
 	if len(history) > 0 {
-		fixes = restoredFixes(stored, pl.TranscriptPath)
-		held = live.HeldTexts(pl.TranscriptPath, fixes)
+		r := s.rejoinOf(pl.SessionID, pl.TranscriptPath, stored, before, b.model)
+		rj = &r
+		held = live.HeldTexts(pl.TranscriptPath, r.fixes)
 	}
 	sess := newSession(s, pl.SessionID, st, p.Debug)
 	sess.stored = stored
@@ -214,16 +224,19 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 	s.sessions[pl.SessionID] = sess
 	s.mu.Unlock()
 	sess.event(func() {
+		sess.noteModel(b.model, now) // priced before anything is spent: the transcript names the model
 		if pl.ContextTokens != nil {
 			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), max(1, *pl.ContextTokens)), Now: now})
 		}
-		sess.adopt(history, now)
-		for _, text := range fixes {
-			sess.dispatch(state.StandingAdd{Text: text})
+		n := sess.adoptRows(history)
+		if rj != nil {
+			sess.dispatch(rj.act)
 		}
 		if len(held) > 0 {
 			sess.dispatch(state.ContextHolds{Texts: held})
 		}
+		// A session the habit judge ran on before has had its check: its cards and decisions came back.
+		sess.adopted(n, now, rj == nil || rj.act.Judge.Runs == 0)
 		if pl.Event == bridge.SessionStart && pl.Source == "compact" {
 			sess.compacted()
 		}
@@ -291,12 +304,13 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
 		s.lateUsage(sess, now, true) // the last turn's, before this prompt's command or turn
-		if args, ok := bridge.SaverArgs(pl.Prompt); ok {
+		if name, args, ok := bridge.SaverArgs(pl.Prompt); ok {
 			if late {
 				s.log.Warn().Str("sessionId", sess.id).Str("prompt", pl.Prompt).Msg("hook: a saverd command read after its hook stopped waiting; not run")
 				return sess.bridge.live.BlockPrompt("ContextSaver: saverd read " + strings.TrimSpace(pl.Prompt) +
 					" after its hook had stopped waiting (the daemon was stopped or too busy), so it did not run it: type it again")
 			}
+			sess.bridge.typedCommand(name)
 			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
 		}
 		return bridge.Context(pl.Event, sess.typedPrompt(pl, now, late))

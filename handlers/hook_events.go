@@ -64,7 +64,7 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		select {
 		case <-wait:
 		case <-timer.C:
-			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.bridge.live.Command() + "` and in the next answers"
+			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.command() + "` and in the next answers"
 		case <-ctx.Done():
 			return reply
 		}
@@ -73,7 +73,11 @@ func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now
 		return joinText(joinText(sess.takeMail()...), pane)
 	}
 	var reply string
-	sess.event(func() { reply = sess.saver(args, now) })
+	sess.event(func() {
+		sess.replyTells = true
+		defer func() { sess.replyTells = false }()
+		reply = sess.saver(args, now)
+	})
 	return joinText(joinText(sess.takeMail()...), reply)
 }
 

@@ -57,7 +57,7 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		band := view.BuildBandAt(sess.st, now)
 		// A harness has no pane to close: `/saver` typed there shows it each time, whatever the state says.
 		band.PaneOpen = false
-		text, _, _ = strings.Cut(textview.BandAs(band, width, sess.bridge.live.Command()), "\n")
+		text, _, _ = strings.Cut(textview.BandAs(band, width, sess.command()), "\n")
 	}
 	var late bool
 	sess.event(func() {

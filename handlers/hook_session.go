@@ -2,8 +2,10 @@ package handlers
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness"
@@ -19,7 +21,12 @@ const maxMail = 8
 // bridged is what the hook bridge keeps beside a session a harness's hooks feed: what the hook payloads
 // leave out and the next answers need. Guarded by the session's lock.
 type bridged struct {
-	live       harness.Live // the harness the hooks come from; fixed at the session's start
+	live harness.Live // the harness the hooks come from; fixed at the session's start
+	// typed is the spelling of saverd's command the person typed last in this session (one the harness
+	// takes: its own or its plugin's), and plugin that the hooks come through saverd's plugin (--plugin):
+	// the replies name the commands so (Session.command). Any goroutine may read them.
+	typed      atomic.Pointer[string]
+	plugin     atomic.Bool
 	transcript string
 	cwd        string
 	model      string
@@ -148,16 +155,74 @@ func (sess *Session) bridgedFound(queued []string) {
 		return
 	}
 	cmd := sess.command()
-	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix 1 fixes the first")
+	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix " + strconv.Itoa(sess.seatOf(queued[0])) + " fixes the first")
 }
 
-// command is how the session's person types saverd's command: its harness's Command, else /saver, as a
-// host's pane names it. The bridge is fixed at the session's start, so any goroutine may ask.
+// command is how the session's person types saverd's command: the spelling they typed last in this
+// session, else the route's (the plugin's spelling, `/saver:saver`, when the hooks come through saverd's
+// plugin: a harness with only the plugin knows no other), else the harness's own; a host's pane says
+// /saver. Any goroutine may ask.
 func (sess *Session) command() string {
-	if sess.bridge != nil {
-		return sess.bridge.live.Command()
+	b := sess.bridge
+	if b == nil {
+		return saverline.Slash
 	}
-	return saverline.Slash
+	if t := b.typed.Load(); t != nil {
+		return *t
+	}
+	if b.plugin.Load() {
+		return saverline.Plugin(b.live.Command())
+	}
+	return b.live.Command()
+}
+
+// typedCommand keeps the spelling the person just typed, when it is one the harness takes as typed (a
+// Codex person's ` /saver` with a leading space reaches the hook, but `/saver` alone would not).
+func (b *bridged) typedCommand(name string) {
+	if own := b.live.Command(); name == own || name == saverline.Plugin(own) {
+		b.typed.Store(&name)
+	}
+}
+
+// inWords is an answer as the session's person reads it: the judge's template and the detectors name
+// the agent "Claude" in a kind ("Claude keeps re-running …"), which another harness's person reads with
+// its own agent's name. Only what the person reads changes; what the model reads (additionalContext)
+// is left as it is.
+func (b *bridged) inWords(a *bridge.Answer) *bridge.Answer {
+	agent := b.live.Agent()
+	if a == nil || agent == kindsAgent {
+		return a
+	}
+	a.Reason = agentNamed(a.Reason, agent)
+	a.SystemMessage = agentNamed(a.SystemMessage, agent)
+	return a
+}
+
+// kindsAgent is the agent's name as the kinds say it.
+const kindsAgent = "Claude"
+
+// agentNamed is text with "Claude" as a kind names the agent ("Claude keeps …") read as agent; "Claude
+// Code", the harness, stays.
+func agentNamed(text, agent string) string {
+	if !strings.Contains(text, kindsAgent+" ") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(text, kindsAgent+" ")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		rest := text[i+len(kindsAgent)+1:]
+		if strings.HasPrefix(rest, "Code") {
+			b.WriteString(kindsAgent + " ")
+		} else {
+			b.WriteString(agent + " ")
+		}
+		text = rest
+	}
 }
 
 // takeMail hands over the toasts kept for the next answer.
@@ -209,29 +274,4 @@ func contextOf(window, tokens int64) *state.Usage {
 	}
 	pct := jstext.Round(float64(tokens)*1000/float64(window)) / 10
 	return &state.Usage{Window: window, Tokens: &tokens, Percent: &pct}
-}
-
-// restoredFixes is the standing instructions this session's Fixes sent before the daemon that held it
-// went away: a pattern the registry has as fixed (its card's own fix, a habit) since the session's
-// transcript began was decided in this session, and its instruction keeps standing for its context and
-// its subagents. A Fix with the person's own words (steer) is not in the registry, so it cannot come back.
-func restoredFixes(stored map[string]storedCopy, transcript string) []string {
-	since, ok := bridge.StartedAt(transcript)
-	if !ok {
-		return nil
-	}
-	ids := make([]string, 0, len(stored))
-	for id := range stored {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids) // one order every time: the instructions read the same after every restart
-	var out []string
-	for _, id := range ids {
-		c := stored[id]
-		if c.at < since || c.sp.LastDecision == nil || *c.sp.LastDecision != state.Fix || c.sp.Lean != nil {
-			continue
-		}
-		out = append(out, state.InstructionOf(state.FixPrompt(&c.sp)))
-	}
-	return out
 }

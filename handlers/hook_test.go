@@ -26,6 +26,8 @@ type hookHarness struct {
 	host *fakeHost
 	cwd  string
 	seq  int
+	// plugin: the hooks come through saverd's plugin (saverd-hook --plugin).
+	plugin bool
 }
 
 func newHookHarness(t *testing.T) *hookHarness {
@@ -51,7 +53,7 @@ func (h *hookHarness) sendErr(harness, event string, fields map[string]any) (*br
 		p[k] = v
 	}
 	payload, _ := json.Marshal(p)
-	raw, _ := json.Marshal(HookParams{Harness: harness, Event: event, Payload: payload})
+	raw, _ := json.Marshal(HookParams{Harness: harness, Event: event, Payload: payload, Plugin: h.plugin})
 	out, err := h.srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw})
 	if err != nil {
 		return nil, err
@@ -341,15 +343,21 @@ func BenchmarkHookHugeToolOutput(b *testing.B) {
 	}
 }
 
-func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
-	h := newHookHarness(t)
+// judgedSession is the hook session after the twelve calls, with the fake host holding threeFindings for
+// the next run.
+func (h *hookHarness) judgedSession() *Session {
 	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
 	h.twelve()
 	h.host.queue(threeFindings())
-	// The turn's end opens the cadence gate: a run nobody asked for.
 	h.srv.mu.Lock()
-	sess := h.srv.sessions["cc-1"]
-	h.srv.mu.Unlock()
+	defer h.srv.mu.Unlock()
+	return h.srv.sessions["cc-1"]
+}
+
+func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
+	h := newHookHarness(t)
+	sess := h.judgedSession()
+	// The turn's end opens the cadence gate: a run nobody asked for.
 	sess.event(func() { sess.judgeAt(10_000_000, reasonTurnComplete) })
 	if len(h.host.forksOf("judge")) == 0 {
 		sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
@@ -643,6 +651,93 @@ func TestCodexRulesGoToAgentsMD(t *testing.T) {
 	for _, p := range paths() {
 		if p != "agents-md /AGENTS.md" {
 			t.Fatalf("Codex session offers %v", paths())
+		}
+	}
+}
+
+// TestSpellingFollowsTheRouteAndTheTyped: the commands a reply names are spelled as the person typed
+// saverd's command last in the session, when the harness takes that spelling, else as the route the hooks
+// come by: saverd's plugin's (`/saver:saver`, `$saver:saver`: with only the plugin, Claude Code refuses
+// `/saver`), else the harness's own. A Codex person's kinds name Codex, not Claude.
+func TestSpellingFollowsTheRouteAndTheTyped(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		live   harness.Live
+		plugin bool
+		typed  string
+		say    string
+	}{
+		{"claude-code, its own hooks", claude.Harness{}, false, "", "/saver"},
+		{"claude-code, the plugin's hooks", claude.Harness{}, true, "", "/saver:saver"},
+		{"claude-code, the plugin's hooks, /saver typed", claude.Harness{}, true, "/saver debug", "/saver"},
+		{"claude-code, /saver:saver typed", claude.Harness{}, false, "/saver:saver debug", "/saver:saver"},
+		{"codex, the plugin's hooks", codex.Harness{}, true, "", "$saver:saver"},
+		{"codex, / typed with a leading space is not what it takes", codex.Harness{}, false, " /saver debug", "$saver"},
+		{"codex, $saver:saver typed", codex.Harness{}, false, "$saver:saver debug", "$saver:saver"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHookHarness(t)
+			h.plugin = c.plugin
+			send := h.send
+			send(bridge.SessionStart, map[string]any{"source": "startup"})
+			h.srv.mu.Lock()
+			sess := h.srv.sessions["cc-1"]
+			h.srv.mu.Unlock()
+			sess.event(func() { sess.bridge.live = c.live })
+			if c.typed != "" {
+				send(bridge.UserPromptSubmit, map[string]any{"prompt": c.typed})
+			}
+			h.twelve()
+			h.host.queue(threeFindings())
+			sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+			toast := send(bridge.PostToolUse, map[string]any{"tool_name": "Read", "tool_use_id": "toolu_z",
+				"tool_input": map[string]any{"file_path": "/z"}, "tool_response": map[string]any{"file": map[string]any{"content": "z"}}})
+			if toast == nil || !strings.Contains(toast.SystemMessage, "— "+c.say+" shows them, "+c.say+" fix 1 fixes the first") {
+				t.Fatalf("the toast of an automatic run: %+v, want %s", toast, c.say)
+			}
+			pane := send(bridge.UserPromptSubmit, map[string]any{"prompt": c.say})
+			agent, other := "Claude keeps", "Codex keeps"
+			if c.live.ID() == harness.Codex {
+				agent, other = other, agent
+			}
+			if pane == nil || !strings.Contains(pane.Reason, c.say+" fix <n> [note] · "+c.say+" ignore <n>") ||
+				!strings.Contains(pane.Reason, agent) || strings.Contains(pane.Reason, other) {
+				t.Fatalf("the pane: %+v, want %s and %q", pane, c.say, agent)
+			}
+		})
+	}
+}
+
+// TestAgentNamed: a kind's agent is the harness's; the harness's own name stays.
+func TestAgentNamed(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Claude keeps re-running `npm run build`", "Codex keeps re-running `npm run build`"},
+		{"1. [execution] Claude keeps a\n- fixed · Claude re-reads b", "1. [execution] Codex keeps a\n- fixed · Codex re-reads b"},
+		{"install Claude Code's hooks; Claude keeps", "install Claude Code's hooks; Codex keeps"},
+		{"nothing to name", "nothing to name"},
+		{"Claude", "Claude"},
+	} {
+		if got := agentNamed(c.in, "Codex"); got != c.want {
+			t.Errorf("agentNamed(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestTypedDecisionSaidOnce: `/saver ignore 1` typed in a harness answers one line that says it (the
+// reply), not the reply and a toast in other words; a Fix's toast stays, as it says what is sent.
+func TestTypedDecisionSaidOnce(t *testing.T) {
+	h := newHookHarness(t)
+	sess := h.judgedSession()
+	sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+	h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}}) // takes the run's toast
+	for _, c := range []struct{ line, want, not string }{
+		{"/saver ignore 1", `ContextSaver: card 1 — "` + suiteKind + `" · ignored`, "ContextSaver: ignored"},
+		{"/saver fix 2 only grep src/", "· fixed with your note: only grep src/", "ContextSaver: fixed with your note —"},
+		{"/saver fix 3", "ContextSaver: fixed — " + rereadAlt, ""},
+	} {
+		a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": c.line})
+		if a == nil || !strings.Contains(a.Reason, c.want) || (c.not != "" && strings.Contains(a.Reason, c.not)) {
+			t.Fatalf("%s answered %+v: want %q and no %q", c.line, a, c.want, c.not)
 		}
 	}
 }

@@ -1,11 +1,8 @@
 package handlers
 
 import (
-	"math"
-	"strconv"
 	"time"
 
-	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
 )
@@ -72,32 +69,4 @@ func (sess *Session) costOf(res *ForkResult, now int64) *float64 {
 		return nil
 	}
 	return &usd
-}
-
-// preciseDuration is a duration as the toasts tell it: the plugin's form from a second on, and its real
-// value under one (0.4s, 40ms), never a "0s" that hides it.
-func preciseDuration(ms float64) string {
-	switch {
-	case ms >= 999.5:
-		return jstext.Duration(ms)
-	case ms >= 50:
-		return strconv.FormatFloat(math.Round(ms/100)/10, 'f', -1, 64) + "s"
-	}
-	return strconv.FormatFloat(math.Max(1, math.Round(ms)), 'f', -1, 64) + "ms"
-}
-
-// contextShare is characters of context as the toasts tell them: a share of the window from 0.1 % on
-// (1.2%), below it the tokens they are (15 tokens of), never a "0%" that hides them; "" for none.
-func contextShare(chars float64, window int64) string {
-	if chars <= 0 {
-		return ""
-	}
-	if pct := state.PctOf(chars, window); pct >= 0.1 {
-		return jstext.JSNumber(pct) + "%"
-	}
-	n := jstext.Kilo(math.Max(1, chars/state.CharsPerToken))
-	if n == "1" {
-		return "1 token of"
-	}
-	return n + " tokens of"
 }

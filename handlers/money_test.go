@@ -13,6 +13,7 @@ import (
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
 	"github.com/saverd/saverd/state/view"
+	"github.com/saverd/saverd/textview"
 )
 
 // fakePrices prices one model, "claude-test": $3 input, $15 output, $3.75 cache writes, $0.30 cache reads.
@@ -147,18 +148,18 @@ func TestNetAfterASavingSettles(t *testing.T) {
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
 	instr += float64(jstext.Len16(sent[0])) / 4 * 0.30 / 1e6
 	if m := band.Money; m == nil || math.Abs(m.SavedUSD-0.0003375) > 1e-6 || math.Abs(m.InstructionsUSD-instr) > 1e-6 || !m.Losing ||
-		m.Text != "saved $0.0003 · judge $0.0048 · instructions $0.0001 · net −$0.0045" {
+		m.Text != "saved $0.0003 · judge $0.0048 · instructions $0.00007 · net −$0.0045" {
 		t.Fatalf("band money = %+v", band.Money)
 	}
 	var text struct{ Text string }
 	h.callInto("view.text", map[string]any{"sessionId": "s", "view": "band", "width": 200}, &text)
-	if !strings.Contains(text.Text, "saved $0.0003 · judge $0.0048 · instructions $0.0001 · net −$0.0045 (the judge and the instructions cost more than they saved)") {
+	if !strings.Contains(text.Text, "saved $0.0003 · judge $0.0048 · instructions $0.00007 · net −$0.0045 (the judge and the instructions cost more than they saved)") {
 		t.Fatalf("band = %q", text.Text)
 	}
 	h.turnStart(21_000)
 	h.tool(22_000, ev("Bash", "command", "bun test"), map[string]any{"text": strings.Repeat("212 pass\n", 500)})
 	h.callInto("view.band", map[string]any{"sessionId": "s"}, &band)
-	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · instructions $0.0001 · net −$0.0049" {
+	if m := band.Money; m == nil || m.SavedUSD != 0 || m.Text != "saved $0 · judge $0.0048 · instructions $0.00007 · net −$0.0049" {
 		t.Fatalf("after the relapse: band money = %+v", band.Money)
 	}
 }
@@ -217,8 +218,8 @@ func TestSmallFiguresTold(t *testing.T) {
 		ms   float64
 		want string
 	}{{62_000, "1m 2s"}, {1_000, "1s"}, {999.6, "1s"}, {400, "0.4s"}, {940, "0.9s"}, {960, "1s"}, {49, "49ms"}, {0.2, "1ms"}} {
-		if got := preciseDuration(c.ms); got != c.want {
-			t.Errorf("preciseDuration(%v) = %q, want %q", c.ms, got, c.want)
+		if got := textview.PreciseDuration(c.ms); got != c.want {
+			t.Errorf("PreciseDuration(%v) = %q, want %q", c.ms, got, c.want)
 		}
 	}
 	for _, c := range []struct {
@@ -227,8 +228,8 @@ func TestSmallFiguresTold(t *testing.T) {
 		want   string
 	}{{8_000, 200_000, "1%"}, {1_000, 200_000, "0.1%"}, {61, 1_000_000, "15 tokens of"}, {1, 1_000_000, "1 token of"},
 		{900, 1_000_000, "225 tokens of"}, {0, 200_000, ""}, {61, 0, "15 tokens of"}} {
-		if got := contextShare(c.chars, c.window); got != c.want {
-			t.Errorf("contextShare(%v, %d) = %q, want %q", c.chars, c.window, got, c.want)
+		if got := textview.ContextShare(c.chars, c.window); got != c.want {
+			t.Errorf("ContextShare(%v, %d) = %q, want %q", c.chars, c.window, got, c.want)
 		}
 	}
 	if got := relapseText("k", state.Saved{Ms: 400, Chars: 61}, 1_000_000); got != `ContextSaver: back after it was fixed — "k"; its credit is withdrawn (−0.4s · −~15 tokens of context)` {

@@ -81,7 +81,7 @@ func TestPromptSubmitCarries(t *testing.T) {
 		t.Fatalf("first prompt = %q", got)
 	}
 	steer := "Instruction from the user (via ContextSaver): only grep src/"
-	h.saver("fix 1 only grep src/")
+	h.saver("fix 2 only grep src/")
 	if got := h.prompt(41_000, "next", "composer"); strings.Join(got, "|") != steer {
 		t.Fatalf("second prompt = %q, want the new note alone: the context holds the standing fix", got)
 	}
@@ -107,7 +107,7 @@ func TestPromptSubmitCarries(t *testing.T) {
 		t.Fatalf("the prompt after = %q, want nothing", got)
 	}
 	// A plugin's prompt carries nothing and drains nothing.
-	h.saver("fix 1")
+	h.saver("fix 3")
 	if got := h.prompt(43_000, "next", "plugin"); len(got) != 0 {
 		t.Fatalf("a plugin prompt carried %q", got)
 	}

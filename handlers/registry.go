@@ -15,28 +15,31 @@ import (
 // keeps per pattern the copy changed last (state.MergeStored): a session that merely ends, or decides
 // one pattern, never puts back its stale copy of another session's decision.
 
-// storedCopy is a pattern as this session last wrote or loaded it, and when that copy was made;
+// storedCopy is a pattern as this session last wrote or loaded it, when that copy was made and when
+// the pattern was last decided (both out of sp, which compares a session's copy with the registry's);
 // mine marks a copy this session changed.
 type storedCopy struct {
-	sp   state.StoredPattern
-	at   int64
-	mine bool
+	sp        state.StoredPattern
+	at        int64
+	decidedAt int64
+	mine      bool
 }
 
 // storedAsLoaded is the registry as the session found it.
 func storedAsLoaded(loaded []state.StoredPattern) map[string]storedCopy {
 	out := make(map[string]storedCopy, len(loaded))
 	for _, sp := range loaded {
-		at := sp.ChangedAt
-		sp.ChangedAt = 0
-		out[sp.ID] = storedCopy{sp: sp, at: at}
+		at, decidedAt := sp.ChangedAt, sp.DecidedAt
+		sp.ChangedAt, sp.DecidedAt = 0, 0
+		out[sp.ID] = storedCopy{sp: sp, at: at, decidedAt: decidedAt}
 	}
 	return out
 }
 
 // changedStored is every pattern this session changed since it started, each with the time of its last
-// change: a pattern that differs from the copy last seen is stamped now. The demo's sample patterns are
-// never among them. Called under the session's lock.
+// change: a pattern that differs from the copy last seen, or that the person decided since, is stamped
+// now, and carries when it was decided. The demo's sample patterns are never among them. Called under
+// the session's lock.
 func (sess *Session) changedStored(now int64) []state.StoredPattern {
 	if sess.stored == nil {
 		sess.stored = map[string]storedCopy{}
@@ -47,12 +50,13 @@ func (sess *Session) changedStored(now int64) []state.StoredPattern {
 			continue
 		}
 		c, seen := sess.stored[sp.ID]
-		if !seen || !reflect.DeepEqual(c.sp, sp) {
-			c = storedCopy{sp: sp, at: now, mine: true}
+		decidedAt := max(c.decidedAt, sess.decidedAt[sp.ID])
+		if !seen || !reflect.DeepEqual(c.sp, sp) || decidedAt != c.decidedAt {
+			c = storedCopy{sp: sp, at: now, decidedAt: decidedAt, mine: true}
 			sess.stored[sp.ID] = c
 		}
 		if c.mine {
-			sp.ChangedAt = c.at
+			sp.ChangedAt, sp.DecidedAt = c.at, c.decidedAt
 			out = append(out, sp)
 		}
 	}
@@ -64,7 +68,7 @@ func (sess *Session) changedStored(now int64) []state.StoredPattern {
 func (s *Server) loadPatterns(st *state.State) map[string]storedCopy {
 	loaded := s.loadRegistry(st.Cwd)
 	for _, sp := range loaded {
-		sp.ChangedAt = 0 // the stamp stays with the registry (see Session.stored)
+		sp.ChangedAt, sp.DecidedAt = 0, 0 // the stamps stay with the registry (see Session.stored)
 		st.Patterns = append(st.Patterns, state.FromStored(sp))
 	}
 	return storedAsLoaded(loaded)

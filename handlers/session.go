@@ -8,6 +8,7 @@ import (
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
+	"github.com/saverd/saverd/textview"
 )
 
 // snapshotEvery is how many journaled actions a session keeps before it takes a fresh snapshot: the
@@ -52,6 +53,12 @@ type Session struct {
 	// stored: per pattern id, the registry's copy as this session last loaded or changed it (see
 	// registry.go); guarded by mu.
 	stored map[string]storedCopy
+	// replyTells: the /saver line being answered was typed in a harness, whose block reason is its reply:
+	// a decision's toast that says what the reply says is left out; guarded by mu.
+	replyTells bool
+	// decidedAt: per pattern id, when the person last decided it in this session (ms, the daemon's
+	// clock), which its next registry write carries (storedCopy.decidedAt); guarded by mu.
+	decidedAt map[string]int64
 	// invalidating: a ui.invalidate is already scheduled (its timer clears it).
 	invalidating bool
 	// spawnSeq numbers agent.spawn's spawnIds; it only grows, so a rolled-back id is never reused.
@@ -220,9 +227,9 @@ func (s *Session) observe(a state.Action) { s.apply(a) }
 func (s *Session) savedToast(delta state.Saved) {
 	var grew []string
 	if delta.Ms > 0 {
-		grew = append(grew, "+"+preciseDuration(delta.Ms))
+		grew = append(grew, "+"+textview.PreciseDuration(delta.Ms))
 	}
-	if share := contextShare(delta.Chars, s.st.Usage.Window); share != "" {
+	if share := textview.ContextShare(delta.Chars, s.st.Usage.Window); share != "" {
 		grew = append(grew, "+~"+share)
 	}
 	if len(grew) == 0 {

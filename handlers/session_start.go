@@ -72,26 +72,44 @@ func overheadOf(b *Breakdown) state.Overhead {
 // adopt rebuilds the ledger from a late-joined transcript; past the row floor it arms a check and fires
 // it at once (a cold answer leaves it armed for the next warm opportunity).
 func (sess *Session) adopt(messages []intake.SessionMessage, now int64) (adopted int, armed bool) {
+	n := sess.adoptRows(messages)
+	return n, sess.adopted(n, now, true)
+}
+
+// adoptRows puts the rows of a late-joined transcript in the ledger; how many. Called under the lock.
+func (sess *Session) adoptRows(messages []intake.SessionMessage) int {
 	rows := intake.AdoptRows(messages)
 	if len(rows) == 0 {
-		return 0, false
+		return 0
 	}
 	sess.dispatch(state.Adopt{Rows: rows})
 	sess.keepAdopted(messages)
+	return len(rows)
+}
+
+// adopted is what follows n adopted rows: the detectors over them, and, when arm and past the row
+// floor, a check armed and fired at once. Answers whether it armed one. Called under the lock.
+func (sess *Session) adopted(n int, now int64, arm bool) bool {
+	if n == 0 {
+		return false
+	}
 	sess.runDetectors() // the adopted turns have ended: what the rules name is carded before any judge runs
 	enough := len(sess.st.Rows) >= state.JudgeMinRows
 	tail := "checking them now"
-	if !enough {
+	switch {
+	case !enough:
 		tail = "under the " + strconv.Itoa(state.JudgeMinRows) + "-row floor, nothing to check"
+	case !arm:
+		tail = "checked before the join, no check armed"
 	}
-	sess.log("ContextSaver adopted " + strconv.Itoa(len(rows)) + " rows from the transcript · " + tail)
-	if !enough {
-		return len(rows), false
+	sess.log("ContextSaver adopted " + strconv.Itoa(n) + " rows from the transcript · " + tail)
+	if !enough || !arm {
+		return false
 	}
 	sess.dispatch(state.CheckArm{})
 	sess.log("ContextSaver fired a check over " + strconv.Itoa(len(sess.st.Rows)) + " adopted rows · armed, so a cold answer retries")
 	sess.armedCheck(now)
-	return len(rows), true
+	return true
 }
 
 // sessionEnd flushes the session's registry and forgets it.

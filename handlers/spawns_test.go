@@ -180,7 +180,7 @@ func TestAgentSpawn(t *testing.T) {
 	h := newHarness(t, map[string]any{"debug": true})
 	h.cards(threeFindings())
 	h.saver("fix 1")
-	h.saver("fix 1 only grep src/")
+	h.saver("fix 2 only grep src/")
 	steer := "Instruction from the user (via ContextSaver): only grep src/"
 
 	if r := spawn(h, map[string]any{"prompt": "review a.ts", "fork": true}); r.Prompt != "review a.ts" || r.SpawnID != "" || pending(h) != 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
+	"github.com/saverd/saverd/textview"
 )
 
 // The pane's actions, as the plugin's Actions table names them.
@@ -270,9 +271,9 @@ func relapseText(kind string, credit state.Saved, window int64) string {
 	text := "ContextSaver: back after it was fixed — \"" + kind + "\""
 	var took []string
 	if credit.Ms > 0 {
-		took = append(took, "−"+preciseDuration(credit.Ms))
+		took = append(took, "−"+textview.PreciseDuration(credit.Ms))
 	}
-	if share := contextShare(credit.Chars, window); share != "" {
+	if share := textview.ContextShare(credit.Chars, window); share != "" {
 		took = append(took, "−~"+share+" context")
 	}
 	if len(took) == 0 {

@@ -322,7 +322,8 @@ func TestCodexSaverWriteThenUndo(t *testing.T) {
 	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}, Journal: j})
 	h.srv.SetHost(h.host)
 	sess := h.firstCardFixed()
-	sess.event(func() { sess.bridge.live = codex.Harness{} })
+	// The session becomes a Codex one: the /saver its Claude Code person typed is no spelling of Codex's.
+	sess.event(func() { sess.bridge.live = codex.Harness{}; sess.bridge.typed.Store(nil) })
 	agents := filepath.Join(h.cwd, "AGENTS.md")
 	say := func(prompt string) string {
 		a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": prompt})

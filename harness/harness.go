@@ -118,6 +118,9 @@ type Live interface {
 	// Command is how a person types saverd's command in it (internal/saverline): the pane, the toasts and
 	// the replies name the commands so.
 	Command() string
+	// Agent is what the person calls the agent: the judge's template and the detectors say "Claude keeps
+	// …", and a kind is shown with this name in its place (a Codex session's cards say "Codex keeps …").
+	Agent() string
 	// BlockPrompt is UserPromptSubmit's answer to a saverd command typed there: the line never reaches
 	// the model, and the person reads reason.
 	BlockPrompt(reason string) *bridge.Answer

@@ -30,7 +30,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	s := r.Summary
-	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: $%s\n",
+	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: %s\n",
 		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
 	if n := len(r.Warnings); n > 0 {
 		// The warnings go to stderr; the table alone must not read as the whole story.
@@ -109,7 +109,7 @@ func WritePendingTable(w io.Writer, pending []PendingSubject) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	for _, p := range pending {
-		fmt.Fprintf(tw, "%s\t%s %s–%s, %d calls, $%s\t\n", p.Subject, p.Harness, p.Start, p.End, p.Calls, money(p.Cost))
+		fmt.Fprintf(tw, "%s\t%s %s–%s, %d calls, %s\t\n", p.Subject, p.Harness, p.Start, p.End, p.Calls, money(p.Cost))
 		for _, r := range p.Repos {
 			for _, c := range r.Commits {
 				fmt.Fprintf(tw, "  %s\t%s %s +%d -%d, %s\t\n", r.RepoLabel, short(c.SHA), c.TS, c.Added, c.Deleted, textout.Plural(c.Files, "file"))
@@ -124,17 +124,21 @@ func WritePendingTable(w io.Writer, pending []PendingSubject) error {
 	return err
 }
 
-// money is dollars for people: cents, or — below a cent — as many places as it takes (at most 6).
+// money is dollars for people: cents, or — below a cent — as many places as it takes (at most 6); a
+// negative amount as every figure saverd shows writes one (textout.Negative).
 func money(x float64) string {
-	if x >= 0.01 || x <= -0.01 {
-		return strconv.FormatFloat(x, 'f', 2, 64)
+	if x < 0 {
+		return textout.Negative(money(-x))
+	}
+	if x >= 0.01 {
+		return "$" + strconv.FormatFloat(x, 'f', 2, 64)
 	}
 	s := strconv.FormatFloat(x, 'f', 6, 64)
 	s = strings.TrimRight(s, "0")
 	if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i < 3 {
 		s += strings.Repeat("0", 3-(len(s)-i)) // at least cents
 	}
-	return s
+	return "$" + s
 }
 
 func optMoney(x *float64) string {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,6 +65,7 @@ func TestDoctor(t *testing.T) {
 		socket        string // "" none; "ok"; "silent"
 		judge         string // script body of claude --version; "" none on PATH
 		plugin        string // "before" / "after": the saver plugin enabled before or after install
+		codexPlugin   bool   // saverd's plugin installed in Codex and its hooks trusted
 		noCommand     bool   // the /saver command file removed
 	}
 	for _, c := range []struct {
@@ -86,6 +88,10 @@ func TestDoctor(t *testing.T) {
 		{"the plugin brings the hooks", setup{claude: true, plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks", "/saver is known"}},
 		{"plugin and hooks both", setup{claude: true, plugin: "after", judge: "echo 1"}, true, "claude-code", []string{"plugin and saverd's hooks at user are both installed"}},
 		{"no command file", setup{claude: true, noCommand: true, judge: "echo 1"}, true, "claude-code", []string{"no /saver command file", "unknown command"}},
+		// A plugin is an install: the Claude Code plugin's command is /saver:saver, which needs no command
+		// file; the Codex plugin's hooks run once trusted.
+		{"only the Claude Code plugin", setup{plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks (its command is /saver:saver)"}},
+		{"only the Codex plugin", setup{codexPlugin: true, judge: "echo 1"}, false, "claude-code", []string{"codex: the saver@saverd plugin brings saverd's hooks, all 8 trusted"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home := sandbox(t)
@@ -122,6 +128,10 @@ func TestDoctor(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if c.s.codexPlugin {
+				installCodexPlugin(t, home)
+				fakeBin(t, binDir, "codex", "echo codex-cli 0.169.0")
+			}
 			if c.s.untrust {
 				cfg, _ := codex.ConfigPath()
 				text := read(t, cfg)
@@ -152,6 +162,14 @@ func TestDoctor(t *testing.T) {
 			all := strings.Join(lines, "\n")
 			if fix != c.fix {
 				t.Errorf("needs fixing = %v, want %v:\n%s", fix, c.fix, all)
+			}
+			for _, m := range samePathTwice.FindAllStringSubmatch(all, -1) {
+				if m[1] == m[2] {
+					t.Errorf("a line names %s twice:\n%s", m[1], all)
+				}
+			}
+			if strings.Contains(all, "no saverd hooks installed") && (c.s.plugin != "" || c.s.codexPlugin) {
+				t.Errorf("a plugin is an install:\n%s", all)
 			}
 			if !strings.Contains(lines[0], c.first) {
 				t.Errorf("first line %q, want it to say %q:\n%s", lines[0], c.first, all)
@@ -287,4 +305,31 @@ func TestDoctorProjectAtHome(t *testing.T) {
 			t.Errorf("%d coverage lines for %s, want 1:\n%s", n, h, text)
 		}
 	}
+}
+
+// samePathTwice finds "(A or B)" in doctor's lines: the places a finding names where it looked.
+var samePathTwice = regexp.MustCompile(`\((\S+) or (\S+)\)`)
+
+// installCodexPlugin installs this repository's plugin in Codex as `codex plugin add saver@saverd` does
+// (a copy under plugins/cache, enabled in config.toml with plugins on) and trusts its hooks as Codex's
+// review does (the hashes Codex computes, codex.Declarations).
+func installCodexPlugin(t *testing.T, home string) {
+	t.Helper()
+	codexHome := filepath.Join(home, "codex")
+	copyOf := filepath.Join(codexHome, "plugins", "cache", "saverd", "saver", "0.1.0")
+	var hooks string
+	for _, f := range []string{".codex-plugin/plugin.json", "hooks/codex.json"} {
+		text := read(t, filepath.Join("..", "plugins", "saver", filepath.FromSlash(f)))
+		write(t, filepath.Join(copyOf, filepath.FromSlash(f)), text, 0o644)
+		hooks = text
+	}
+	decls, err := codex.Declarations("saver@saverd:hooks/codex.json", hooks)
+	if err != nil || len(decls) == 0 {
+		t.Fatalf("the plugin's hooks: %v", err)
+	}
+	cfg := "[features]\nplugins = true\n\n[plugins.\"saver@saverd\"]\nenabled = true\n"
+	for _, d := range decls {
+		cfg += "\n[hooks.state." + strconv.Quote(d.Key) + "]\ntrusted_hash = " + strconv.Quote(d.Hash) + "\n"
+	}
+	write(t, filepath.Join(codexHome, "config.toml"), cfg, 0o600)
 }

@@ -31,6 +31,8 @@ type Set struct {
 	Dirs map[harness.ID][]string
 	// Prices is the price overrides file; "" reads <config dir>/prices.json when it exists.
 	Prices string
+	// ForksLog is the log of the forks saverd ran (agentlog.ReadForks); "" reads the state directory's.
+	ForksLog string
 }
 
 // Harnesses are the harnesses whose logs the commands read, in the order they are listed to a person.
@@ -106,6 +108,20 @@ func (l Set) Table() (*prices.Table, error) {
 	return prices.LoadFile(path)
 }
 
+// Forks are the forks saverd ran (judge and process forks), from ForksLog, else the state directory's
+// forks log: no session of their own, each its parent's spend. No log is no forks.
+func (l Set) Forks() (map[string]agentlog.ForkRecord, []string) {
+	path := l.ForksLog
+	if path == "" {
+		p, err := paths.ForksLog()
+		if err != nil {
+			return nil, nil //nolint:nilerr // no state directory: saverd never ran a fork here
+		}
+		path = p
+	}
+	return agentlog.ReadForks(path)
+}
+
 // Read discovers and reads every session log, with a progress bar on stderr when it is a terminal.
 func (l Set) Read(ctx context.Context, stderr io.Writer) ([]agentlog.Record, []string, error) {
 	tab, err := l.Table()
@@ -114,11 +130,8 @@ func (l Set) Read(ctx context.Context, stderr io.Writer) ([]agentlog.Record, []s
 	}
 	files, warn := l.Discover()
 	warn = append(warn, l.dirWarnings()...)
-	var forks map[string]agentlog.ForkRecord
-	if path, err := paths.ForksLog(); err == nil {
-		f, w := agentlog.ReadForks(path)
-		forks, warn = f, append(warn, w...)
-	}
+	forks, w := l.Forks()
+	warn = append(warn, w...)
 	bar := newProgress(stderr)
 	defer bar.finish()
 	bar.files(files)

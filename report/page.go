@@ -10,6 +10,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/impact"
+	"github.com/saverd/saverd/internal/textout"
 )
 
 // Input is what the page shows: the sessions read from the agents' logs, the daemon's own records
@@ -154,12 +155,7 @@ func top(recs []agentlog.Record, n int, loc *time.Location) []topRow {
 
 // Formatting for people: the exact figure goes in a data- attribute beside it.
 var funcs = template.FuncMap{
-	"usd": func(v float64) string {
-		if v > 0 && v < 0.005 {
-			return "<$0.01"
-		}
-		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
-	},
+	"usd": textout.Cents,
 	"cost": func(c *float64, priced float64) string {
 		s := "$" + strconv.FormatFloat(priced, 'f', 2, 64)
 		if c == nil {
@@ -178,7 +174,7 @@ var funcs = template.FuncMap{
 		if v == nil {
 			return "—"
 		}
-		return "$" + strconv.FormatFloat(*v, 'f', 2, 64)
+		return textout.Cents(*v)
 	},
 	"tokens": func(n int64) string {
 		switch {

@@ -103,7 +103,7 @@ ul.warnings { font-size: 12px; color: #8a4b00; }
 </section>
 {{if .Warnings}}
 <h2>Warnings</h2>
-<p class="muted">What they name is left out of these figures.</p>
+<p class="muted">Each says what it did to the figures above: what it names left out of them, or counted once.</p>
 <ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}
 </body>

@@ -1,7 +1,7 @@
 package state
 
-// Action is one event the reducer applies to a session. Each concrete type below is one member of the
-// plugin's Action union, with the same meaning; Reduce switches on them.
+// Action is one event the reducer applies to a session. Each concrete type below is one member of
+// ContextSaver's Action union, with the same meaning; Reduce switches on them.
 type Action interface{ action() }
 
 // TurnStart: a prompt started a turn; Now dates the idle wait since the last completed turn.

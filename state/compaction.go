@@ -14,7 +14,7 @@ const (
 
 // TokensToCompaction is the tokens left before auto-compaction (the threshold is compactAt, else 90% of
 // the window); nil while the session's token count is unknown. Never negative: a window already past
-// its threshold has 0 left (protocol.md, "Differences from the plugin").
+// its threshold has 0 left (protocol.md, "Differences from ContextSaver").
 func TokensToCompaction(s *State) *int64 {
 	if s.Usage.Tokens == nil {
 		return nil
@@ -42,7 +42,7 @@ func ContextsOf(s *State) []int64 {
 // growth samples among the last growthTurns context samples. The pace is how fast the window fills, not
 // what a turn is billed: a turn can spend 60k tokens and grow the window by 8k. A turn that shrank the
 // window (a compaction, a /clear) is no pace at all, so drops are skipped. Never negative: 0 once the
-// window is past the threshold (protocol.md, "Differences from the plugin").
+// window is past the threshold (protocol.md, "Differences from ContextSaver").
 func TurnsToCompaction(s *State) *int64 {
 	left := TokensToCompaction(s)
 	seen := ContextsOf(s)

@@ -1,6 +1,6 @@
 package state
 
-// The plugin's constants, with the reason each has the value it has.
+// ContextSaver's constants, with the reason each has the value it has.
 const (
 	PluginName = "contextsaver"
 	PaneID     = "saver"
@@ -94,7 +94,7 @@ const (
 	DeliveryBurstMs = 5_000
 )
 
-// Command is the slash command the plugin registers, as the host shows it.
+// Command is the slash command ContextSaver registers, as the host shows it.
 type Command struct {
 	Name         string `json:"name"`
 	Description  string `json:"description"`
@@ -108,8 +108,8 @@ var SaverCommand = Command{
 	ArgumentHint: "[check | fix [n] [text] | ignore <n> | write <n> | undo | debug | reset]",
 }
 
-// FileTools are the tools whose ledger key is the path they touched. MultiEdit is one of them: the plugin
-// left it out, so its rows had no key path, no lines and no paths (protocol.md, "Differences from the plugin").
+// FileTools are the tools whose ledger key is the path they touched. MultiEdit is one of them: ContextSaver
+// left it out, so its rows had no key path, no lines and no paths (protocol.md, "Differences from ContextSaver").
 var FileTools = []string{"Read", "Edit", "Write", "NotebookEdit", "MultiEdit"}
 
 // StoreKey is the registry's key for one project.

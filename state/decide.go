@@ -117,10 +117,10 @@ func ownPatterns(ps []Pattern, extra int) []Pattern {
 
 // alreadyIgnored reports whether the recurrence a judge run reports for id was already counted.
 //
-// One recurrence is counted as ignored once (protocol.md, "Differences from the plugin"). The plugin counts an ignored instruction
+// One recurrence is counted as ignored once (protocol.md, "Differences from ContextSaver"). ContextSaver counts an ignored instruction
 // on two paths: a row that repeats the signature after the decision's turn (settleWithRow), and a judge
 // run whose finding cites a call after the decision (judge.done's recurred). One recurrence reaches both
-// — its row lands, and the next run cites that row — so the plugin counted it twice. Both paths do the same
+// — its row lands, and the next run cites that row — so ContextSaver counted it twice. Both paths do the same
 // two things: they close the decision (openedAtTurn nil) and bring the card back to the queue, where it
 // waits until the person decides again (a new decision takes it off the queue and reopens it). So a sent
 // pattern that is closed and queued has had its ignore counted since its last decision, and a recurrence

@@ -93,8 +93,8 @@ func recurredRun(s *state.State, id string) state.JudgeDone {
 	return state.JudgeDone{Patterns: append([]state.Pattern(nil), s.Patterns...), Fresh: []string{}, Recurred: []string{id}, Dropped: []string{}}
 }
 
-// A difference from the plugin (protocol.md): one recurrence is counted as ignored once, whichever of its row and the next judge run
-// reports it first. The plugin counted the row-first order twice (ignored 2).
+// A difference from ContextSaver (protocol.md): one recurrence is counted as ignored once, whichever of its row and the next judge run
+// reports it first. ContextSaver counted the row-first order twice (ignored 2).
 func TestOneRecurrenceCountedOnce(t *testing.T) {
 	const id = "execution:full-suite"
 	ignored := func(s *state.State) int { return s.PatternByID(id).Ignored }

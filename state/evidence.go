@@ -288,9 +288,10 @@ func SinksOf(rows []Row, folded map[string]Folded, m Measure) Sinks {
 // LoopTokens is the new tokens a loop was billed: input, cache creation and output.
 func LoopTokens(l *Loop) int64 { return l.Tokens.Input + l.Tokens.CacheCreate + l.Tokens.Output }
 
-// TotalTokens sums every new (non-cache-read) token this session's turns reported.
+// TotalTokens sums every new (non-cache-read) token this session's turns reported, and its main loop's
+// before this daemon joined it (Before).
 func TotalTokens(s *State) int64 {
-	var n int64
+	n := s.Before.Input + s.Before.Output + s.Before.CacheCreate
 	for i := range s.Turns {
 		t := &s.Turns[i]
 		n += t.Input + t.Output + t.CacheCreate
@@ -341,7 +342,7 @@ func TurnHandle(h string) (int, bool) {
 	return turnNumber(h[5:])
 }
 
-// turnNumber reads the digits of a handle as the plugin's /^\d+$/ and Number() do.
+// turnNumber reads the digits of a handle as ContextSaver's /^\d+$/ and Number() do.
 func turnNumber(digits string) (int, bool) {
 	if digits == "" {
 		return 0, false

@@ -160,8 +160,8 @@ func judgeCold[K judgeKind](j *JudgeState[K], was JudgeMark) {
 
 // judgeDone takes a run's merged registry (see answerOf for what each kind keeps and queues), counts
 // its spend against the budget share, and records the run. Over the share the judge backs off,
-// doubling: the habit judge's up to JudgeMaxBackoff, the process judge's without a cap (as the
-// plugin's). Only a habit run that answered spends the load check's arming: a cold snapshot or a
+// doubling: the habit judge's up to JudgeMaxBackoff, the process judge's without a cap (as
+// ContextSaver's). Only a habit run that answered spends the load check's arming: a cold snapshot or a
 // refusal leaves it for the next opportunity. The cards it queued and brought back are told in e.
 func judgeDone[K judgeKind](s *State, j *JudgeState[K], a JudgeDone, e *Effects) {
 	habit := kindOf[K]() == HabitJudge

@@ -39,7 +39,7 @@ func TestJudgeStateJSON(t *testing.T) {
 	}
 }
 
-// TestSessionFlags: what the daemon remembers of a session beside the plugin's state is reduced like
+// TestSessionFlags: what the daemon remembers of a session beside ContextSaver's state is reduced like
 // the rest: a claimed run and whoever asked of it, the open prompt rewrites, the probed agents and the load
 // check's one toast. A reset keeps what is still out in the world (a claimed run, an open rewrite) and
 // forgets the rest; a clone taken before a change never sees it.

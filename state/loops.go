@@ -1,7 +1,7 @@
 package state
 
 // Loops, runs and journals: every change to a loop goes through withLoop, which creates the loop where
-// it is unknown, grows it where it is known and drops the oldest past LoopCap, as the plugin does.
+// it is unknown, grows it where it is known and drops the oldest past LoopCap, as ContextSaver does.
 
 // bareLoop is a loop known by nothing but its id yet, dated by the turn and the row that first showed it.
 func bareLoop(id string, turn, seq int) Loop { return Loop{ID: id, FirstTurn: turn, FirstSeq: seq} }
@@ -73,7 +73,7 @@ func withLoop(s *State, id string, turn, seq int, grow func(*Loop)) {
 }
 
 // withLoopScan is withLoop for a State that holds one id twice (never made by the reducer): every loop
-// with the id is grown, as the plugin's map over the loops grows them all.
+// with the id is grown, as ContextSaver's map over the loops grows them all.
 func withLoopScan(s *State, id string, turn, seq int, grow func(*Loop)) {
 	found := false
 	for i := range s.Loops {

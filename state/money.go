@@ -195,6 +195,21 @@ func inject(s *State, a Injected) {
 	holds(s, a.Texts, turn)
 }
 
+// held records texts sent before this daemon joined the session, which its context holds (ContextHolds):
+// each was written once, which is spend as a send is, and is re-read on the turns after. The re-reads of
+// the turns before the join are not known here (the texts' places in the transcript are not), and are
+// left out rather than guessed.
+func held(s *State, texts []string) {
+	var tokens float64
+	for _, t := range texts {
+		if !slices.Contains(s.Delivered, t) {
+			tokens += float64(jstext.Len16(t)) / CharsPerToken
+		}
+	}
+	s.Money.Injected.add(tokens, s.Money.CacheWrite, s.Money.Priced)
+	holds(s, texts, s.Turn)
+}
+
 // holds records texts as in the main loop's context from turn on: not sent again, and re-read on the
 // turns after.
 func holds(s *State, texts []string, turn int) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Reduce applies one action to s, in place, with the plugin's meaning for every member of its Action union,
+// Reduce applies one action to s, in place, with ContextSaver's meaning for every member of its Action union,
 // and says what it did that a caller answers (see Effects). It follows the package's mutation rule: the
 // slices Clone shares are only appended to or replaced, so a clone taken before the call never sees it.
 // An unknown action, or a nil pointer to one, changes nothing.
@@ -14,8 +14,11 @@ func Reduce(s *State, a Action) Effects {
 	if s == nil {
 		return e
 	}
-	saved := s.Saved
+	saved, cards := s.Saved, s.Cards
 	reduce(s, a, &e)
+	if !sameSlice(cards, s.Cards) { // Cards is replaced or grown, never written in place
+		keepSeats(s)
+	}
 	e.Saved = Saved{Ms: s.Saved.Ms - saved.Ms, Chars: s.Saved.Chars - saved.Chars}
 	return e
 }
@@ -140,7 +143,9 @@ func reduce(s *State, a Action, e *Effects) {
 	case Injected:
 		inject(s, a)
 	case ContextHolds:
-		holds(s, a.Texts, s.Turn)
+		held(s, a.Texts)
+	case Rejoined:
+		rejoined(s, a)
 	case SetBudget:
 		s.Budget = min(1, max(0, a.Share))
 	case Reset:
@@ -148,6 +153,11 @@ func reduce(s *State, a Action, e *Effects) {
 	case Detected:
 		detected(s, a, e)
 	}
+}
+
+// sameSlice reports whether a and b are one slice: the same length over the same array.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // withKey is a copy of m with key set (or removed): the maps State holds are copy-on-write, so a clone
@@ -248,6 +258,8 @@ func deref(a Action) Action {
 	case *Injected:
 		return derefOf(p)
 	case *ContextHolds:
+		return derefOf(p)
+	case *Rejoined:
 		return derefOf(p)
 	}
 	return a
@@ -378,7 +390,7 @@ func resetState(s *State) {
 type lookup struct {
 	loops    map[string]int // loop id → its position plus loopBase at the time it was added
 	loopBase int            // loops dropped off the front so far
-	loopDups bool           // an id is held twice: fall back to scanning, as the plugin's map over loops does
+	loopDups bool           // an id is held twice: fall back to scanning, as ContextSaver's map over loops does
 	loopLen  int
 	loopHead *Loop
 

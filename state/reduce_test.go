@@ -73,7 +73,7 @@ func BenchmarkClone(b *testing.B) {
 	}
 }
 
-// tsAction is one action as the plugin's JSON writes it ({"type": …}), decoded into the Go action.
+// tsAction is one action as ContextSaver's JSON writes it ({"type": …}), decoded into the Go action.
 func tsAction(t *testing.T, raw json.RawMessage) state.Action {
 	t.Helper()
 	var a struct {
@@ -209,7 +209,7 @@ func tsAction(t *testing.T, raw json.RawMessage) state.Action {
 }
 
 // relapseIn names the settled instruction action a brings back, "" when none: the one place saverd's
-// reducer and the plugin's part ways on purpose.
+// reducer and ContextSaver's part ways on purpose.
 func relapseIn(s *state.State, a state.Action) string {
 	if v, ok := a.(state.AddRow); ok {
 		for i := range s.Patterns {
@@ -221,7 +221,7 @@ func relapseIn(s *state.State, a state.Action) string {
 	return ""
 }
 
-// oracleDiffs is every way s and its views differ from the plugin's recorded answers.
+// oracleDiffs is every way s and its views differ from ContextSaver's recorded answers.
 func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 	var diffs []string
 	same := func(what string, got, want any) {
@@ -236,7 +236,7 @@ func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 			sinks.Sinks = []state.Sink{}
 		}
 	}
-	same("pane", pane, relapsedWording(o.Pane))
+	same("pane", pane, stableNumbers(relapsedWording(o.Pane), s))
 	same("band", view.BuildBand(s), o.Band)
 	same("bandNow", view.BuildBandAt(s, o.BandNow.Now), o.BandNow.Model)
 	same("storable", state.StorableOf(s), o.Storable)
@@ -256,23 +256,47 @@ func oracleDiffs(t *testing.T, s *state.State, o oracleSession) []string {
 }
 
 // relapsedWording is a recorded pane in saverd's words: a card the agent went back to after a fix reads
-// `relapsed · <kind>` where the plugin said `ignored · <kind>`, which is also what the person's own Ignore
-// is called (protocol.md, "Differences from the plugin").
+// `relapsed · <kind>` where ContextSaver said `ignored · <kind>`, which is also what the person's own Ignore
+// is called (protocol.md, "Differences from ContextSaver").
 func relapsedWording(pane any) any {
-	p, ok := pane.(map[string]any)
-	if !ok {
-		return pane
-	}
-	cards, _ := p["wasters"].([]any)
-	for _, c := range cards {
-		if card, ok := c.(map[string]any); ok {
-			if kind, ok := card["kind"].(string); ok {
-				if rest, cut := strings.CutPrefix(kind, "ignored · "); cut {
-					card["kind"] = "relapsed · " + rest
-				}
+	for _, card := range wastersIn(pane) {
+		if kind, ok := card["kind"].(string); ok {
+			if rest, cut := strings.CutPrefix(kind, "ignored · "); cut {
+				card["kind"] = "relapsed · " + rest
 			}
 		}
 	}
+	return pane
+}
+
+// wastersIn is the cards of a recorded pane, each as its JSON object.
+func wastersIn(pane any) []map[string]any {
+	p, _ := pane.(map[string]any)
+	cards, _ := p["wasters"].([]any)
+	out := make([]map[string]any, 0, len(cards))
+	for _, c := range cards {
+		if card, ok := c.(map[string]any); ok {
+			out = append(out, card)
+		}
+	}
+	return out
+}
+
+// stableNumbers is a recorded pane in saverd's numbering: each card wears the number it was given when
+// it was queued and keeps while it is open, and the cards are listed by it, where ContextSaver numbered
+// them by their place in the queue, newest first (protocol.md, "Differences from ContextSaver").
+func stableNumbers(pane any, s *state.State) any {
+	for _, card := range wastersIn(pane) {
+		id, _ := card["patternId"].(string)
+		card["n"] = float64(state.CardNumber(s, id))
+	}
+	p, _ := pane.(map[string]any)
+	cards, _ := p["wasters"].([]any)
+	slices.SortStableFunc(cards, func(a, b any) int {
+		na, _ := a.(map[string]any)["n"].(float64)
+		nb, _ := b.(map[string]any)["n"].(float64)
+		return int(na - nb)
+	})
 	return pane
 }
 
@@ -314,8 +338,8 @@ func oracleSessions(t *testing.T) []oracleSession {
 	return file.Sessions
 }
 
-// TestOracleSessions replays random sessions the plugin reduced and compares the state and every view
-// with the plugin's answers. The plugin's evidence module was a stub when they were recorded: its sinks
+// TestOracleSessions replays random sessions ContextSaver reduced and compares the state and every view
+// with ContextSaver's answers. ContextSaver's evidence module was a stub when they were recorded: its sinks
 // named nothing, so the Go header's named sinks and the debug dump's sinks lines are left out.
 func TestOracleSessions(t *testing.T) {
 	for _, o := range oracleSessions(t) {
@@ -331,9 +355,9 @@ func TestOracleSessions(t *testing.T) {
 			}
 			diffs := oracleDiffs(t, s, o)
 			if relapse != "" {
-				// A relapse after settling takes the credit back and requeues the card at once, where the
-				// plugin did not (protocol.md, Differences from the plugin; TestRelapseAfterSettling), and the
-				// recorded judge runs after it carry the plugin's patterns: what a relapse moves (the
+				// A relapse after settling takes the credit back and requeues the card at once, where
+				// ContextSaver did not (protocol.md, Differences from ContextSaver; TestRelapseAfterSettling), and the
+				// recorded judge runs after it carry ContextSaver's patterns: what a relapse moves (the
 				// patterns' counts, the cards, the saved figure and every view drawn from them) may part.
 				// Everything else — the ledger, the turns, the usage, the loops — must still agree.
 				t.Logf("a relapse after settling at %s: comparing what it does not move", relapse)

@@ -23,7 +23,7 @@ var storedID = regexp.MustCompile(`^[a-z-]+:[a-z0-9-]{1,40}$`)
 
 // ParseRegistry reads a stored registry, the decoded JSON value ([]any of map[string]any), dropping every
 // entry that does not validate. A later entry with the same id replaces an earlier one but keeps its
-// position, as the plugin's Map does. Anything but an array is an empty registry.
+// position, as ContextSaver's Map does. Anything but an array is an empty registry.
 func ParseRegistry(value any) []StoredPattern {
 	items, ok := value.([]any)
 	if !ok {
@@ -77,8 +77,8 @@ func ParseRegistryJSON(data []byte) ([]StoredPattern, error) {
 	return ParseRegistry(value), nil
 }
 
-// storedEntryOf validates one stored entry, as the plugin validates it. Text is "filled" when something
-// other than whitespace (Go's unicode.IsSpace) remains; lengths are UTF-16 units, as the plugin counts.
+// storedEntryOf validates one stored entry, as ContextSaver validates it. Text is "filled" when something
+// other than whitespace (Go's unicode.IsSpace) remains; lengths are UTF-16 units, as ContextSaver counts.
 // signature, proposal, estTokensPerTurn and lastDecision must be present (null allowed); lean may be
 // absent.
 func storedEntryOf(v any) (StoredPattern, bool) {
@@ -131,14 +131,14 @@ func storedEntryOf(v any) (StoredPattern, bool) {
 	return StoredPattern{
 		ID: id, Category: Category(category), Kind: kind, Signature: sig, Why: why, Alternative: alternative,
 		Confidence: confidence, Proposal: proposal, EstTokensPerTurn: est, LastDecision: last, Lean: lean,
-		ChangedAt: storedChangedAt(o),
+		ChangedAt: storedStamp(o, "changedAt"), DecidedAt: storedStamp(o, "decidedAt"),
 	}, true
 }
 
-// storedChangedAt reads changedAt, which entries written before it existed lack: a whole non-negative
-// number, anything else read as 0 (never stamped) rather than costing the entry.
-func storedChangedAt(o map[string]any) int64 {
-	n, ok := o["changedAt"].(float64)
+// storedStamp reads a time stamp (changedAt, decidedAt), which entries written before it existed lack: a
+// whole non-negative number, anything else read as 0 (never stamped) rather than costing the entry.
+func storedStamp(o map[string]any, name string) int64 {
+	n, ok := o[name].(float64)
 	if !ok || !(n >= 0) || n > 1<<53 || n != math.Trunc(n) {
 		return 0
 	}

@@ -154,7 +154,7 @@ func TestReducerIndexSurvivesOutsideChanges(t *testing.T) {
 	if s.PatternByID("execution:full-suite").OpenedAtTurn != nil {
 		t.Fatal("the stale index read the old class")
 	}
-	// Two loops with one id (never made by the reducer) both grow, as the plugin's map over the loops.
+	// Two loops with one id (never made by the reducer) both grow, as ContextSaver's map over the loops.
 	s.Loops = []state.Loop{{ID: "x"}, {ID: "x"}}
 	state.Reduce(s, state.LoopTurn{AgentID: "x", Ms: 5, Ended: state.EndAnswer})
 	if s.Loops[0].Ms != 5 || s.Loops[1].Ms != 5 {

@@ -12,7 +12,7 @@ import "slices"
 // A credit is not for good: each pattern keeps what it was credited (Pattern.Credit), and a relapse — the
 // signature's key again in a later turn of the main loop after the instruction settled — takes it back out
 // of Saved, counts the instruction ignored and brings the card back (see protocol.md, "Differences from
-// the plugin"). A behaviour the judge reports again keeps what it accrued and accrues no more.
+// ContextSaver"). A behaviour the judge reports again keeps what it accrued and accrues no more.
 
 // settlement is what one pattern's settling adds: saved time and context, whether its card returns, and
 // what became of its instruction. It stays this small: it is returned once per pattern per row, the
@@ -33,7 +33,7 @@ const (
 )
 
 // settleRow settles every pattern against one row about to be appended (numbered, not yet in the
-// ledger), then applies the settlements in pattern order, as the plugin does. What it settled and
+// ledger), then applies the settlements in pattern order, as ContextSaver does. What it settled and
 // brought back is told in e.
 func settleRow(s *State, row *Row, e *Effects) {
 	var requeue []string

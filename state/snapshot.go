@@ -201,22 +201,22 @@ func syncLoops(old, cur []Loop, grown []grownLoop, loopBase int) ([]Loop, bool) 
 	return out, true
 }
 
-// shareAppendOnly points c's append-only slices at s's, clipped to their length, so an append on either
+// shareAppendOnly points s's append-only slices at from's, clipped to their length, so an append on either
 // reallocates rather than write into spare capacity the other may append into too.
-func (c *State) shareAppendOnly(s *State) {
-	c.Rows = slices.Clip(s.Rows)
-	c.Notes = slices.Clip(s.Notes)
-	c.Standing = slices.Clip(s.Standing)
-	c.Written = slices.Clip(s.Written)
-	c.Asks = slices.Clip(s.Asks)
-	c.Compactions = slices.Clip(s.Compactions)
-	c.Delivery.Agents = slices.Clip(s.Delivery.Agents)
+func (s *State) shareAppendOnly(from *State) {
+	s.Rows = slices.Clip(from.Rows)
+	s.Notes = slices.Clip(from.Notes)
+	s.Standing = slices.Clip(from.Standing)
+	s.Written = slices.Clip(from.Written)
+	s.Asks = slices.Clip(from.Asks)
+	s.Compactions = slices.Clip(from.Compactions)
+	s.Delivery.Agents = slices.Clip(from.Delivery.Agents)
 }
 
 // clipHits clips each pattern's hits, which the reducer only appends to.
-func (c *State) clipHits() {
-	for i := range c.Patterns {
-		c.Patterns[i].Hits = slices.Clip(c.Patterns[i].Hits)
+func (s *State) clipHits() {
+	for i := range s.Patterns {
+		s.Patterns[i].Hits = slices.Clip(s.Patterns[i].Hits)
 	}
 }
 

@@ -25,7 +25,7 @@ const (
 // Category is a finding's category: the nine names are the whole enum.
 type Category string
 
-// Categories lists the nine categories in the plugin's order.
+// Categories lists the nine categories in ContextSaver's order.
 var Categories = []Category{"execution", "reading", "production", "behavior", "communication", "multi-agent", "environment", "process", "other"}
 
 // IsCategory reports whether s is one of the nine categories.
@@ -41,7 +41,7 @@ func IsCategory(s string) bool {
 // Choice is a person's decision on a card.
 type Choice string
 
-// The three choices, named as the pane shows them; the wire keeps the plugin's words (keep, steer,
+// The three choices, named as the pane shows them; the wire keeps ContextSaver's words (keep, steer,
 // kill). FixWithNote is "Fix…": the person's own instruction, typed in the card's field; Fix sends the
 // card's own fix.
 const (
@@ -111,8 +111,8 @@ type Lines struct {
 	Del int64 `json:"del"`
 }
 
-// Launch is what an Agent row knows of the loop it launched (its JSON name stays "spawn", as the
-// plugin's rows have it).
+// Launch is what an Agent row knows of the loop it launched (its JSON name stays "spawn", as
+// ContextSaver's rows have it).
 type Launch struct {
 	Type        string   `json:"type"`
 	Requested   *string  `json:"requested"`
@@ -210,7 +210,7 @@ type Outcome struct {
 	Chars    int    `json:"chars"`
 }
 
-// MarshalJSON writes only the fields the outcome's kind has, as the plugin's union does.
+// MarshalJSON writes only the fields the outcome's kind has, as ContextSaver's union does.
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	if o.Kind == OutcomeReport {
 		return json.Marshal(struct {
@@ -331,6 +331,11 @@ type StoredPattern struct {
 	// sessions writing one registry merge per pattern, newest first; 0 when never stamped. Only the
 	// registry file carries it: a session's own patterns hold 0.
 	ChangedAt int64 `json:"changedAt,omitempty"`
+	// DecidedAt is when a session last decided the entry (Unix ms, the daemon's clock; 0 when never, or
+	// by a daemon before it was kept), so a daemon that rejoins a session tells the decisions made in it
+	// from an earlier session's, which a judge re-finding the pattern would stamp ChangedAt over. Only
+	// the registry file carries it, as ChangedAt.
+	DecidedAt int64 `json:"decidedAt,omitempty"`
 }
 
 // Cost is a process finding's claimed cost, clamped to its cited handles.
@@ -403,19 +408,22 @@ type Saved struct {
 
 // State is one session.
 type State struct {
-	Cwd          string              `json:"cwd"`
-	Turn         int                 `json:"turn"`
-	Seq          int                 `json:"seq"`
-	Rows         []Row               `json:"rows"`
-	Folded       map[string]Folded   `json:"folded"`
-	Turns        []TurnStat          `json:"turns"`
-	Loops        []Loop              `json:"loops"`
-	Runs         []Run               `json:"runs"`
-	Usage        Usage               `json:"usage"`
-	Overhead     *Overhead           `json:"overhead"`
-	Compactions  []int               `json:"compactions"`
-	Patterns     []Pattern           `json:"patterns"`
-	Cards        []string            `json:"cards"`
+	Cwd         string            `json:"cwd"`
+	Turn        int               `json:"turn"`
+	Seq         int               `json:"seq"`
+	Rows        []Row             `json:"rows"`
+	Folded      map[string]Folded `json:"folded"`
+	Turns       []TurnStat        `json:"turns"`
+	Loops       []Loop            `json:"loops"`
+	Runs        []Run             `json:"runs"`
+	Usage       Usage             `json:"usage"`
+	Overhead    *Overhead         `json:"overhead"`
+	Compactions []int             `json:"compactions"`
+	Patterns    []Pattern         `json:"patterns"`
+	Cards       []string          `json:"cards"`
+	// Seats is the open cards by the number the person was shown (seats.go): beyond ContextSaver, which
+	// numbered a card by its place in Cards. Replaced, never written in place.
+	Seats        []string            `json:"-"`
 	Expanded     *string             `json:"expanded"`
 	Steering     *string             `json:"steering"`
 	SteerDraft   *string             `json:"steerDraft"`
@@ -433,22 +441,25 @@ type State struct {
 	Saved        Saved               `json:"saved"`
 	// Budget is the share of the session's own tokens the two judges together may spend on automatic
 	// runs (see budget.go); the host and the project set it, so it is configuration, not session state,
-	// and debug.state keeps the plugin's shape without it.
+	// and debug.state keeps ContextSaver's shape without it.
 	Budget float64 `json:"-"`
-	// Money is the session's spend and savings in one unit (money.go); beyond the plugin's state, so
-	// debug.state keeps the plugin's shape without it.
+	// Money is the session's spend and savings in one unit (money.go); beyond ContextSaver's state, so
+	// debug.state keeps ContextSaver's shape without it.
 	Money Money `json:"-"`
 	// Delivered is the standing instructions and notes the main loop's context holds now (sent since its
-	// last compaction, clear or lost resume), so each reaches the agent once per context; beyond the
-	// plugin's state, which re-sent every standing instruction with every prompt. Replaced, never
+	// last compaction, clear or lost resume), so each reaches the agent once per context; beyond
+	// ContextSaver's state, which re-sent every standing instruction with every prompt. Replaced, never
 	// appended to in place.
 	Delivered []string `json:"-"`
+	// Before is what the main loop's calls spent before this daemon joined the session (Rejoined): the
+	// session's own tokens count it beside the turns it recorded. Beyond ContextSaver's state.
+	Before Tokens `json:"-"`
 	// Detections is what the live detectors last read and how much of the new work their findings
-	// explain (detected.go); beyond the plugin, which had no detectors.
+	// explain (detected.go); beyond ContextSaver, which had no detectors.
 	Detections Detections `json:"-"`
 
-	// What the daemon remembers of the session besides the plugin's state, reduced like the rest so one
-	// rollback covers it; debug.state keeps the plugin's shape without it. The maps are copy-on-write
+	// What the daemon remembers of the session besides ContextSaver's state, reduced like the rest so one
+	// rollback covers it; debug.state keeps ContextSaver's shape without it. The maps are copy-on-write
 	// (withKey), so Clone shares them.
 	//
 	// LoadCheckSpoke: the load check's one failure toast has been said.

@@ -1,5 +1,5 @@
-// Package store keeps the per-project pattern registry on disk: the daemon's replacement for the
-// plugin's host key/value store, where the registry lived under state.StoreKey(cwd) as a JSON array.
+// Package store keeps the per-project pattern registry on disk: the daemon's replacement for
+// ContextSaver's host key/value store, where the registry lived under state.StoreKey(cwd) as a JSON array.
 //
 // Layout. One file per key, <dir>/<first 16 hex digits of sha256(key)>.json, holding
 // {"key": "<key>", "value": <value>}: the key is written out so a person can tell which project a file

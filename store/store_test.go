@@ -21,7 +21,7 @@ import (
 	"github.com/saverd/saverd/internal/filelock"
 )
 
-// registrySize is the plugin's MAX_PATTERNS (state.MaxPatterns): the registry's largest size. The
+// registrySize is ContextSaver's MAX_PATTERNS (state.MaxPatterns): the registry's largest size. The
 // store does not import state, so the figure is repeated here.
 const registrySize = 50
 
@@ -504,7 +504,7 @@ func TestConcurrentProcessesLoseNothing(t *testing.T) {
 func BenchmarkUpdate(b *testing.B) {
 	s, _ := open(b)
 	const key = "patterns.v5:/bench"
-	// A registry of the size the plugin keeps: MAX_PATTERNS stored patterns.
+	// A registry of the size ContextSaver keeps: MAX_PATTERNS stored patterns.
 	seed := make([]any, 0, registrySize)
 	for i := range registrySize {
 		seed = append(seed, map[string]any{

@@ -80,7 +80,7 @@ func bandState(m view.BandModel) []string {
 	case view.BandFound:
 		return parts(count(m.Fresh, "waster")+" waiting", pctOf(m.CostPct), msOf(m.CostMs))
 	case view.BandSaved:
-		return parts("saved", pctOf(m.SavedPct), msOf(m.SavedMs))
+		return append([]string{"saved"}, savedParts(m.SavedPct, m.SavedChars, m.SavedMs)...)
 	}
 	return []string{"watching " + count(m.Calls, "call")}
 }

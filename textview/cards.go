@@ -8,7 +8,7 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// wasters is the WASTERS section: one numbered card per undecided pattern, newest first.
+// wasters is the WASTERS section: one card per undecided pattern, by the number it keeps while open.
 func wasters(m view.PaneModel, w int, command string) []string {
 	if len(m.Wasters) == 0 {
 		if len(m.Decided) == 0 {
@@ -31,7 +31,7 @@ func card(c *view.Card, steering bool, draft *string, w int) []string {
 	body := "   "
 	lines := wrap("["+string(c.Category)+"] "+c.Kind, w, seat, body)
 	if stats := clean(c.Stats); stats != "" {
-		// The plugin's stats are " · "-joined figures: break between them, never inside one.
+		// ContextSaver's stats are " · "-joined figures: break between them, never inside one.
 		lines = append(lines, wrapParts(strings.Split(stats, sep), w, body, body)...)
 	}
 	lines = append(lines, labelled(body, "why", c.Why, w)...)
@@ -48,6 +48,11 @@ func card(c *view.Card, steering bool, draft *string, w int) []string {
 	}
 	for i := range c.Evidence {
 		lines = append(lines, evidence(&c.Evidence[i], w)...)
+	}
+	// A card shows its newest few receipts (the seed's CardEvidence); its figures count them all, so a
+	// "4×" over three receipts says where the fourth went.
+	if shown := len(c.Evidence); shown > 0 && c.Total.Calls > shown {
+		lines = append(lines, cut(body+"(the newest "+strconv.Itoa(shown)+" of "+strconv.Itoa(c.Total.Calls)+" shown)", w))
 	}
 	return lines
 }
@@ -108,7 +113,7 @@ func decided(rows []view.DecidedRow, w int) []string {
 	return lines
 }
 
-// choiceOf is a decision in the words the plugin's toasts used for it.
+// choiceOf is a decision in the words ContextSaver's toasts used for it.
 func choiceOf(c state.Choice) string {
 	switch c {
 	case state.Ignore:

@@ -1,5 +1,5 @@
 // Package textview draws the band and the pane as plain text, for the daemon's `view.text` request:
-// editors and scripts that cannot host the plugin's terminal UI still see the same figures.
+// editors and scripts that cannot host ContextSaver's terminal UI still see the same figures.
 //
 // It is pure: a view model (state.BandModel, state.PaneModel) and a width in, a string out; no I/O,
 // no clock. Widths are display columns: East Asian wide and fullwidth characters and emoji count two,

@@ -9,7 +9,7 @@ import (
 // sep joins the parts of one line.
 const sep = " · "
 
-// num writes a figure the way the plugin's template strings did: at most one decimal, no trailing zero.
+// num writes a figure the way ContextSaver's template strings did: at most one decimal, no trailing zero.
 // A value that is not a number reads as 0, so a broken model never prints NaN.
 func num(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -44,7 +44,7 @@ func parts(ps ...string) []string {
 	return kept
 }
 
-// pctOf is "~X% of context", or "" for nothing: a zero figure is dropped whole, as the plugin's stats do.
+// pctOf is "~X% of context", or "" for nothing: a zero figure is dropped whole, as ContextSaver's stats do.
 func pctOf(pct float64) string {
 	if !(pct > 0) {
 		return ""

@@ -6,7 +6,7 @@ import (
 	"github.com/saverd/saverd/state/view"
 )
 
-// The models below are struct literals shaped like what the reducer's views build for the plugin's demo
+// The models below are struct literals shaped like what the reducer's views build for ContextSaver's demo
 // session (three wasters on a million-token window), so the goldens read like a real pane.
 
 func errEnd(e state.TurnEnd) *state.TurnEnd { return &e }

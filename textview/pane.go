@@ -74,7 +74,7 @@ func header(h view.Header, w int) []string {
 	if h.JudgeContext != nil && clean(*h.JudgeContext) != "" {
 		lines = append(lines, wrap(*h.JudgeContext, w, indent+"context: ", indent+"         ")...)
 	}
-	if saved := parts(pctOf(h.SavedPct), msOf(h.SavedMs)); len(saved) > 0 {
+	if saved := savedParts(h.SavedPct, h.SavedChars, h.SavedMs); len(saved) > 0 {
 		lines = append(lines, row("Saved", saved, w)...)
 	}
 	if m := h.Money; m != nil {
@@ -116,7 +116,8 @@ func windowOf(h view.Header) []string {
 	return []string{"not measured yet"}
 }
 
-// compaction is the tokens and turns left before the host compacts the window.
+// compaction is the tokens and turns left before the host compacts the window, each figure said with what
+// it counts down to.
 func compaction(h view.Header) []string {
 	tok, turns := h.TokensToCompaction, h.TurnsToCompaction
 	if (tok != nil && *tok <= 0) || (turns != nil && *turns <= 0) {
@@ -124,7 +125,9 @@ func compaction(h view.Header) []string {
 	}
 	switch {
 	case tok != nil && turns != nil:
-		return []string{kilo(float64(*tok)) + " tokens", "~" + count(int(*turns), "turn") + " to compaction"}
+		// One part: split in two, "893k tokens" read alone (or wrapped away from its end) said nothing of
+		// what the figure is.
+		return []string{kilo(float64(*tok)) + " tokens (~" + count(int(*turns), "turn") + ") to compaction"}
 	case tok != nil:
 		return []string{kilo(float64(*tok)) + " tokens to compaction"}
 	case turns != nil:

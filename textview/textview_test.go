@@ -118,7 +118,7 @@ func TestPaneGolden(t *testing.T) {
 func TestPaneContents(t *testing.T) {
 	out := Pane(fullPane(), 100)
 	for _, want := range []string{
-		"Window   32% ███░░░░░░░ · 580k tokens · ~12 turns to compaction",
+		"Window   32% ███░░░░░░░ · 580k tokens (~12 turns) to compaction",
 		"Trend    ▁▂▃▆█ 12% → 32%",
 		"Time     41m 10s · tests 38% · agents 30% · reads 12%",
 		"Context  ~370k tokens · reads 40% · agents 30% · tests <1%",

@@ -10,12 +10,15 @@ import (
 	"testing"
 )
 
-// The docs name a command's flags as the command has them: every `saverd COMMAND … --flag` in README.md
-// and protocol.md (a code span, a code block's line and the lines that go on with it, a span in a section
+// The docs name a command's flags as the command has them: every `saverd COMMAND … --flag` in README.md,
+// protocol.md and docs/performance.md (a code span, a code block's line and the lines that go on with it, a span in a section
 // of protocol.md headed `saverd COMMAND` or in README's paragraph on serve's flags, a span opening with a
 // command's name: `sessions --by day`) names a flag COMMAND has; and where the docs list a command's flags — a bracketed synopsis of protocol.md ([--flag …]), a
 // code block of protocol.md, README's paragraph on serve's flags — they list every one. The help a person
 // reads is drawn from the commands' values; this holds the docs to the same values.
+
+// docFiles are the docs whose commands are held to the commands' flags.
+var docFiles = []string{"README.md", "protocol.md", "docs/performance.md"}
 
 // docUse is a place where a doc names a command's flags.
 type docUse struct {
@@ -235,7 +238,7 @@ func codeSpans(text string) [][2]int {
 
 func TestDocsNameTheCommandsFlags(t *testing.T) {
 	cmds := commandFlags()
-	for _, file := range []string{"README.md", "protocol.md"} {
+	for _, file := range docFiles {
 		for _, u := range docUses(t, file, cmds) {
 			has := cmds[u.cmd]
 			for _, f := range slices.Sorted(maps.Keys(u.flags)) {
@@ -260,7 +263,7 @@ func TestDocsNameTheCommandsFlags(t *testing.T) {
 func TestDocUses(t *testing.T) {
 	cmds := commandFlags()
 	found := map[string]bool{}
-	for _, file := range []string{"README.md", "protocol.md"} {
+	for _, file := range docFiles {
 		for _, u := range docUses(t, file, cmds) {
 			for f := range u.flags {
 				found[u.cmd+" --"+f] = true

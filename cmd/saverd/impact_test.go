@@ -139,7 +139,7 @@ func TestImpactTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"REPO", "demo  2.00", "HARNESS", "claude-code", "20.00", "sessions: 2, linked: 1, pending: 1, unlinked cost: $1.00", "SESSION  HARNESS", "trailer           2.00  ", "+10 -0, 1 file", "window (pending)  1.00"} {
+	for _, want := range []string{"REPO", "demo  $2.00", "HARNESS", "claude-code", "$20.00", "sessions: 2, linked: 1, pending: 1, unlinked cost: $1.00", "SESSION  HARNESS", "trailer           $2.00  ", "+10 -0, 1 file", "window (pending)  $1.00"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

@@ -159,6 +159,16 @@ func judgeForks(t *testing.T, state string) (int, agentlog.Tokens) {
 	return n, sum
 }
 
+// bashStep is the model running cmd with Bash.
+func bashStep(cmd string) claudeapi.Reply {
+	return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": cmd})
+}
+
+// editStep is the model editing the project's math.js.
+func editStep(c *claudeapi.Claude, from, to string) claudeapi.Reply {
+	return claudeapi.ToolUse("Edit", map[string]any{"file_path": filepath.Join(c.Dir, "math.js"), "old_string": from, "new_string": to})
+}
+
 // billed is what a bill counts of tokens, as the judge budget does: cache reads left out.
 func billed(t agentlog.Tokens) int64 { return t.Input + t.Output + t.CacheWrite }
 
@@ -242,12 +252,8 @@ func TestRealJudgeSpendClaudeCode(t *testing.T) {
 		srv, c, state := liveProject(t, m, settings)
 		sock := filepath.Join(state, "run", "saverd.sock")
 		tools := []string{"--allowedTools", "Bash Read Edit"}
-		bash := func(cmd string) claudeapi.Reply {
-			return claudeapi.ToolUse("Bash", map[string]string{"command": cmd, "description": cmd})
-		}
-		edit := func(from, to string) claudeapi.Reply {
-			return claudeapi.ToolUse("Edit", map[string]any{"file_path": filepath.Join(c.Dir, "math.js"), "old_string": from, "new_string": to})
-		}
+		bash := bashStep
+		edit := func(from, to string) claudeapi.Reply { return editStep(c, from, to) }
 		read := claudeapi.ToolUse("Read", map[string]string{"file_path": filepath.Join(c.Dir, "math.js")})
 		id := ""
 		for turn := 1; turn <= claudeLiveTurns; turn++ {

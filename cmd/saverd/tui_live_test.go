@@ -44,8 +44,8 @@ func TestClaudeCodeTUIDetectorCard(t *testing.T) {
 }
 
 // TestCodexTUIDetectorCard is TestClaudeCodeTUIDetectorCard in the real Codex CLI's interactive UI: the
-// card is the Stop hook's message, which Codex shows as a hook's warning, naming `$saver fix 1` (Codex
-// refuses `/saver`), and `$saver fix 1` fixes it at zero requests.
+// card is the Stop hook's message, which Codex shows as a hook's warning, naming Codex as the agent and
+// `$saver fix 1` (Codex refuses `/saver`), and `$saver fix 1` fixes it at zero requests.
 func TestCodexTUIDetectorCard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Codex CLI")
@@ -63,7 +63,9 @@ func TestCodexTUIDetectorCard(t *testing.T) {
 	build := codexExec("npm run build")
 	e.turn("build it", "Built.", build, build, build, build)
 	screen := e.tm.WaitText(30*time.Second, "found without a model")
-	if flat := strings.Join(strings.Fields(screen), " "); !strings.Contains(flat, "re-running `npm run build`") || !strings.Contains(flat, "$saver fix 1 fixes it") {
+	// The card names Codex, the person's agent, where the detector's kind says Claude.
+	if flat := strings.Join(strings.Fields(screen), " "); !strings.Contains(flat, "Codex keeps re-running `npm run build`") ||
+		strings.Contains(flat, "Claude keeps") || !strings.Contains(flat, "$saver fix 1 fixes it") {
 		t.Errorf("the card under the answer:\n%s", screen)
 	}
 	for _, r := range e.srv.Requests() {
@@ -72,4 +74,40 @@ func TestCodexTUIDetectorCard(t *testing.T) {
 		}
 	}
 	e.saver("$saver fix 1", "· fixed")
+}
+
+// TestClaudeCodePluginTUISpelling: with only saverd's plugin installed, Claude Code knows `/saver:saver`
+// and refuses `/saver` (`Unknown command: /saver`), so the card under the answer, before the person typed
+// any saverd command, names the plugin's spelling, and so does the pane they open with it.
+func TestClaudeCodePluginTUISpelling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real Claude Code")
+	}
+	t.Parallel()
+	e := newClaudeTUI(t)
+	e.c.Env = append(e.c.Env, "PATH="+e.bins+string(os.PathListSeparator)+pathWithoutSaverd())
+	pkg := `{"name":"calc","version":"1.0.0","scripts":{"build":"node -e \"console.log('built module\\n'.repeat(300))\""}}`
+	if err := os.WriteFile(filepath.Join(e.c.Dir, "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := e.claude("plugin", "marketplace", "add", repo); !strings.Contains(out, "Successfully added marketplace: saverd") {
+		t.Fatalf("marketplace add:\n%s", out)
+	}
+	if out := e.claude("plugin", "install", "saver@saverd"); !strings.Contains(out, "Successfully installed plugin: saver@saverd") {
+		t.Fatalf("plugin install:\n%s", out)
+	}
+	e.start()
+	build := e.bash("npm run build")
+	e.turn("build it", "Built.", build, build, build, build)
+	screen := e.tm.WaitText(30*time.Second, "found without a model")
+	flat := strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, "/saver:saver fix 1 fixes it, /saver:saver ignore 1 if it is fine") || strings.Contains(flat, " /saver fix") {
+		t.Errorf("the card under the answer names a command the person cannot type:\n%s", screen)
+	}
+	e.saver(saverLine{line: "/saver:saver", shows: "/saver:saver fix <n> [note] · /saver:saver ignore <n>"})
+	e.saver(saverLine{line: "/saver:saver fix 1", shows: "· fixed"})
 }

@@ -33,7 +33,7 @@ func (f *fastLine) read(line []byte, l *claudeLine) bool {
 	if !c.Enter() {
 		return false
 	}
-	var seen [7]bool
+	var seen [8]bool
 	for {
 		key, more, ok := c.Key()
 		if !ok {
@@ -54,6 +54,8 @@ func (f *fastLine) read(line []byte, l *claudeLine) bool {
 			dst, ok = &l.SessionID, jsonscan.Once(&seen[3])
 		case "requestId":
 			dst, ok = &l.RequestID, jsonscan.Once(&seen[4])
+		case "requestSessionId":
+			dst, ok = &l.RequestSession, jsonscan.Once(&seen[7])
 		case "uuid":
 			dst, ok = &l.UUID, jsonscan.Once(&seen[5])
 		case "message":

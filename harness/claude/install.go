@@ -404,8 +404,10 @@ func (Harness) Findings(dir string) ([]install.Finding, bool) {
 	case len(installed) == 0:
 		out = append(out, install.Finding{Level: install.Note, Text: "claude-code: no saverd hooks at any scope here (user, project, local)"})
 	}
-	if len(installed) > 0 || plugin != "" {
-		out = append(out, commandFinding(dir, installed))
+	if f := commandFinding(dir, installed); len(installed) > 0 || plugin != "" && f.Level == install.OK {
+		// The plugin's own command is /saver:saver, which needs no command file: with the plugin alone,
+		// only a /saver the person can also type is worth a line.
+		out = append(out, f)
 	}
 	return out, len(installed) > 0 || plugin != ""
 }
@@ -421,6 +423,9 @@ func commandFinding(dir string, scopes []string) install.Finding {
 		files, err := ownFiles(scope, dir)
 		if err != nil {
 			return install.Finding{Level: install.Fix, Text: "claude-code: " + err.Error()}
+		}
+		if slices.Contains(looked, files[0].Path) {
+			continue // the user scope's, looked at already
 		}
 		if _, exists, err := install.ReadFile(files[0].Path); err == nil && exists {
 			return install.Finding{Level: install.OK, Text: "claude-code: /saver is known to the interactive UI (" + files[0].Path + ")"}

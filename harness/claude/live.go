@@ -10,6 +10,9 @@ import (
 // Command is /saver: the command file `saverd install` writes makes Claude Code's interactive UI take it.
 func (Harness) Command() string { return saverline.Slash }
 
+// Agent is what Claude Code's person calls the agent.
+func (Harness) Agent() string { return "Claude" }
+
 // BlockPrompt blocks the line with suppressOriginalPrompt, so the person reads the pane under
 // "UserPromptSubmit operation blocked by hook" without the typed line repeated after it.
 func (Harness) BlockPrompt(reason string) *bridge.Answer {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -21,15 +20,18 @@ import (
 
 // claudeLine is what the reader needs of one transcript line; every other field is skipped.
 type claudeLine struct {
-	Type      string          `json:"type"`
-	Timestamp string          `json:"timestamp"`
-	Cwd       string          `json:"cwd"`
-	SessionID string          `json:"sessionId"`
-	RequestID string          `json:"requestId"`
-	UUID      string          `json:"uuid"`
-	Message   claudeMessage   `json:"message"` // a value: most lines have one, and each pointer is an allocation
-	Total     *float64        `json:"totalCostUSD"`
-	ModelUse  map[string]ccMU `json:"modelUsage"`
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	Cwd       string `json:"cwd"`
+	SessionID string `json:"sessionId"`
+	// RequestSession is the session that made the call, on a line a --fork-session transcript copied
+	// (Claude Code 2.1.328 writes the fork's own id in sessionId there); absent elsewhere.
+	RequestSession string          `json:"requestSessionId"`
+	RequestID      string          `json:"requestId"`
+	UUID           string          `json:"uuid"`
+	Message        claudeMessage   `json:"message"` // a value: most lines have one, and each pointer is an allocation
+	Total          *float64        `json:"totalCostUSD"`
+	ModelUse       map[string]ccMU `json:"modelUsage"`
 }
 
 type claudeMessage struct {
@@ -136,7 +138,9 @@ type claudeCostState struct {
 // subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
 // transcript that cannot be opened at all is an error.
 func ReadSession(transcriptPath string, opt agentlog.Options) (agentlog.Record, error) {
-	return readRecord(transcriptPath, true, opt)
+	rec, err := readRecord(transcriptPath, true, opt)
+	rec.CheckHarnessFigure() // read alone: its calls are all it holds
+	return rec, err
 }
 
 // decodeAll sends every line through the decoder, past the quick pass and the one-pass reader: the
@@ -185,7 +189,7 @@ func readRecord(transcriptPath string, subagents bool, opt agentlog.Options) (ag
 		s.canonOf, s.canon = tab, make(map[string]string)
 	}
 	s.rec.FinishWith(opt, s.canon)
-	s.crossCheck()
+	s.harnessFigure()
 	return s.rec, nil
 }
 
@@ -235,6 +239,7 @@ func (s *claudeSession) decode(line []byte) (*claudeLine, error) {
 
 // seen widens the session's time span to at.
 func (s *claudeSession) seen(at time.Time) {
+	s.rec.Began(at)
 	if s.rec.Start.IsZero() || at.Before(s.rec.Start) {
 		s.rec.Start = at
 	}
@@ -306,11 +311,20 @@ func (s *claudeSession) call(l *claudeLine, at time.Time) (int, bool) {
 	u := m.Usage.usage()
 	i, key := s.index.call(m.ID, l.RequestID, l.UUID)
 	if key != "" {
-		s.calls = append(s.calls, agentlog.Call{Key: key, Owner: s.intern(l.SessionID), Model: s.intern(m.Model), At: at, Usage: u})
+		s.calls = append(s.calls, agentlog.Call{Key: key, Owner: s.intern(writer(l)), Model: s.intern(m.Model), At: at, Usage: u})
 	} else if c := &s.calls[i]; larger(u, c.Usage) {
 		c.Usage, c.Model = u, s.intern(m.Model)
 	}
 	return i, true
+}
+
+// writer is the session that made a line's call: the one a fork's copy names as its requester, else the
+// line's own session.
+func writer(l *claudeLine) string {
+	if l.RequestSession != "" {
+		return l.RequestSession
+	}
+	return l.SessionID
 }
 
 // tools adds the tools an assistant line asked for to its call i.
@@ -343,37 +357,17 @@ func (s *claudeSession) tools(l *claudeLine, i int, lr *agentlog.Lines) {
 	}
 }
 
-// costTolerance is how far saverd's cost may stray from Claude Code's own before it is said: rounding
-// aside, the same calls at the same prices cost the same.
-const costTolerance = 0.005
-
-// crossCheck compares the calls' tokens with Claude Code's own cumulative cost-state and keeps its cost
-// figure. A difference usually means a subagent transcript is missing (an async agent still running, or
-// deleted).
-func (s *claudeSession) crossCheck() {
+// harnessFigure keeps Claude Code's own cumulative cost-state as the record's harness figure, checked
+// against the calls once each is counted once (agentlog.Record.CheckHarnessFigure): a fork's cost-state
+// counts only the calls the fork made, not the history it copied. A difference usually means a subagent
+// transcript is missing (an async agent still running, or deleted).
+func (s *claudeSession) harnessFigure() {
 	if s.cost == nil {
 		return
 	}
-	total := s.cost.total
-	s.rec.Cost.Harness = &total
-	var theirs agentlog.Tokens
+	f := agentlog.HarnessFigure{Source: "Claude Code's own cost-state", Logs: "the transcripts", Hint: "a subagent transcript missing?", USD: s.cost.total}
 	for _, m := range s.cost.models {
-		theirs.Add(agentlog.Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
+		f.Tokens.Add(agentlog.Tokens{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheCreate})
 	}
-	if theirs == s.rec.Tokens {
-		// Same calls: a different figure is a different price (a stale table, or a model Claude Code prices
-		// otherwise), worth saying since cost.total is what impact divides.
-		if ours := s.rec.Cost.Total; ours != nil && math.Abs(*ours-total) > costTolerance*max(total, *ours) {
-			s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
-				"session %s: saverd prices its calls at $%.4f, Claude Code's own cost-state says $%.4f (see --prices)",
-				s.rec.SessionID, *ours, total))
-		}
-		return
-	}
-	if theirs != s.rec.Tokens {
-		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf(
-			"session %s: Claude Code's cost-state counts %d tokens (in %d, out %d, cache read %d, cache write %d), the transcripts %d (in %d, out %d, cache read %d, cache write %d): a subagent transcript missing?",
-			s.rec.SessionID, theirs.Total(), theirs.Input, theirs.Output, theirs.CacheRead, theirs.CacheWrite,
-			s.rec.Tokens.Total(), s.rec.Tokens.Input, s.rec.Tokens.Output, s.rec.Tokens.CacheRead, s.rec.Tokens.CacheWrite))
-	}
+	s.rec.SetHarnessFigure(f)
 }

@@ -77,6 +77,7 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 	}); err != nil {
 		return agentlog.Transcript{}, err
 	}
+	c.dropBlocked()
 	if !c.records {
 		c.r.Calls = c.fallback
 	}
@@ -136,6 +137,7 @@ func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
 			// at their prompts, and from here task_started opens them.
 			c.prompted = false
 		}
+		c.dropBlocked()
 		c.tasks = true
 		t.Turns = append(t.Turns, agentlog.TurnUsage{Start: at, End: at})
 		c.prompted = false
@@ -152,6 +154,25 @@ func (c *codexTranscript) event(p *codexTurnPayload, at time.Time) {
 		c.total = p.Info.Total.Total
 		c.fallback = append(c.fallback, agentlog.TurnCall{Turn: len(t.Turns) - 1, At: at, Usage: p.Info.Last.usage()})
 	}
+}
+
+// dropBlocked takes back the last turn when nothing happened in it: a task with no prompt, no tool call
+// and no API call is a prompt a UserPromptSubmit hook blocked (saverd's own `$saver` commands; Codex
+// 0.169.0 still writes task_started and task_complete for it). The live side never counts such a prompt
+// as a turn, and the audit does not either.
+func (c *codexTranscript) dropBlocked() {
+	t := &c.r.T
+	n := len(t.Turns)
+	if !c.tasks || n == 0 || c.prompted {
+		return
+	}
+	for _, calls := range [][]agentlog.TurnCall{c.r.Calls, c.fallback} {
+		if k := len(calls); k > 0 && calls[k-1].Turn == n-1 {
+			return
+		}
+	}
+	t.Turns = t.Turns[:n-1]
+	delete(c.ends, n-1)
 }
 
 // item is a message or a tool call of the conversation, or a tool call's output.

@@ -110,3 +110,60 @@ func TestCodexTranscriptBadLines(t *testing.T) {
 		t.Errorf("warnings %q, %d turns, want 2 warnings and the one turn with its row", tr.Warnings, len(tr.Turns))
 	}
 }
+
+// blocked is what Codex 0.169.0 writes for a prompt a hook blocked (a `$saver debug`), at the second at.
+func blocked(at string) string {
+	return `{"timestamp":"` + at + `.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"b1","started_at":1,"model_context_window":258400}}` + "\n" +
+		`{"timestamp":"` + at + `.110Z","type":"turn_context","payload":{"turn_id":"b1","cwd":"/home/dev/src/demo-proj","model":"gpt-5.5"}}` + "\n" +
+		`{"timestamp":"` + at + `.300Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"b1","last_agent_message":null,"duration_ms":194}}` + "\n"
+}
+
+// TestCodexBlockedPromptsAreNoTurns: a prompt a hook blocked (saverd's own `$saver` commands) leaves a
+// task_started and a task_complete in the rollout and nothing between them but the turn's context: it is
+// no turn of the audit, as the live side never counts it, wherever it falls. A turn the person began and
+// no call answered (a prompt, then Esc) still is one.
+func TestCodexBlockedPromptsAreNoTurns(t *testing.T) {
+	src, err := os.ReadFile("testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	aborted := `{"timestamp":"2026-12-01T19:45:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"a1"}}` + "\n" +
+		`{"timestamp":"2026-12-01T19:45:00.200Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"never mind"}]}}` + "\n" +
+		`{"timestamp":"2026-12-01T19:45:00.300Z","type":"event_msg","payload":{"type":"turn_aborted","turn_id":"a1"}}` + "\n"
+	for _, tc := range []struct {
+		name  string
+		text  string
+		turns int
+	}{
+		{"as written", strings.Join(lines, ""), 2},
+		{"blocked before, between and after the turns",
+			blocked("2026-12-01T19:44:10") + strings.Join(lines[:31], "") + blocked("2026-12-01T19:44:16") + blocked("2026-12-01T19:44:17") +
+				strings.Join(lines[31:], "") + blocked("2026-12-01T19:44:40"), 2},
+		{"a prompt no call answered", strings.Join(lines, "") + aborted + blocked("2026-12-01T19:45:10"), 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl")
+			if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := ReadTranscript(path, agentlog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Turns) != tc.turns {
+				t.Fatalf("%d turns, want %d", len(tr.Turns), tc.turns)
+			}
+			calls := 0
+			for _, u := range tr.Turns[:2] {
+				calls += u.Calls
+				if u.Calls == 0 {
+					t.Errorf("turn %+v has no call: a blocked prompt took its place", u)
+				}
+			}
+			if tc.turns == 3 && tr.Turns[2].Calls != 0 {
+				t.Errorf("the aborted turn has %d calls", tr.Turns[2].Calls)
+			}
+		})
+	}
+}

@@ -348,7 +348,8 @@ func ownFiles(scope, dir string) ([]install.OwnFile, error) {
 	}, nil
 }
 
-// Findings reports Codex's hooks at the user and project scopes, every handler's trust first.
+// Findings reports Codex's hooks at the user and project scopes and saverd's plugin (PluginInstall),
+// every handler's trust first; either route is an install.
 func (Harness) Findings(dir string) ([]install.Finding, bool) {
 	var out []install.Finding
 	cfg, err := ConfigPath()
@@ -410,10 +411,13 @@ func (Harness) Findings(dir string) ([]install.Finding, bool) {
 	if len(installed) > 1 {
 		out = append(out, install.Finding{Level: install.Fix, Text: fmt.Sprintf("codex: hooks installed at %s: Codex runs both files' hooks, so each event reaches saverd %d times; uninstall all but one scope", strings.Join(installed, " and "), len(installed))})
 	}
-	if len(installed) == 0 {
-		out = append(out, install.Finding{Level: install.Note, Text: "codex: no saverd hooks in " + strings.Join(read, " or ")})
+	plugin, pluginOn := EnabledPlugin(cfg, cfgText)
+	if pluginOn {
+		out = append(out, pluginFindings(plugin, trust, cfg, installed)...)
+	} else if len(installed) == 0 {
+		out = append(out, install.Finding{Level: install.Note, Text: "codex: no saverd hooks in " + strings.Join(read, " or ") + ", and no saver plugin enabled in " + cfg})
 	}
-	return out, len(installed) > 0
+	return out, len(installed) > 0 || pluginOn
 }
 
 // untrusted reports a handler Codex will skip because config.toml does not trust its declaration.

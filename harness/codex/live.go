@@ -11,6 +11,9 @@ import (
 // command before any hook), and the skill `saverd install` writes is typed with $.
 func (Harness) Command() string { return saverline.Dollar }
 
+// Agent is what Codex's person calls the agent.
+func (Harness) Agent() string { return "Codex" }
+
 // BlockPrompt is the plain block: Codex 0.169.0 takes no suppressOriginalPrompt.
 func (Harness) BlockPrompt(reason string) *bridge.Answer { return bridge.Block(reason) }
 

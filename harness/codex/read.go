@@ -232,6 +232,7 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 
 // finish resolves the calls (resolve) and sums the record.
 func (s *codexSession) finish(opt agentlog.Options) {
+	s.rec.Unlogged = s.unlogged() // before resolve: it counts the turn ids the calls still hold
 	s.resolve()
 	s.rec.SetCalls(s.calls)
 	s.rec.Finish(opt)
@@ -244,6 +245,26 @@ func (s *codexSession) finish(opt agentlog.Options) {
 	if s.rec.SessionID == "" {
 		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
 	}
+}
+
+// unlogged says what the session's record leaves out: Codex (0.169.0 observed) asks the session's model
+// for a title with each prompt that reaches it, and never writes those requests to the rollout. A prompt
+// that reached the model is a turn with a call (a prompt a hook blocked has none, and asked for no title);
+// an older rollout's calls name no turn, so its count is not known.
+func (s *codexSession) unlogged() string {
+	const what = "Codex's title requests (one per prompt that reaches the model, to the session's model, in Codex 0.169.0)"
+	const left = "are billed but never written to the rollout: their cost is in no figure here"
+	if !s.records {
+		return what + " " + left
+	}
+	turns := make(map[string]bool)
+	for _, c := range s.calls {
+		turns[c.Model] = true // the call's turn id until resolve
+	}
+	if len(turns) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s, %d here, %s", what, len(turns), left)
 }
 
 // resolve makes the session's calls final: an older rollout's token_count calls when it has no

@@ -157,3 +157,46 @@ func TestCodexQuickSkipsOnlyUnused(t *testing.T) {
 func hasWarning(ws []string, part string) bool {
 	return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, part) })
 }
+
+// TestCodexUnloggedTitles: Codex 0.169.0 asks the session's model for a title with each prompt that
+// reaches it and writes none of those requests to the rollout (a scripted API saw 7 title requests for a
+// rollout of 7 such prompts, and 1 for 1). The record says so, with the count the rollout gives: its turns
+// with a call; a prompt a hook blocked reached no model. A rollout whose calls name no turn gets the note
+// without a count.
+func TestCodexUnloggedTitles(t *testing.T) {
+	fixture := "testdata/sessions/2026/12/01/rollout-2026-12-01T19-44-11-01a23322-d88d-73b3-9fa7-823c5494f927.jsonl"
+	src, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := filepath.Glob("testdata/versions/codex-0.58/sessions/*/*/*/rollout-*.jsonl")
+	if err != nil || len(old) == 0 {
+		t.Fatalf("no codex-0.58 rollout: %v", err)
+	}
+	oldSrc, err := os.ReadFile(old[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"two prompts", string(src), ", 2 here, are billed but never written to the rollout"},
+		{"two prompts and three blocked", blocked("2026-12-01T19:44:10") + string(src) + blocked("2026-12-01T19:44:40") + blocked("2026-12-01T19:44:41"),
+			", 2 here, are billed but never written to the rollout"},
+		{"calls naming no turn", string(oldSrc), "in Codex 0.169.0) are billed but never written to the rollout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(fixture))
+			if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := ReadRollout(path, agentlog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(rec.Unlogged, "Codex's title requests") || !strings.Contains(rec.Unlogged, tc.want) {
+				t.Errorf("unlogged_calls %q, want it to say %q", rec.Unlogged, tc.want)
+			}
+		})
+	}
+}

@@ -90,7 +90,7 @@ func (c *contents) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSON reads one block, its nested tool_result content as string or list.
-func (b *Content) UnmarshalJSON(data []byte) error {
+func (c *Content) UnmarshalJSON(data []byte) error {
 	var wire struct {
 		Type      string          `json:"type"`
 		Text      string          `json:"text"`
@@ -105,7 +105,7 @@ func (b *Content) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &wire); err != nil {
 		return err
 	}
-	*b = Content{Type: wire.Type, Text: wire.Text, ID: wire.ID, Name: wire.Name, Input: wire.Input,
+	*c = Content{Type: wire.Type, Text: wire.Text, ID: wire.ID, Name: wire.Name, Input: wire.Input,
 		ToolUseID: wire.ToolUseID, Content: wire.Content, IsError: wire.IsError, Thinking: wire.Thinking,
 		Raw: append(json.RawMessage(nil), data...)}
 	return nil

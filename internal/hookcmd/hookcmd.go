@@ -115,7 +115,11 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 		stdout.Write(guard(payload))
 		return 0
 	}
-	out, err := ask(paths.Socket(), Frame(harness, event, payload), WaitsFor(event, payload), daemon, true)
+	build := Frame
+	if plugin {
+		build = PluginFrame
+	}
+	out, err := ask(paths.Socket(), build(harness, event, payload), WaitsFor(event, payload), daemon, true)
 	if err != nil {
 		refused(err)
 		hookLog("%s: %v", event, err)
@@ -156,6 +160,16 @@ func hookArgs(args []string) (harness, event string, plugin bool, err error) {
 
 // Frame is the hook method's request, the payload spliced in as it came.
 func Frame(harness, event string, payload []byte) []byte {
+	return frame(harness, event, false, payload)
+}
+
+// PluginFrame is Frame for a hook of saverd's plugin (--plugin): the daemon names the commands in the
+// plugin's spelling while the person has typed none (`/saver:saver` where only the plugin declares one).
+func PluginFrame(harness, event string, payload []byte) []byte {
+	return frame(harness, event, true, payload)
+}
+
+func frame(harness, event string, plugin bool, payload []byte) []byte {
 	var b bytes.Buffer
 	b.Grow(len(payload) + 160)
 	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"hook","params":{"harness":`)
@@ -164,6 +178,9 @@ func Frame(harness, event string, payload []byte) []byte {
 	writeJSONString(&b, event)
 	if d := os.Getenv("CONTEXTSAVER_DEBUG"); d != "" && d != "0" {
 		b.WriteString(`,"debug":true`)
+	}
+	if plugin {
+		b.WriteString(`,"plugin":true`)
 	}
 	b.WriteString(`,"payload":`)
 	payload = bytes.TrimSpace(payload)

@@ -53,6 +53,24 @@ func TestFrameSplicesThePayload(t *testing.T) {
 	}
 }
 
+// TestPluginFrame: a hook of saverd's plugin says so, and only it.
+func TestPluginFrame(t *testing.T) {
+	for _, c := range []struct {
+		frame  []byte
+		plugin bool
+	}{{Frame("claude-code", "Stop", []byte(`{}`)), false}, {PluginFrame("claude-code", "Stop", []byte(`{}`)), true}} {
+		var msg struct {
+			Params struct {
+				Plugin  bool            `json:"plugin"`
+				Payload json.RawMessage `json:"payload"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(c.frame, &msg); err != nil || msg.Params.Plugin != c.plugin || string(msg.Params.Payload) != `{}` {
+			t.Fatalf("frame %q: %+v %v, want plugin %v", c.frame, msg, err, c.plugin)
+		}
+	}
+}
+
 // TestFrameIsOneLine: a payload written over several lines makes a frame of one line all the same, its
 // strings (escaped newlines included) unchanged; a payload that is no JSON is passed on for the daemon
 // to refuse.

@@ -1,4 +1,4 @@
-// Package jstext measures, cuts, orders and prints text as the plugin's JavaScript does, so saverd's
+// Package jstext measures, cuts, orders and prints text as ContextSaver's JavaScript does, so saverd's
 // output matches it to the character: lengths and cuts in UTF-16 code units, one UTF-16 comparator
 // (Less16, the order of JavaScript's default sort), numbers as JavaScript prints them, durations and
 // thousands as the pane writes them, and JSON as JSON.stringify writes it. Everything here is pure.
@@ -18,13 +18,13 @@ import (
 	json "github.com/segmentio/encoding/json"
 )
 
-// Text rules. The plugin measured strings in UTF-16 code units and cut them there, which can leave half
+// Text rules. ContextSaver measured strings in UTF-16 code units and cut them there, which can leave half
 // a surrogate pair. Here lengths are still counted in UTF-16 units (Len16), so every cap and every
-// `chars` figure agrees with the plugin's, but every cut (Cut16) stops before a character that would
+// `chars` figure agrees with ContextSaver's, but every cut (Cut16) stops before a character that would
 // not fit whole: the output is always valid UTF-8. Whitespace is Go's unicode.IsSpace (which includes
 // NBSP and U+0085 but not U+FEFF); lower-casing is Go's unicode.ToLower, one rune to one rune.
 
-// Len16 is the length of s in UTF-16 code units, the unit the plugin's `.length` counts.
+// Len16 is the length of s in UTF-16 code units, the unit ContextSaver's `.length` counts.
 func Len16(s string) int {
 	n := 0
 	for i := 0; i < len(s); {

@@ -23,6 +23,12 @@ var spellings = []string{Slash + ":saver", Dollar + ":saver", Slash, Dollar}
 // Args reads a prompt typed as a saverd command: ok, and what follows the command's name, trimmed.
 // The name must end the prompt or be followed by white space (`/savers` is not the command).
 func Args(prompt string) (args string, ok bool) {
+	_, args, ok = Parse(prompt)
+	return args, ok
+}
+
+// Parse is Args with the spelling the prompt typed (`/saver`, `/saver:saver`, `$saver`, `$saver:saver`).
+func Parse(prompt string) (name, args string, ok bool) {
 	t := strings.TrimLeft(prompt, " \t\r\n")
 	for _, name := range spellings {
 		rest, found := strings.CutPrefix(t, name)
@@ -30,11 +36,15 @@ func Args(prompt string) (args string, ok bool) {
 			continue
 		}
 		if rest != "" && !isSpace(rest[0]) {
-			return "", false
+			return "", "", false
 		}
-		return strings.TrimSpace(rest), true
+		return name, strings.TrimSpace(rest), true
 	}
-	return "", false
+	return "", "", false
 }
+
+// Plugin is the spelling of saverd's plugin's command where name is the harness's own: the plugin is
+// named saver, and a harness names a plugin's command `<plugin>:<command>` (`/saver:saver`, `$saver:saver`).
+func Plugin(name string) string { return name + ":saver" }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -34,3 +34,21 @@ func TestArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestParse: the spelling typed comes back with the args, and a harness's own spelling names its plugin's.
+func TestParse(t *testing.T) {
+	for _, c := range []struct{ prompt, name, args string }{
+		{"/saver check", Slash, "check"},
+		{"  /saver:saver fix 1", Plugin(Slash), "fix 1"},
+		{"$saver", Dollar, ""},
+		{"$saver:saver ignore 2", Plugin(Dollar), "ignore 2"},
+	} {
+		name, args, ok := Parse(c.prompt)
+		if !ok || name != c.name || args != c.args {
+			t.Errorf("Parse(%q) = %q, %q, %v; want %q, %q", c.prompt, name, args, ok, c.name, c.args)
+		}
+	}
+	if Plugin(Slash) != "/saver:saver" || Plugin(Dollar) != "$saver:saver" {
+		t.Fatalf("Plugin: %q %q", Plugin(Slash), Plugin(Dollar))
+	}
+}

@@ -78,13 +78,22 @@ func USD(total *float64, priced float64) string {
 	return Cents(*total)
 }
 
-// Cents is v dollars to the cent, "<$0.01" for a positive v under half a cent.
+// Cents is v dollars to the cent, "<$0.01" for a positive v under half a cent. A negative v (a net
+// saving that cost more than it saved) has its sign before the dollar, a minus sign, as the pane writes
+// it: "−$0.05", "−<$0.01".
 func Cents(v float64) string {
+	if v < 0 {
+		return Negative(Cents(-v))
+	}
 	if v > 0 && v < 0.005 {
 		return "<$0.01"
 	}
 	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 }
+
+// Negative is a figure written for its magnitude (a dollar amount) made negative: the minus sign (U+2212)
+// in front, the one every figure saverd shows a person carries.
+func Negative(magnitude string) string { return "−" + magnitude }
 
 // Tokens is a token count for people: 950, 12.3k, 4.56M.
 func Tokens(n int64) string {

@@ -13,6 +13,8 @@ func TestFigures(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{Tokens(950), "950"}, {Tokens(12_345), "12.3k"}, {Tokens(4_560_000), "4.56M"}, {Tokens(2_000_000_000), "2.00B"},
 		{USD(&total, total), "$1.23"}, {USD(nil, 0), "?"}, {USD(nil, 0.5), "$0.50+"}, {USD(&tiny, tiny), "<$0.01"}, {USD(&zero, 0), "$0.00"},
+		// A negative amount has its minus sign (U+2212) before the dollar, as the pane's Net row writes it.
+		{Cents(-0.01), "−$0.01"}, {Cents(-1.5), "−$1.50"}, {Cents(-0.001), "−<$0.01"}, {Cents(0), "$0.00"},
 		{Duration(42 * time.Second), "42s"}, {Duration(17 * time.Minute), "17m"}, {Duration(125 * time.Minute), "2h05m"},
 		{Plural(1, "turn"), "1 turn"}, {Plural(0, "turn"), "0 turns"}, {Plural(3, "file"), "3 files"},
 		{OrDash(""), "-"}, {OrDash("x"), "x"}, {Deref(nil), ""},

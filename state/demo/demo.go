@@ -37,8 +37,8 @@ func Usage() state.Usage {
 	return state.Usage{Window: 1_000_000, CompactAt: new(int64(900_000)), Tokens: new(int64(320_000)), Percent: new(float64(32))}
 }
 
-// ForkUsage is what the plugin's demo said its one judge run cost: a cold fork, whose cache creation
-// is most of the bill. The recordings of the plugin's demo replay it.
+// ForkUsage is what ContextSaver's demo said its one judge run cost: a cold fork, whose cache creation
+// is most of the bill. The recordings of ContextSaver's demo replay it.
 func ForkUsage() state.JudgeUsage {
 	return state.JudgeUsage{Input: 96_000, Output: 1_200, CacheRead: 0, CacheCreate: 221_000}
 }

@@ -38,7 +38,7 @@ func TestDemoData(t *testing.T) {
 	}
 }
 
-// TestDemoMatchesPlugin compares the demo session with the plugin's answers for it.
+// TestDemoMatchesPlugin compares the demo session with ContextSaver's answers for it.
 func TestDemoMatchesPlugin(t *testing.T) {
 	data := statetest.OracleFile(t, "oracle_demo.json")
 	var want struct {

@@ -96,7 +96,7 @@ func isTypedPrompt(m *SessionMessage) bool {
 // duration and no agent, so ms is 0 and the agent is main; the turn is the number of typed prompts so
 // far, at least 1. A call with neither a result nor a text is still in flight and makes no row.
 //
-// The plugin spread the input under the event, so an input field named agentId became the row's agent;
+// ContextSaver spread the input under the event, so an input field named agentId became the row's agent;
 // here it never does: a recovered row is always main's, as RecoveredFlag documents.
 func AdoptRows(messages []SessionMessage) []state.Row {
 	rows := []state.Row{}

@@ -42,7 +42,7 @@ func lgMessages(t *testing.T, raw string) []SessionMessage {
 	return messages
 }
 
-// Each rule the plugin's adopt comments state, as a case.
+// Each rule ContextSaver's adopt comments state, as a case.
 func TestAdoptRowsRules(t *testing.T) {
 	rows := AdoptRows(lgMessages(t, `[
 		{"role":"assistant","text":"","toolUses":[{"tool":"Bash","tool_use_id":"t0","input":{"command":"ls"},"result":{},"text":"a"}]},

@@ -106,17 +106,17 @@ func countSeverity(o *state.Outcome, severity string) bool {
 }
 
 // proseSeverity is the words a prose review labels a finding with, under the four severities. A Go map
-// has no inherited names: `Constructor:` counts nothing (protocol.md, "Differences from the plugin").
+// has no inherited names: `Constructor:` counts nothing (protocol.md, "Differences from ContextSaver").
 var proseSeverity = map[string]string{
 	"critical": "critical", "blocker": "critical", "important": "high", "high": "high", "major": "high",
 	"medium": "medium", "moderate": "medium", "minor": "low", "low": "low", "nit": "low",
 }
 
-// jsSpace is JavaScript's \s, so the prose patterns read text exactly as the plugin's did.
+// jsSpace is JavaScript's \s, so the prose patterns read text exactly as ContextSaver's did.
 const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
 
 // proseLabel is a label, not a word in a sentence: `(Important)`, `[Minor]`, `**Critical**`,
-// `Severity: high`, or `Minor:` opening a line or a bullet (the plugin's prose-label pattern, flags gim; only
+// `Severity: high`, or `Minor:` opening a line or a bullet (ContextSaver's prose-label pattern, flags gim; only
 // `severity` is a literal, so only it is matched case-insensitively).
 var proseLabel = regexp.MustCompile(`(?m)\(` + jsSpace + `*(\w+)` + jsSpace + `*\)|\[` + jsSpace + `*(\w+)` + jsSpace + `*\]|\*\*(\w+)\*\*|` +
 	asciiFold("severity") + `:` + jsSpace + `*(\w+)|^(?:` + jsSpace + `|[>*\-\d.)#])*(\w+):`)
@@ -193,7 +193,7 @@ func RunOf(value any) *state.RunInfo {
 
 // AgentOf is the loop an Agent result closed: its id, the description it was given and the model that
 // ran it; ok is false when the value names no agent. The caller adds the call's own description to the
-// value first, as the plugin did.
+// value first, as ContextSaver did.
 func AgentOf(value any) (state.AgentStart, bool) {
 	m, ok := value.(map[string]any)
 	if !ok {

@@ -79,7 +79,7 @@ func lgOutcome(t *testing.T, line string) state.Outcome {
 	return *entries[0].Outcome
 }
 
-// Each rule the plugin states for a Workflow or Agent result, as a case.
+// Each rule ContextSaver states for a Workflow or Agent result, as a case.
 func TestSpawnsOutcomeRules(t *testing.T) {
 	findings := func(c, h, m, l int) state.Outcome {
 		return state.Outcome{Kind: state.OutcomeFindings, Critical: c, High: h, Medium: m, Low: l}
@@ -104,7 +104,7 @@ func TestSpawnsOutcomeRules(t *testing.T) {
 		{"High: - found nothing", `"High: -\nHigh: —\nHigh: n/a\nHigh: No findings.\nLow: z"`, findings(0, 0, 0, 1)},
 		{"none is the whole rest of the line", `"High: none, really\nHigh: nothing"`, findings(0, 1, 0, 0)},
 		{"no labels: a report sized by its text", `"all good 😀"`, report(11)},
-		{"only the listed labels count (a difference from the plugin)", `"Constructor: builds the pool\n__proto__: x"`, report(41)},
+		{"only the listed labels count (a difference from ContextSaver)", `"Constructor: builds the pool\n__proto__: x"`, report(41)},
 		{"a JS line break opens a line too", `"a\rMinor: x\u2028Major: y"`, findings(0, 1, 0, 1)},
 		{"anything else: the JSON it would print as", `{"x":1.0,"s":"é<&>"}`, report(len(`{"x":1,"s":"é<&>"}`) - 1)},
 		{"numbers print as JavaScript prints them", `[1e21,1E2,-0,0.1,1e400]`, report(len(`[1e+21,100,0,0.1,null]`))},

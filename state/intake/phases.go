@@ -9,10 +9,10 @@ import (
 // Phases: the titles a Workflow script declares in its `meta = { phases: [...] }` literal, read as
 // tokens and never run.
 //
-// Two fixes over the plugin (protocol.md, "Differences from the plugin"): a type annotation between `meta` and `=`
+// Two fixes over ContextSaver (protocol.md, "Differences from ContextSaver"): a type annotation between `meta` and `=`
 // (`const meta: Meta = {...}`) is read past, and escapes in string literals are decoded (`\n`, `\t`,
 // `\r`, `\b`, `\f`, `\v`, `\0`, `\xHH`, `\uHHHH`, `\u{…}`, a line continuation; any other escaped
-// character is itself) where the plugin kept the letter (`'new\nline'` read as `newnline`).
+// character is itself) where ContextSaver kept the letter (`'new\nline'` read as `newnline`).
 
 type scriptTokKind uint8
 
@@ -27,7 +27,7 @@ type scriptTok struct {
 	text string
 }
 
-// scriptWordMax is the longest word token, as the plugin's lexer read words 200 characters at a time.
+// scriptWordMax is the longest word token, as ContextSaver's lexer read words 200 characters at a time.
 const scriptWordMax = 200
 
 // PhasesOf is the phase titles a Workflow script's `meta` literal declares, in order: a bare string

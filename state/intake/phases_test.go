@@ -19,7 +19,7 @@ func TestPhasesOfOracle(t *testing.T) {
 	}
 }
 
-// Each rule the plugin states for reading a workflow's phases, and the fixes protocol.md lists under "Differences from the plugin".
+// Each rule ContextSaver states for reading a workflow's phases, and the fixes protocol.md lists under "Differences from ContextSaver".
 func TestPhasesOfRules(t *testing.T) {
 	cases := []struct {
 		rule, script string
@@ -41,13 +41,13 @@ func TestPhasesOfRules(t *testing.T) {
 		{"the first meta", "let meta = { phases: ['first'] }\nmeta = { phases: ['second'] }", []string{"first"}},
 		{"a trailing comma", `const meta = { phases: [{title:'a'},] }`, []string{"a"}},
 		{"empty", `const meta = { phases: [] }`, []string{}},
-		// A difference from the plugin (protocol.md): a typed declaration.
+		// A difference from ContextSaver (protocol.md): a typed declaration.
 		{"typed meta", `const meta: Meta = { phases: ['typed'] }`, []string{"typed"}},
 		{"typed meta, object type", `const meta: { phases: string[] } = { phases: ['t2'] }`, []string{"t2"}},
 		{"typed meta, generic type", `const meta: Record<string, unknown> = { phases: ['t3'] }`, []string{"t3"}},
 		{"typed meta, function type", `const meta: () => void = { phases: ['t4'] }`, []string{"t4"}},
 		{"an object key meta is no declaration", `export default { meta: { phases: ['obj'] }, x = { phases: ['no'] } }`, []string{}},
-		// A difference from the plugin (protocol.md): escapes decoded.
+		// A difference from ContextSaver (protocol.md): escapes decoded.
 		{"escapes", `const meta = { phases: ['new\nline', 'tab\tx', 'q\'s', "d\"q", 'bs\\', 'hex\x41', 'u\u0042', 'cp\u{1F600}', 'unk\q', 'nul\0', 'pair\uD83D\uDE00', 'lone\uD800', 'bad\xZZ', 'cr\r'] }`,
 			[]string{"new\nline", "tab\tx", "q's", `d"q`, `bs\`, "hexA", "uB", "cp😀", "unkq", "nul\x00", "pair😀", "lone\uFFFD", "badxZZ", "cr\r"}},
 		{"a line continuation", "const meta = { phases: ['esc\\\nline'] }", []string{"escline"}},

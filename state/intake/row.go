@@ -272,7 +272,7 @@ func rowFlags(e ToolEvent, tool string, result ToolResult, res map[string]any) [
 	return flags
 }
 
-// holdsText reports whether any string in v (keys included) contains sub: the plugin searched
+// holdsText reports whether any string in v (keys included) contains sub: ContextSaver searched
 // JSON.stringify(v), and escaping never makes or breaks a match for a text with no quote, backslash
 // or control character in it.
 func holdsText(v any, sub string) bool {
@@ -295,7 +295,7 @@ func holdsText(v any, sub string) bool {
 	return false
 }
 
-// isLineEditTool: Edit and MultiEdit count lines the same way (MultiEdit was left out by the plugin; protocol.md, "Differences from the plugin").
+// isLineEditTool: Edit and MultiEdit count lines the same way (MultiEdit was left out by ContextSaver; protocol.md, "Differences from ContextSaver").
 func isLineEditTool(tool string) bool { return tool == "Edit" || tool == "MultiEdit" }
 
 // rowLines: an edit's lines from gitDiff, else from its structuredPatch; a write's from its content.
@@ -387,13 +387,13 @@ func rowLaunch(e ToolEvent, tool string, res map[string]any) *state.Launch {
 	}
 }
 
-// ---- the plugin's command tables and noise rules
+// ---- ContextSaver's command tables and noise rules
 
 // runners are script runners: what follows them is the command that matters (longest first).
 var runners = []string{"npm run", "bun run", "bun x", "pnpm run", "yarn run", "python3 -m", "python -m", "npx", "bunx", "pnpm", "yarn"}
 
 // runnerScripts are script names seen after a runner (`bun run lint`) that no binary in the table covers.
-// A Go map has no inherited names: `npm run constructor` is other (protocol.md, "Differences from the plugin").
+// A Go map has no inherited names: `npm run constructor` is other (protocol.md, "Differences from ContextSaver").
 var runnerScripts = map[string]state.CommandClass{"test": state.ClassTest, "lint": state.ClassLint, "format": state.ClassFormat, "typecheck": state.ClassTypecheck, "build": state.ClassBuild}
 
 type commandHead struct {
@@ -483,7 +483,7 @@ func segmentClass(bare string) state.CommandClass {
 }
 
 // noiseLen is the length of the noise a segment opens with: `cd <dir> &&`, `VAR=value`, `timeout <n>`
-// or `time`, each with the spaces after it (the plugin's noise prefixes, on collapsed text where \s is a space).
+// or `time`, each with the spaces after it (ContextSaver's noise prefixes, on collapsed text where \s is a space).
 func noiseLen(s string) int {
 	if n := cdNoise(s); n > 0 {
 		return n

@@ -63,7 +63,7 @@ func TestLedgerNormalizeOracle(t *testing.T) {
 	}
 }
 
-// Each rule the plugin's ledger comments state, as a case.
+// Each rule ContextSaver's ledger comments state, as a case.
 func TestLedgerNormalizePluginRules(t *testing.T) {
 	cases := []struct {
 		rule, command, key string
@@ -126,7 +126,7 @@ func TestLedgerNormalizePluginRules(t *testing.T) {
 	}
 }
 
-// Quotes and heredocs in shell keys (protocol.md, "Differences from the plugin"), and the JavaScript accident of inherited script names.
+// Quotes and heredocs in shell keys (protocol.md, "Differences from ContextSaver"), and the JavaScript accident of inherited script names.
 func TestLedgerNormalizeKnownIssues(t *testing.T) {
 	cases := []struct {
 		issue, command, key string
@@ -223,7 +223,7 @@ func TestLedgerNormalizeTools(t *testing.T) {
 		{"Edit", `{"file_path":"/x.ts","old_string":"a"}`, "/x.ts", state.ClassOther},
 		{"Write", `{"file_path":"/x.ts","content":"a"}`, "/x.ts", state.ClassOther},
 		{"NotebookEdit", `{"notebook_path":"/x.ipynb"}`, "/x.ipynb", state.ClassOther},
-		{"MultiEdit", `{"file_path":"/m.ts","edits":[]}`, "/m.ts", state.ClassOther}, // A difference from the plugin (protocol.md): a file tool
+		{"MultiEdit", `{"file_path":"/m.ts","edits":[]}`, "/m.ts", state.ClassOther}, // A difference from ContextSaver (protocol.md): a file tool
 		{"Grep", `{"pattern":"foo|bar","path":"src"}`, "Grep:foo|bar:src", state.ClassSearch},
 		{"Glob", `{"pattern":"*.ts"}`, "Glob:*.ts:", state.ClassSearch},
 		{"Agent", `{"subagent_type":"Explore","prompt":"x"}`, "agent:Explore", state.ClassOther},
@@ -253,7 +253,7 @@ func TestLedgerNormalizeTools(t *testing.T) {
 	}
 }
 
-// A key is at most KeyMax UTF-16 units, cut on a whole character (a difference from the plugin: never half a pair).
+// A key is at most KeyMax UTF-16 units, cut on a whole character (a difference from ContextSaver: never half a pair).
 func TestLedgerKeyCut(t *testing.T) {
 	for _, command := range []string{"cat " + strings.Repeat("😀", 150), "grep " + strings.Repeat("é", 300), "npm test " + strings.Repeat("x", 400)} {
 		key, _ := lgBashKey(command)
@@ -346,16 +346,16 @@ func TestLedgerRowOf(t *testing.T) {
 		`{"result":{},"text":""}`:                   "bg",
 		`{"result":{},"text":"","isError":true}`:    "err",
 		`{"result":{},"text":"","deny":"no"}`:       "denied",
-		`{"result":{},"text":"","deny":null}`:       "bg", // A difference from the plugin (protocol.md): deny null is no denial
+		`{"result":{},"text":"","deny":null}`:       "bg", // A difference from ContextSaver (protocol.md): deny null is no denial
 		`{"result":{},"text":"","deny":{"why":1}}`:  "denied",
 		`{"result":{},"text":"","isError":"true"}`:  "bg",
-		`{"result":{"timedOutAfterMs":5},"text":5}`: "bg timeout", // A difference from the plugin (protocol.md): a non-string text is absent
+		`{"result":{"timedOutAfterMs":5},"text":5}`: "bg timeout", // A difference from ContextSaver (protocol.md): a non-string text is absent
 	} {
 		if got := strings.Join(lgRow(t, bg, result).Flags, " "); got != flags {
 			t.Errorf("flags for %s = %q; want %q", result, got, flags)
 		}
 	}
-	// Lines and paths of edits; a staged edit changed nothing yet; MultiEdit is an edit (protocol.md, "Differences from the plugin").
+	// Lines and paths of edits; a staged edit changed nothing yet; MultiEdit is an edit (protocol.md, "Differences from ContextSaver").
 	r = lgRow(t, `{"tool":"MultiEdit","tool_use_id":"m","file_path":"/m.ts"}`, `{"result":{"structuredPatch":[{"lines":["+a","-b","+c"]}]},"text":"ok"}`)
 	if r.Key != "/m.ts" || r.Lines == nil || *r.Lines != (state.Lines{Add: 2, Del: 1}) || !reflect.DeepEqual(r.Paths, []string{"/m.ts"}) {
 		t.Errorf("MultiEdit row: key %q lines %v paths %v", r.Key, r.Lines, r.Paths)

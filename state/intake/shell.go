@@ -8,21 +8,21 @@ import (
 
 // Reading a Bash command for its ledger key and class.
 //
-// The plugin split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
+// ContextSaver split a command on `&&`, `||` and `;` and cut its key at the first `|`, `<` or `>` wherever
 // they stood, quotes included, and it read heredoc bodies as commands (protocol.md, "Differences from
-// the plugin"). readShell scans the command once, the way the shell quotes it: single and double quotes,
+// ContextSaver"). readShell scans the command once, the way the shell quotes it: single and double quotes,
 // `$'…'` (where a backslash escapes), backslash escapes, `$(…)`, `$((…))` and backticks hide what they
 // hold from the command around them; a heredoc's body (and its terminator line) is data and is dropped;
-// a `#` comment's quotes open nothing. It returns the command with whitespace collapsed, as the plugin's
+// a `#` comment's quotes open nothing. It returns the command with whitespace collapsed, as ContextSaver's
 // key prints it, and the top-level tokens found in that text: words, chain operators, pipes and redirects.
 //
 // A cat whose output goes to a file writes, so its segment is other and the whole command (target
 // included) is the key: a stdout redirect (`>`, `>>`, `>|`, `1>` or `01>` but not `10>`, `&>`, `&>>`,
 // `>& file`) to anything but a /dev/ device, anywhere in its pipeline, or a later `tee` (or `sudo tee`)
 // stage with a file operand. A segment's class is still read from the segment as typed (`npm test|x` is
-// no `npm test `), as the plugin read it.
+// no `npm test `), as ContextSaver read it.
 //
-// Kept from the plugin on purpose: a newline is whitespace, not a separator (splitting on newlines would
+// Kept from ContextSaver on purpose: a newline is whitespace, not a separator (splitting on newlines would
 // read heredoc bodies as commands), and a `#` comment runs only to the newline but its `&&`, `;`, `|`,
 // `<` and `>` still count, as they did.
 
@@ -38,7 +38,7 @@ const (
 )
 
 // shellTok is one token: its byte range in the collapsed text. A redirect's range starts at the fd
-// digit written right before it (the plugin's `\d?`) or at the `&` of `&>`.
+// digit written right before it (ContextSaver's `\d?`) or at the `&` of `&>`.
 type shellTok struct {
 	kind       shellTokKind
 	start, end int
@@ -227,7 +227,7 @@ func (s *shellScanner) space(i int, r rune, size int) int {
 }
 
 // commentChar: quotes, escapes and substitutions are inert in a comment; at top level its operators
-// still count, as they did in the plugin.
+// still count, as they did in ContextSaver.
 func (s *shellScanner) commentChar(i, size int) int {
 	if len(s.frames) == 0 && size == 1 && strings.IndexByte("&|;<>", s.raw[i]) >= 0 {
 		return s.operator(i, false)
@@ -369,7 +369,7 @@ func (s *shellScanner) arithChar(i, size int) int {
 }
 
 // escape writes a backslash and the character it quotes. A backslash before whitespace leaves the
-// whitespace to collapse as usual, so the key reads as the plugin's did.
+// whitespace to collapse as usual, so the key reads as ContextSaver's did.
 func (s *shellScanner) escape(i int) int {
 	s.put(`\`)
 	s.wordStart = false
@@ -418,7 +418,7 @@ func (s *shellScanner) operator(i int, code bool) int {
 			s.word = -1
 		case s.word >= 0 && digitsOnly(s.out[s.word:start]):
 			// A word of digits is the fd's number whole (`10>` is fd 10); the key still splits off its
-			// last digit alone, as the plugin's keys do.
+			// last digit alone, as ContextSaver's keys do.
 			stdout = strings.TrimLeft(string(s.out[s.word:start+1]), "0") == "1"
 		}
 	}

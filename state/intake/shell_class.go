@@ -51,7 +51,7 @@ func (c *shellCmd) segment(a, b int, toks []shellTok) (state.CommandClass, strin
 	if cls == state.ClassOther {
 		return cls, "", false
 	}
-	// A cat whose output goes to a file writes (protocol.md, "Differences from the plugin"): other, so its key is the whole command.
+	// A cat whose output goes to a file writes (protocol.md, "Differences from ContextSaver"): other, so its key is the whole command.
 	if cls == state.ClassRead && headToken(baseHead(bare)) == "cat" && writesFile(c.text, toks, a) {
 		return state.ClassOther, "", false
 	}

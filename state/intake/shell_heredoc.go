@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// Heredocs: a body is data, never a command (protocol.md, "Differences from the plugin"), so the scanner skips it whole.
+// Heredocs: a body is data, never a command (protocol.md, "Differences from ContextSaver"), so the scanner skips it whole.
 
 // heredoc notes the heredoc whose delimiter word starts at raw[i].
 func (s *shellScanner) heredoc(i int, stripTabs bool) {

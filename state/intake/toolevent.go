@@ -43,8 +43,8 @@ type ToolResult struct {
 	measured measuredText
 }
 
-// UnmarshalJSON reads the wire shape {result?, text?, isError?, deny?}. The plugin threw on a text that
-// was not a string and counted `deny: null` as a denial (protocol.md, "Differences from the plugin"): here a non-string text is
+// UnmarshalJSON reads the wire shape {result?, text?, isError?, deny?}. ContextSaver threw on a text that
+// was not a string and counted `deny: null` as a denial (protocol.md, "Differences from ContextSaver"): here a non-string text is
 // absent, isError counts only when it is JSON true, and a null deny is no denial. A deny that is
 // neither a string nor null (an object, say) still denies; its JSON text is kept as the reason.
 func (r *ToolResult) UnmarshalJSON(data []byte) error {
@@ -146,7 +146,7 @@ func jsonKindOf(v any) string {
 	return "an object"
 }
 
-// ---- reading loosely typed values, as the plugin read them
+// ---- reading loosely typed values, as ContextSaver read them
 
 // anyString is v when it is a string, else "".
 func anyString(v any) string {
@@ -154,7 +154,7 @@ func anyString(v any) string {
 	return s
 }
 
-// anyStringPtr is v when it is a string, else nil (the plugin's `string | null`).
+// anyStringPtr is v when it is a string, else nil (ContextSaver's `string | null`).
 func anyStringPtr(v any) *string {
 	if s, ok := v.(string); ok {
 		return &s
@@ -173,7 +173,7 @@ func anyRecord(v any) map[string]any {
 	return nil
 }
 
-// anyNumberPtr is anyNumber as the plugin's `number | null`.
+// anyNumberPtr is anyNumber as ContextSaver's `number | null`.
 func anyNumberPtr(v any) *float64 {
 	if f, ok := jstext.NumberOf(v); ok {
 		return &f
@@ -186,7 +186,7 @@ func anyNumberPtr(v any) *float64 {
 // eventReservedKeys are the event's own fields; a key built from the arguments leaves them out (top level only).
 var eventReservedKeys = []string{"tool", "tool_use_id", "agentId", "consent"}
 
-// stableJSON is the plugin's stableJson with its two accidents fixed (protocol.md, "Differences from the plugin"): keys are sorted
+// stableJSON is ContextSaver's stableJson with its two accidents fixed (protocol.md, "Differences from ContextSaver"): keys are sorted
 // plainly (by UTF-16 code units, as Array.prototype.sort compares) at every depth, and the reserved
 // names are dropped at the top level only. Everything else prints as JSON.stringify would: no HTML
 // escaping, U+2028/U+2029 unescaped, numbers in JavaScript's form, non-finite numbers as null.

@@ -87,7 +87,7 @@ func TestTallyOrder(t *testing.T) {
 	}
 }
 
-// The hand-written matchers agree with the plugin's regular expressions.
+// The hand-written matchers agree with ContextSaver's regular expressions.
 func TestMatchersAgreeWithThePluginsRegexps(t *testing.T) {
 	readRange := regexp.MustCompile(`:\d*-\d*$`)
 	memory := regexp.MustCompile(`(/memory/[^/]+\.md|/(CLAUDE|MEMORY)\.md)$`)

@@ -54,14 +54,14 @@ func cut(s string, max int) string { return jstext.Cut16(escaped(s), max) }
 // fitted to max with an ellipsis.
 func oneLine(s string, max int) string { return jstext.Fit(escaped(jstext.CollapseWs(s)), max) }
 
-// minutes is ms as minutes with one decimal: `1.7m` (the plugin's (ms / 60000).toFixed(1)).
+// minutes is ms as minutes with one decimal: `1.7m` (ContextSaver's (ms / 60000).toFixed(1)).
 func minutes(ms int64) string { return toFixed1(float64(ms)/60_000) + "m" }
 
-// ktok is tokens in thousands: `48k` (the plugin's Math.round(tokens / 1000)).
+// ktok is tokens in thousands: `48k` (ContextSaver's Math.round(tokens / 1000)).
 func ktok(tokens int64) string { return round(float64(tokens)/1000) + "k" }
 
 // toFixed1 is JavaScript's x.toFixed(1): the exact binary value rounded half away from zero (Go's
-// FormatFloat rounds an exact tie to even, so 0.25 would read 0.2 where the plugin reads 0.3).
+// FormatFloat rounds an exact tie to even, so 0.25 would read 0.2 where ContextSaver reads 0.3).
 func toFixed1(x float64) string {
 	if math.IsNaN(x) {
 		return "NaN"
@@ -95,7 +95,7 @@ func toFixed1(x float64) string {
 }
 
 // modelFamilies are the family words a model id may carry; they start with different letters, so the
-// leftmost one found is the one the plugin's /(opus|sonnet|haiku|fable)/ finds.
+// leftmost one found is the one ContextSaver's /(opus|sonnet|haiku|fable)/ finds.
 var modelFamilies = []string{"opus", "sonnet", "haiku", "fable"}
 
 // modelShort is the family word of a model id (`claude-opus-4-1` → `opus`), the id itself when it names
@@ -149,7 +149,7 @@ func asciiLower(s string) string {
 	return s
 }
 
-// jsLine reports whether s holds no JavaScript line terminator: what `.` in one of the plugin's regular expressions refuses.
+// jsLine reports whether s holds no JavaScript line terminator: what `.` in one of ContextSaver's regular expressions refuses.
 func jsLine(s string) bool { return !strings.ContainsAny(s, "\n\r\u2028\u2029") }
 
 // escaped is a payload's text as data: each control character (C0, DEL, C1) and the line and paragraph

@@ -10,7 +10,7 @@ import (
 
 // ASKS, CADENCE, ARTIFACTS and INTERVENTIONS.
 
-// The plugin's regular expressions, matched by hand: the digest runs them over every row and loop.
+// ContextSaver's regular expressions, matched by hand: the digest runs them over every row and loop.
 
 // readPath is the path a Read key names, without its `:<offset>-<limit>` slice (/:\d*-\d*$/).
 func readPath(key string) string {

@@ -3,7 +3,7 @@
 // ContextSaver's two judges, plus the evidence blocks their prompts show, designed here from the
 // headings the prompt prints above each block.
 //
-// The package is pure like state: no I/O, no clock, no goroutines. The prompts are the plugin's text,
+// The package is pure like state: no I/O, no clock, no goroutines. The prompts are ContextSaver's text,
 // embedded byte for byte from judge-prompt.txt and process-prompt.txt.
 //
 // # The evidence blocks
@@ -37,7 +37,7 @@
 //
 // Lengths are UTF-16 units (state.Len16) and cuts stop on whole characters. Whitespace and
 // lower-casing follow Go's Unicode rules (unicode.IsSpace, strings.ToLower: `İ` lowers to `i`), where
-// the plugin used JavaScript's. The plugin's regular expressions that JavaScript runs without the u flag
+// ContextSaver used JavaScript's. ContextSaver's regular expressions that JavaScript runs without the u flag
 // (\b, \d, the i flag) match ASCII only here too. Reply JSON is read as JavaScript's JSON.parse reads
 // it: numbers stay numbers (a quoted "0.9" is a string), a literal past the double range is infinite.
 package judge

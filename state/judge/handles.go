@@ -185,7 +185,7 @@ func citedLoops(s *state.State, evidence []string) []*state.Loop {
 }
 
 // citedTurns is the turns the evidence names: a turn handle's own, a loop's first, a row's. Numbers,
-// as the plugin's are: a turn handle past any int still reads as later than every decision.
+// as ContextSaver's are: a turn handle past any int still reads as later than every decision.
 func citedTurns(s *state.State, evidence []string) []float64 {
 	var out []float64
 	for _, h := range evidence {

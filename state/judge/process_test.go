@@ -68,7 +68,7 @@ func TestParseProcessReplyDrops(t *testing.T) {
 		{"MAX_PROCESS_FINDINGS", processReplyOf(processFinding(map[string]any{"id": "process:p1"}), processFinding(map[string]any{"id": "process:p2"}),
 			processFinding(map[string]any{"id": "process:p3"}), processFinding(map[string]any{"id": "process:p1"}), processFinding(map[string]any{"id": "process:p4"})),
 			[]string{"process:p1: the reply already reported this id", "process:p4: over MAX_PROCESS_FINDINGS (3)"}, []string{"process:p1", "process:p2", "process:p3"}},
-		// A difference from the plugin (protocol.md): a slug is trimmed after its cut, so it never ends in a hyphen.
+		// A difference from ContextSaver (protocol.md): a slug is trimmed after its cut, so it never ends in a hyphen.
 		{"slug trimmed after the cut", processReplyOf(processFinding(map[string]any{"id": "process:" + strings.Repeat("abc-", 12), "kind": ""})), []string{"process:abc-abc-abc-abc-abc-abc-abc-abc-abc-abc: kind is empty"}, nil},
 	}
 	s := processState()

@@ -52,7 +52,7 @@ func TestDigestGolden(t *testing.T) {
 	golden(t, "process-prompt-workflow.golden", BuildProcessPrompt(s, Aliases(s)))
 }
 
-// The templates are the plugin's bytes: embedded files, placeholders where the plugin put them.
+// The templates are ContextSaver's bytes: embedded files, placeholders where ContextSaver put them.
 func TestPromptsEmbedded(t *testing.T) {
 	for _, p := range placeholders {
 		if strings.Count(JudgePrompt(), "{{"+p+"}}") != 1 {
@@ -72,14 +72,14 @@ func TestPromptsEmbedded(t *testing.T) {
 			t.Errorf("%s is not what was embedded", name)
 		}
 	}
-	// The plugin's opening and closing words, so a truncated copy cannot pass.
+	// ContextSaver's opening and closing words, so a truncated copy cannot pass.
 	if !strings.HasPrefix(JudgePrompt(), "You are auditing THIS session for wasted context and wasted time.") ||
 		!strings.HasSuffix(JudgePrompt(), "{{LEDGER}}\n\nReturn the JSON object only.\n") {
-		t.Errorf("judge prompt is not the plugin's text")
+		t.Errorf("judge prompt is not ContextSaver's text")
 	}
 	if !strings.HasPrefix(ProcessPrompt(), "This message is not a step of the task.") ||
 		!strings.HasSuffix(ProcessPrompt(), "{{DIGEST}}\n\nReturn the JSON object only.\n") {
-		t.Errorf("process prompt is not the plugin's text")
+		t.Errorf("process prompt is not ContextSaver's text")
 	}
 }
 

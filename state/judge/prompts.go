@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The two prompts, verbatim from the plugin.
+// The two prompts, verbatim from ContextSaver.
 var (
 	//go:embed judge-prompt.txt
 	judgePrompt string
@@ -24,7 +24,7 @@ var placeholders = []string{"KNOWN_PATTERNS", "DECISIONS", "STATS", "TIME", "CON
 
 // fill puts each block in its {{NAME}} in one pass over the template: a block's own text (a pattern's
 // kind, a key) is never scanned for placeholders, so model-written text cannot pull another block in.
-// (The plugin replaced them one after another over the growing text; its blocks were never model text.)
+// (ContextSaver replaced them one after another over the growing text; its blocks were never model text.)
 func fill(template string, blocks map[string]string) string {
 	size := len(template)
 	for _, text := range blocks {

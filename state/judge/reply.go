@@ -27,7 +27,7 @@ const explainMax = 200
 var idShape = regexp.MustCompile(`^[a-z-]+:[a-z0-9-]{1,40}$`)
 
 // firstOccurrence: one cited occurrence is a finding only after a first the ledger cannot show — stated
-// intent, a user correction or a saved feedback memory. Matched on ASCII-lowered text, as the plugin's
+// intent, a user correction or a saved feedback memory. Matched on ASCII-lowered text, as ContextSaver's
 // /…/i does without the u flag.
 var firstOccurrence = regexp.MustCompile(`intent|\bcorrect(?:ed|ion)\b|\bfeedback\b`)
 

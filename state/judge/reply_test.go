@@ -13,7 +13,7 @@ import (
 )
 
 // replyState is the small session plus two loops (a1 ran rows, a2 none yet) and a kept pattern.
-// Every expected reason below is the plugin's (checked against its parseReply).
+// Every expected reason below is ContextSaver's (checked against its parseReply).
 func replyState() *state.State {
 	b := &session{s: smallSession()}
 	b.loop("agent-a", nil, "review:C1-r1", "", "claude-opus-4-1") // 48k new tokens, first turn 4
@@ -325,8 +325,8 @@ func TestCitableRowsPerLoop(t *testing.T) {
 	}
 }
 
-// A difference from the plugin (protocol.md): lower-casing follows Go's Unicode rules, one rune to one rune: `İ` lowers to `i`, so an
-// id the plugin refused (its `İ` lowered to two characters) is a valid id here.
+// A difference from ContextSaver (protocol.md): lower-casing follows Go's Unicode rules, one rune to one rune: `İ` lowers to `i`, so an
+// id ContextSaver refused (its `İ` lowered to two characters) is a valid id here.
 func TestParseReplyGoLowerCase(t *testing.T) {
 	r := ParseReply(replyOf(finding(map[string]any{"id": "execution:Full-Suİte"})), replyState(), nil)
 	if !reflect.DeepEqual(ids(r.Findings), []string{"execution:full-suite"}) {
@@ -343,8 +343,8 @@ func TestParseReplyNeverNil(t *testing.T) {
 	}
 }
 
-// A difference from the plugin (protocol.md): cuts stop on whole characters (the plugin could leave half a surrogate pair), and
-// whitespace is Go's unicode.IsSpace (NBSP collapses as in the plugin; U+FEFF is not whitespace here).
+// A difference from ContextSaver (protocol.md): cuts stop on whole characters (ContextSaver could leave half a surrogate pair), and
+// whitespace is Go's unicode.IsSpace (NBSP collapses as in ContextSaver; U+FEFF is not whitespace here).
 func TestParseReplyTextRules(t *testing.T) {
 	text := `{"time":"` + strings.Repeat("a", 199) + `😀b","focus":" \u00a0plan\u00a0\u00a0 ahead ","context":"\ufeffctx","findings":[]}`
 	r := ParseReply(text, replyState(), nil)

@@ -36,8 +36,8 @@ func BulletOnly(content string) string {
 // AppendedTo is a file's text with an artifact's content added, never glued to a line. A brand-new file
 // opens on the heading itself; a file without the `## ContextSaver` heading gets the whole section,
 // after a blank line. A file with the heading gets the bullet alone at the END OF THAT SECTION: after
-// its last non-blank line, before the next heading of level one or two (the plugin appended it at the
-// end of the file, under whatever heading came last: protocol.md, "Differences from the plugin"). The heading is a line of its own
+// its last non-blank line, before the next heading of level one or two (ContextSaver appended it at the
+// end of the file, under whatever heading came last: protocol.md, "Differences from ContextSaver"). The heading is a line of its own
 // (trailing whitespace ignored); headings inside fenced code blocks do not count.
 func AppendedTo(existing *string, content string) string {
 	base := state.Str(existing)
@@ -110,8 +110,8 @@ func atxLevel(line string) int {
 }
 
 // Render is the file an artifact kind writes: where it goes, what it says, how it lands. A skill or a
-// brief is named by its title's slug, or by the pattern id's slug when the title has none (the plugin
-// could render `.claude/skills//SKILL.md`: protocol.md, "Differences from the plugin"), or by the kind as a last resort.
+// brief is named by its title's slug, or by the pattern id's slug when the title has none (ContextSaver
+// could render `.claude/skills//SKILL.md`: protocol.md, "Differences from ContextSaver"), or by the kind as a last resort.
 func Render(kind state.ArtifactKind, p state.Proposal, cwd, patternID string) (path, content, mode string) {
 	return RenderNth(kind, p, cwd, patternID, 1)
 }
@@ -287,7 +287,7 @@ func skillDoc(p state.Proposal, name string) string {
 // briefDoc: the frontmatter is saverd's own — the name, the description and the tools BriefTools allows.
 // The judge's own `model:` and `tools:` lines at the head of the body (before its first blank line) are
 // dropped, never copied: a `tools: Bash` line would hand the brief a shell, a `model:` line pick what it
-// costs (the plugin lifted both into the frontmatter: protocol.md, "Differences from the plugin").
+// costs (ContextSaver lifted both into the frontmatter: protocol.md, "Differences from ContextSaver").
 func briefDoc(p state.Proposal, name string) string {
 	lines := strings.Split(strings.TrimSpace(Clean(p.Body)), "\n")
 	head := leadingLines(lines)
@@ -357,7 +357,7 @@ func withoutHeadField(lines []string, key string) []string {
 // merging a rule already there changes nothing but the layout (2-space JSON and a final newline, as
 // JSON.stringify(v, null, 2) writes it). A leading BOM is dropped. A file that still does not parse
 // as a JSON object — a comment, say — is never overwritten: the error says why and gives the rule to
-// add by hand (the plugin started from {} and wrote that back: protocol.md, "Differences from the plugin"). An empty file has no
+// add by hand (ContextSaver started from {} and wrote that back: protocol.md, "Differences from ContextSaver"). An empty file has no
 // settings to lose and reads as {}.
 func MergeSettings(existing *string, rule string) (string, error) {
 	root := &jsonobj.Object{}

@@ -85,7 +85,7 @@ func TestRulesAppendedTo(t *testing.T) {
 		{"an existing file keeps the blank line before it", new("# Project\n"), "# Project\n\n## ContextSaver\n- New rule\n"},
 		{"never glued to a line", new("# Project"), "# Project\n\n## ContextSaver\n- New rule\n"},
 		{"under the heading at the end", new("# P\n## ContextSaver\n- old"), "# P\n## ContextSaver\n- old\n- New rule\n"},
-		// A difference from the plugin (protocol.md): the end of the ContextSaver section, not of the file.
+		// A difference from ContextSaver (protocol.md): the end of the ContextSaver section, not of the file.
 		{"before the next section", new("# P\n\n## ContextSaver\n- old\n\n## Other\n- theirs\n"), "# P\n\n## ContextSaver\n- old\n- New rule\n\n## Other\n- theirs\n"},
 		{"before a level-1 heading", new("## ContextSaver\n- old\n# Next\n"), "## ContextSaver\n- old\n- New rule\n# Next\n"},
 		{"a level-3 heading stays inside", new("## ContextSaver\n- old\n### Sub\n- s\n\n## Other\n"), "## ContextSaver\n- old\n### Sub\n- s\n- New rule\n\n## Other\n"},
@@ -126,7 +126,7 @@ func TestRulesRender(t *testing.T) {
 	if path != "/w/.claude/settings.json" || content != "Bash(npm test:*)" || mode != ModeMergeSettings {
 		t.Errorf("settings: %q %q %q", path, content, mode)
 	}
-	// A difference from the plugin (protocol.md): an empty slug falls back to the pattern id's, then to the kind.
+	// A difference from ContextSaver (protocol.md): an empty slug falls back to the pattern id's, then to the kind.
 	path, content, _ = Render(state.ArtifactSkill, state.Proposal{Title: "!!!", Body: "b"}, "/w", "execution:re-runs")
 	if path != "/w/.claude/skills/execution-re-runs/SKILL.md" || !strings.Contains(content, `name: "execution-re-runs"`) {
 		t.Errorf("slug fallback: %q %q", path, content)
@@ -151,9 +151,9 @@ func TestRulesMergeSettings(t *testing.T) {
 		{"keeps every other setting in its place", new(`{"z":1.0,"permissions":{"deny":["a"],"allow":["Bash(ls)"]},"env":{"A":"<&>\u2028"},"a":[]}`),
 			"{\n  \"z\": 1,\n  \"permissions\": {\n    \"deny\": [\n      \"a\"\n    ],\n    \"allow\": [\n      \"Bash(ls)\",\n      \"Bash(npm test:*)\"\n    ]\n  },\n  \"env\": {\n    \"A\": \"<&>\u2028\"\n  },\n  \"a\": []\n}\n"},
 		{"idempotent", new(`{"permissions":{"allow":["Bash(npm test:*)"]}}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"a BOM is dropped (a difference from the plugin)", new("\uFEFF{\"model\":\"opus\"}"), "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"a BOM is dropped (a difference from ContextSaver)", new("\uFEFF{\"model\":\"opus\"}"), "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
 		{"a duplicate key keeps its first place and last value", new(`{"a":1,"b":2,"a":3}`), "{\n  \"a\": 3,\n  \"b\": 2,\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
-		{"a non-object permissions is replaced, as the plugin did", new(`{"permissions":"x"}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
+		{"a non-object permissions is replaced, as ContextSaver did", new(`{"permissions":"x"}`), "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\"\n    ]\n  }\n}\n"},
 	}
 	for _, c := range cases {
 		got, err := MergeSettings(c.existing, rule)
@@ -166,7 +166,7 @@ func TestRulesMergeSettings(t *testing.T) {
 			t.Errorf("%s: a second merge changed the file:\n%q", c.name, again)
 		}
 	}
-	// A difference from the plugin (protocol.md): a file that does not parse is never overwritten.
+	// A difference from ContextSaver (protocol.md): a file that does not parse is never overwritten.
 	for _, bad := range []string{"{\n  // my settings\n  \"model\": \"opus\"\n}", "\uFEFF{\"a\":", `{"a":1} x`, `[1,2]`, `"str"`, `null`,
 		`{"a":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}`} {
 		got, err := MergeSettings(&bad, rule)

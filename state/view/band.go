@@ -30,23 +30,24 @@ func BuildBandAt(s *state.State, now int64) BandModel {
 	ms, chars := waitingCost(s)
 	died := diedOf(s)
 	return BandModel{
-		State:    bandState(s, died),
-		Died:     died,
-		Running:  runningOf(s, now),
-		Fresh:    len(s.Cards),
-		CostPct:  state.PctOf(chars, s.Usage.Window),
-		CostMs:   ms,
-		SavedPct: state.PctOf(s.Saved.Chars, s.Usage.Window),
-		SavedMs:  s.Saved.Ms,
-		Money:    MoneyOf(s),
-		Calls:    len(s.Rows),
-		PaneOpen: s.PaneOpen,
+		State:      bandState(s, died),
+		Died:       died,
+		Running:    runningOf(s, now),
+		Fresh:      len(s.Cards),
+		CostPct:    state.PctOf(chars, s.Usage.Window),
+		CostMs:     ms,
+		SavedPct:   state.PctOf(s.Saved.Chars, s.Usage.Window),
+		SavedMs:    s.Saved.Ms,
+		SavedChars: s.Saved.Chars,
+		Money:      MoneyOf(s),
+		Calls:      len(s.Rows),
+		PaneOpen:   s.PaneOpen,
 	}
 }
 
 // waitingCost is what the cards still awaiting a decision have already cost: the figures the teaser states.
 func waitingCost(s *state.State) (ms, chars float64) {
-	cards := queued(s)
+	cards, _ := queued(s)
 	find := rowFinder(s, cards)
 	for _, p := range cards {
 		t := totalOf(p, citedOf(p, s, find(p.Hits)))
@@ -84,7 +85,7 @@ func runningOf(s *state.State, now int64) *BandRunning {
 		if l.Run == nil || *l.Run != run.ID {
 			continue
 		}
-		ids = append(ids, l.ID) // a loop id held twice counts twice, as the plugin's filter
+		ids = append(ids, l.ID) // a loop id held twice counts twice, as ContextSaver's filter
 		if l.Ended == nil {
 			label = l.Label
 		}

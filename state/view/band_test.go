@@ -53,7 +53,7 @@ func TestBandFigures(t *testing.T) {
 	state.Reduce(s, state.SetPane{Open: true})
 	s.Saved = state.Saved{Ms: 7, Chars: 4_000}
 	b := BuildBand(s)
-	want := BandModel{State: BandFound, Fresh: 1, CostPct: 1.5, CostMs: 100_000, SavedPct: 0.5, SavedMs: 7, Calls: 2, PaneOpen: true}
+	want := BandModel{State: BandFound, Fresh: 1, CostPct: 1.5, CostMs: 100_000, SavedPct: 0.5, SavedMs: 7, SavedChars: 4_000, Calls: 2, PaneOpen: true}
 	if b != want {
 		t.Fatalf("band %+v\nwant %+v", b, want)
 	}

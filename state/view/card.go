@@ -105,18 +105,22 @@ func sumRows(rows []*state.Row) state.Sum {
 	return sum
 }
 
-// queued is the patterns the cards name, in queue order; an id with no pattern is skipped.
-func queued(s *state.State) []*state.Pattern {
+// queued is the patterns the open cards name, by their numbers (state.Numbered), with those numbers; an
+// id with no pattern is skipped.
+func queued(s *state.State) ([]*state.Pattern, []int) {
+	numbered := state.Numbered(s)
 	out := make([]*state.Pattern, 0, len(s.Cards))
-	for _, id := range s.Cards {
-		if p := s.PatternByID(id); p != nil {
+	numbers := make([]int, 0, len(s.Cards))
+	for i, id := range numbered {
+		if p := s.PatternByID(id); id != "" && p != nil {
 			out = append(out, p)
+			numbers = append(numbers, i+1)
 		}
 	}
-	return out
+	return out, numbers
 }
 
-// agentOfHandle is the loop id an `agent:<id>` handle names (the plugin's /^agent:(.+)$/: no line break).
+// agentOfHandle is the loop id an `agent:<id>` handle names (ContextSaver's /^agent:(.+)$/: no line break).
 func agentOfHandle(h string) (string, bool) {
 	id, ok := strings.CutPrefix(h, "agent:")
 	if !ok || id == "" || strings.ContainsAny(id, "\n\r\u2028\u2029") {

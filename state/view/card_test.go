@@ -55,8 +55,8 @@ func cardSession() *state.State {
 	return s
 }
 
-// TestCardOf compares every card of cardSession with the plugin's (its oracle answers), but for one
-// A difference from the plugin (protocol.md): MultiEdit is a file tool, so its evidence names the path, not "MultiEdit <path>".
+// TestCardOf compares every card of cardSession with ContextSaver's (its oracle answers), but for one
+// A difference from ContextSaver (protocol.md): MultiEdit is a file tool, so its evidence names the path, not "MultiEdit <path>".
 // They cover: the stats line (hits counted whatever they name, zero segments dropped, one turn is not a
 // range, loops dated by their first turn), the three total units, evidence newest first (two calls of
 // one turn newest first too) and at most CardEvidence, aliases only for subagents' calls, process cards'

@@ -9,10 +9,10 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// `/saver debug`: the whole state in at most DebugMaxLines lines, in the plugin's words.
+// `/saver debug`: the whole state in at most DebugMaxLines lines, in ContextSaver's words.
 
 // DebugDump renders the state, and whether the load lane has reported yet (spoke), for `/saver debug`.
-// It keeps the plugin's first DebugMaxLines entries; an entry that itself spans lines (an error text with a
+// It keeps ContextSaver's first DebugMaxLines entries; an entry that itself spans lines (an error text with a
 // line break) is cut too, so the dump never exceeds DebugMaxLines lines.
 func DebugDump(s *state.State, spoke bool) string {
 	j := &s.Judge
@@ -83,7 +83,7 @@ func ProcessLine(s *state.State) *string {
 }
 
 // UsageLine is what one judge fork cost, one line: the same text `/saver debug` and the debug log print.
-// The plugin's default label is "judge".
+// ContextSaver's default label is "judge".
 func UsageLine(u state.JudgeUsage, label string) string {
 	return label + " usage: in " + decimal64(u.Input) + " · out " + decimal64(u.Output) + " · cache read " + decimal64(u.CacheRead) +
 		" · cache create " + decimal64(u.CacheCreate)

@@ -16,7 +16,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestDebugDumpEmpty(t *testing.T) {
-	// The plugin's dump of a fresh session, word for word: a share of nothing is `-`, not a figure.
+	// ContextSaver's dump of a fresh session, word for word: a share of nothing is `-`, not a figure.
 	want := strings.Join([]string{
 		"ContextSaver · turn 0 · seq 0 · rows 0 · turns 0 · patterns 0",
 		"rows (none)",

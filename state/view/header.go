@@ -68,6 +68,7 @@ func HeaderOf(s *state.State) Header {
 		JudgeRunning:       s.Judge.Running,
 		SavedPct:           state.PctOf(s.Saved.Chars, s.Usage.Window),
 		SavedMs:            s.Saved.Ms,
+		SavedChars:         s.Saved.Chars,
 		Budget:             state.BudgetOf(s),
 		Money:              MoneyOf(s),
 	}

@@ -39,7 +39,7 @@ func TestCompactionFigures(t *testing.T) {
 		{"turns with no sample are skipped", withContexts(1_000, n(500), nil, 100, -1, 200, 300, 400), n(400), n(4)},
 		{"a shrinking window is no pace", withContexts(1_000, n(100), nil, 400, 300, 200, 100, 50), n(800), nil},
 		{"a little left rounds to 0 turns", withContexts(1_000, n(880), nil, 100, 200, 300, 400, 500, 600, 700), n(20), n(0)},
-		// A difference from the plugin (protocol.md): past the threshold both are 0, never negative (the plugin said -100 and -1).
+		// A difference from ContextSaver (protocol.md): past the threshold both are 0, never negative (ContextSaver said -100 and -1).
 		{"past the threshold", withContexts(1_000, n(1_000), nil, 100, 200, 150, 300, 450, 500), n(0), n(0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

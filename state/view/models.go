@@ -56,6 +56,9 @@ type Header struct {
 	JudgeRunning       bool         `json:"judgeRunning"`
 	SavedPct           float64      `json:"savedPct"`
 	SavedMs            float64      `json:"savedMs"`
+	// SavedChars is the context the settled fixes kept out, in characters: what SavedPct is a share of,
+	// told in tokens when the share rounds under 0.1 %, as the saved toast tells it.
+	SavedChars float64 `json:"savedChars"`
 	// Budget is where the judges stand against their cap (state.BudgetOf).
 	Budget state.Budget `json:"budget"`
 	// Money is the net of savings and judge spend (MoneyOf), nil while there is none.
@@ -112,7 +115,9 @@ type BandModel struct {
 	CostMs   float64        `json:"costMs"`
 	SavedPct float64        `json:"savedPct"`
 	SavedMs  float64        `json:"savedMs"`
-	Calls    int            `json:"calls"`
-	PaneOpen bool           `json:"paneOpen"`
-	Money    *MoneyView     `json:"money"` // as the header's
+	// SavedChars: as the pane header's (Header.SavedChars).
+	SavedChars float64    `json:"savedChars"`
+	Calls      int        `json:"calls"`
+	PaneOpen   bool       `json:"paneOpen"`
+	Money      *MoneyView `json:"money"` // as the header's
 }

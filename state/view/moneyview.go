@@ -104,12 +104,19 @@ func LosingText(m *MoneyView) string {
 // roundUSD is dollars to six decimals, as the impact report rounds money.
 func roundUSD(x float64) float64 { return math.Round(x*1e6)/1e6 + 0 }
 
-// USD is a dollar figure as a person reads it: cents, or four decimals under a cent.
+// USD is a dollar figure as a person reads it: cents, or four decimals under a cent, and under a hundredth
+// of a cent the figure to the millionth it is rounded to ($0.000006): never a "$0.0000" beside a saving
+// the toast just told, which reads as nothing.
 func USD(x float64) string {
 	x = math.Abs(x)
 	switch {
 	case x == 0:
 		return "$0"
+	case x < 0.0001:
+		if r := math.Round(x*1e6) / 1e6; r > 0 {
+			return "$" + strconv.FormatFloat(r, 'f', -1, 64)
+		}
+		return "under $0.000001"
 	case x < 0.01:
 		return "$" + strconv.FormatFloat(x, 'f', 4, 64)
 	}

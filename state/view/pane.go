@@ -13,7 +13,7 @@ import (
 // redraws on every ledger row and every keystroke in the Fix… field.
 func BuildPane(s *state.State, artifacts []rules.Artifact) PaneModel {
 	aliases := state.AgentAliases(s.Rows, s.Loops)
-	cards := queued(s)
+	cards, numbers := queued(s)
 	decided := decidedPatterns(s)
 	find := rowFinder(s, append(append([]*state.Pattern(nil), cards...), decided...))
 	if artifacts == nil {
@@ -21,7 +21,7 @@ func BuildPane(s *state.State, artifacts []rules.Artifact) PaneModel {
 	}
 	return PaneModel{
 		Header:     HeaderOf(s),
-		Wasters:    wastersOf(s, cards, aliases, find),
+		Wasters:    wastersOf(s, cards, numbers, aliases, find),
 		Expanded:   state.CopyStr(s.Expanded),
 		Steering:   state.CopyStr(s.Steering),
 		SteerDraft: state.CopyStr(s.SteerDraft),
@@ -30,12 +30,12 @@ func BuildPane(s *state.State, artifacts []rules.Artifact) PaneModel {
 	}
 }
 
-// wastersOf is the queued cards, numbered as they are drawn, so `/saver keep 2` names the card the person
-// is looking at.
-func wastersOf(s *state.State, cards []*state.Pattern, aliases map[string]string, find citedRows) []Card {
+// wastersOf is the open cards in the order of their numbers, each with its number, so `/saver fix 2`
+// names the card the person is looking at, and keeps naming it while it is open.
+func wastersOf(s *state.State, cards []*state.Pattern, numbers []int, aliases map[string]string, find citedRows) []Card {
 	out := make([]Card, len(cards))
 	for i, p := range cards {
-		out[i] = cardWith(p, s, i+1, aliases, find(p.Hits))
+		out[i] = cardWith(p, s, numbers[i], aliases, find(p.Hits))
 	}
 	return out
 }

@@ -1,5 +1,5 @@
 // Package statetest holds the sessions and checks the tests of state/ and its packages share: a full
-// session at every cap, the demo session, a judged session, JSON comparison with the plugin's recorded
+// session at every cap, the demo session, a judged session, JSON comparison with ContextSaver's recorded
 // answers, and the oracle files in state/testdata. Only tests import it.
 package statetest
 
@@ -110,7 +110,7 @@ func JudgeWith(s *state.State, n int) state.JudgeDone {
 	return state.JudgeDone{Patterns: patterns, Fresh: fresh, Recurred: []string{}, Dropped: []string{}, Spent: 20_000}
 }
 
-// JSONValue is v as generic JSON, for comparing with the plugin's answers.
+// JSONValue is v as generic JSON, for comparing with ContextSaver's answers.
 func JSONValue(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -124,7 +124,7 @@ func JSONValue(t *testing.T, v any) any {
 	return out
 }
 
-// SameJSON fails with the first differing paths between a Go value and the plugin's answer.
+// SameJSON fails with the first differing paths between a Go value and ContextSaver's answer.
 func SameJSON(t *testing.T, what string, got, want any) {
 	t.Helper()
 	var diffs []string
@@ -134,9 +134,9 @@ func SameJSON(t *testing.T, what string, got, want any) {
 	}
 }
 
-// beyondPluginFields are the view fields saverd adds to the plugin's (protocol.md, "Differences from the
-// plugin"): a recording of the plugin has none of them, so their absence there is no difference.
-var beyondPluginFields = []string{".header.budget", ".header.money", "band.money", "bandNow.money"}
+// beyondPluginFields are the view fields saverd adds to ContextSaver's (protocol.md, "Differences from
+// ContextSaver"): a recording of ContextSaver has none of them, so their absence there is no difference.
+var beyondPluginFields = []string{".header.budget", ".header.money", "band.money", "bandNow.money", ".header.savedChars", "band.savedChars", "bandNow.savedChars"}
 
 func beyondPlugin(path string) bool {
 	for _, f := range beyondPluginFields {
@@ -219,7 +219,7 @@ func Judged(t *testing.T, patterns ...state.Pattern) *state.State {
 	return s
 }
 
-// DemoSession is `/saver demo` as the plugin builds it: a usage sample, four turns filling the window,
+// DemoSession is `/saver demo` as ContextSaver builds it: a usage sample, four turns filling the window,
 // the sample rows and the sample wasters in one judge run.
 func DemoSession() *state.State {
 	s := state.New("/repo", 1_000_000)
@@ -248,8 +248,8 @@ func DemoSession() *state.State {
 
 // ReadOracle loads a file of cases checked against the TypeScript plugin run under Node, from
 // state/testdata (where every package's oracle files live, so one file may serve two packages). Each case
-// holds the answer saverd must give; where that differs from the plugin's, the case says why in `fix`
-// and keeps the plugin's in `seed`. These are facts about the plugin, not outputs of this code: there is
+// holds the answer saverd must give; where that differs from ContextSaver's, the case says why in `fix`
+// and keeps ContextSaver's in `seed`. These are facts about ContextSaver, not outputs of this code: there is
 // no -update for them.
 func ReadOracle(t *testing.T, name string, v any) {
 	t.Helper()
