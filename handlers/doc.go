@@ -1,7 +1,7 @@
 // Package handlers is saverd's hook layer: one file per hook family, each doing in its method what the
 // ContextSaver plugin did in the matching hook. It keeps the session table, applies every event to its
 // session in wire order through the pure reducer in state/, starts judge and process runs in the
-// background through the host's model fork, reads the journals and scripts the plugin read through its
+// background through the host's model fork, reads the journals and scripts ContextSaver read through its
 // host, writes the lasting rules, and keeps the per-project registry in the store.
 //
 // Ordering: rpc delivers requests one at a time in wire order, and every change to a session happens

@@ -10,7 +10,7 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// The files the plugin read through its host — workflow journals and scripts — the daemon reads itself.
+// The files ContextSaver read through its host — workflow journals and scripts — the daemon reads itself.
 
 // maxFileRead bounds one journal or script read: a journal is small, and a runaway file must not stall a hook.
 const maxFileRead = 16 << 20
@@ -99,7 +99,7 @@ func (sess *Session) readAndApply(ids, paths []string, now int64) {
 	sess.event(func() { sess.applyJournals(reads, now) })
 }
 
-// refreshRunsLocked does the same inside an event: the plugin awaited this read in the hook.
+// refreshRunsLocked does the same inside an event: ContextSaver awaited this read in the hook.
 func (sess *Session) refreshRunsLocked(force bool, now int64) {
 	ids, paths := sess.dueRuns(force, now)
 	if len(ids) > 0 {

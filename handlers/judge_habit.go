@@ -77,7 +77,7 @@ func (sess *Session) judgeOnce(host Host, reason string, now int64) {
 	})
 }
 
-// judgeEnded clears the run's flags, as the plugin's runJudge did in its finally. Called under the lock.
+// judgeEnded clears the run's flags, as ContextSaver's runJudge did in its finally. Called under the lock.
 func (sess *Session) judgeEnded() {
 	sess.observe(state.JudgeRelease{Kind: state.HabitJudge})
 	// Whoever waits for this run (a `/saver check` typed in a harness's prompt box) wakes once the

@@ -258,7 +258,7 @@ type panicHost struct{}
 func (panicHost) Fork(context.Context, ForkRequest) (*ForkResult, error) { panic("host broke") }
 func (panicHost) Notify(string, any)                                     {}
 
-// TestRollbackCoversTheSessionsFlags: what a session remembers beside the plugin's state (a claimed run,
+// TestRollbackCoversTheSessionsFlags: what a session remembers beside ContextSaver's state (a claimed run,
 // an ask of it, an open prompt rewrite, a probe, the load check's toast) lives in the state, so an event
 // that panics takes its changes to them back with everything else.
 func TestRollbackCoversTheSessionsFlags(t *testing.T) {

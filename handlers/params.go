@@ -52,7 +52,7 @@ type ServerInfo struct {
 	Version string `json:"version"`
 }
 
-// tokenCount reads a breakdown entry given either as a number of tokens or, as the plugin's host
+// tokenCount reads a breakdown entry given either as a number of tokens or, as ContextSaver's host
 // reported it, as a list of items each with its tokens.
 type tokenCount int64
 

@@ -69,7 +69,7 @@ func TestPromptSubmitAsks(t *testing.T) {
 // TestPromptSubmitCarries: the one-time notes go once, notes first (index.ts prompt.submit: extra), and a
 // standing instruction once per context: the context keeps what a prompt carried, so the next prompts
 // carry nothing until a compaction, when every standing instruction goes again (protocol.md, "Differences
-// from the plugin"). Each text sent is the instructions' spend.
+// from ContextSaver"). Each text sent is the instructions' spend.
 func TestPromptSubmitCarries(t *testing.T) {
 	h := newHarness(t, nil)
 	if got := h.prompt(1_500, "hello", "composer"); len(got) != 0 {

@@ -103,77 +103,77 @@ func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 // event runs fn as one ordered event on the session, under its lock. A panic in fn rolls the session back
 // to what it was before the event, then propagates so the rpc layer answers -32603 and logs the stack.
 // The event's notifications are sent after the lock is released, in the order they were made.
-func (s *Session) event(fn func()) {
-	s.mu.Lock()
-	if len(s.journal) >= snapshotEvery {
-		s.snap = s.st.Snapshot()
-		s.journal = s.journal[:0]
-		s.journalRows = s.journalRows[:0]
+func (sess *Session) event(fn func()) {
+	sess.mu.Lock()
+	if len(sess.journal) >= snapshotEvery {
+		sess.snap = sess.st.Snapshot()
+		sess.journal = sess.journal[:0]
+		sess.journalRows = sess.journalRows[:0]
 	}
-	mark := len(s.journal)
+	mark := len(sess.journal)
 	defer func() {
 		if r := recover(); r != nil {
-			s.rollback(mark)
-			s.outbox = nil
-			s.later = nil
-			s.pendingWrites = 0
-			s.mu.Unlock()
+			sess.rollback(mark)
+			sess.outbox = nil
+			sess.later = nil
+			sess.pendingWrites = 0
+			sess.mu.Unlock()
 			panic(r)
 		}
-		out, later, woken := s.outbox, s.later, s.woken
-		s.outbox, s.later, s.woken = nil, nil, nil
-		s.writes.Add(s.pendingWrites)
-		s.pendingWrites = 0
-		bridged := s.bridge != nil
-		s.mu.Unlock()
+		out, later, woken := sess.outbox, sess.later, sess.woken
+		sess.outbox, sess.later, sess.woken = nil, nil, nil
+		sess.writes.Add(sess.pendingWrites)
+		sess.pendingWrites = 0
+		bridged := sess.bridge != nil
+		sess.mu.Unlock()
 		for _, n := range out {
 			if bridged {
-				s.post(n)
+				sess.post(n)
 			}
-			s.srv.notify(n.method, n.params)
+			sess.srv.notify(n.method, n.params)
 		}
 		for _, c := range woken {
 			close(c)
 		}
 		for _, fn := range later {
-			s.srv.background(fn)
+			sess.srv.background(fn)
 		}
 	}()
 	fn()
 }
 
 // rollback rebuilds the state from the snapshot and the journal up to mark.
-func (s *Session) rollback(mark int) {
-	st := state.ResumeFrom(s.snap, s.st)
+func (sess *Session) rollback(mark int) {
+	st := state.ResumeFrom(sess.snap, sess.st)
 	rows := 0
-	for _, a := range s.journal[:mark] {
+	for _, a := range sess.journal[:mark] {
 		if a == nil {
-			state.Reduce(st, state.AddRow{Row: s.journalRows[rows]})
+			state.Reduce(st, state.AddRow{Row: sess.journalRows[rows]})
 			rows++
 			continue
 		}
 		state.Reduce(st, journaled(a)) // a fresh copy each replay: the state takes ownership of what it is handed
 	}
-	s.st = st
-	s.journal = s.journal[:mark]
-	s.journalRows = s.journalRows[:rows]
+	sess.st = st
+	sess.journal = sess.journal[:mark]
+	sess.journalRows = sess.journalRows[:rows]
 }
 
 // apply folds one action into the state and journals it, and answers what the reducer says it did.
 // Actions that hand the reducer a slice it keeps are journaled with their own copy, so a later in-place
 // edit cannot change what a replay applies.
-func (s *Session) apply(a state.Action) state.Effects {
-	e := state.Reduce(s.st, a)
-	s.journal = append(s.journal, journaled(a))
+func (sess *Session) apply(a state.Action) state.Effects {
+	e := state.Reduce(sess.st, a)
+	sess.journal = append(sess.journal, journaled(a))
 	return e
 }
 
 // applyRow is apply(state.AddRow{Row: row}) with the row journaled by value in journalRows, its
 // journal entry nil.
-func (s *Session) applyRow(row state.Row) state.Effects {
-	e := state.Reduce(s.st, state.AddRow{Row: row})
-	s.journal = append(s.journal, nil)
-	s.journalRows = append(s.journalRows, row)
+func (sess *Session) applyRow(row state.Row) state.Effects {
+	e := state.Reduce(sess.st, state.AddRow{Row: row})
+	sess.journal = append(sess.journal, nil)
+	sess.journalRows = append(sess.journalRows, row)
 	return e
 }
 
@@ -197,39 +197,39 @@ func clonePatterns(ps []state.Pattern) []state.Pattern {
 	return out
 }
 
-// dispatch is the plugin's dispatch: fold the action in, redraw, and say what a settled instruction
+// dispatch is ContextSaver's dispatch: fold the action in, redraw, and say what a settled instruction
 // saved and which came back. It answers what the reducer did, for the caller's own toasts.
-func (s *Session) dispatch(a state.Action) state.Effects {
-	return s.dispatched(s.apply(a))
+func (sess *Session) dispatch(a state.Action) state.Effects {
+	return sess.dispatched(sess.apply(a))
 }
 
 // addRow is dispatch(state.AddRow{Row: row}), journaled without boxing the row (see journalRows): a
 // row is ~200 bytes, and one is added by every tool call.
-func (s *Session) addRow(row state.Row) state.Effects {
-	return s.dispatched(s.applyRow(row))
+func (sess *Session) addRow(row state.Row) state.Effects {
+	return sess.dispatched(sess.applyRow(row))
 }
 
 // dispatched is what dispatch does once the action is applied: the redraw and the toasts.
-func (s *Session) dispatched(e state.Effects) state.Effects {
-	s.invalidate()
-	s.relapseToast(e.Requeued)
+func (sess *Session) dispatched(e state.Effects) state.Effects {
+	sess.invalidate()
+	sess.relapseToast(e.Requeued)
 	if len(e.Settled) > 0 {
-		s.savedToast(e.Saved)
+		sess.savedToast(e.Saved)
 	}
 	return e
 }
 
-// observe folds an action in without a redraw (the plugin's render-hook path).
-func (s *Session) observe(a state.Action) { s.apply(a) }
+// observe folds an action in without a redraw (ContextSaver's render-hook path).
+func (sess *Session) observe(a state.Action) { sess.apply(a) }
 
 // savedToast says what a settled instruction saved (the action's whole delta); the per-turn accrual
 // behind it stays quiet on its own.
-func (s *Session) savedToast(delta state.Saved) {
+func (sess *Session) savedToast(delta state.Saved) {
 	var grew []string
 	if delta.Ms > 0 {
 		grew = append(grew, "+"+textview.PreciseDuration(delta.Ms))
 	}
-	if share := textview.ContextShare(delta.Chars, s.st.Usage.Window); share != "" {
+	if share := textview.ContextShare(delta.Chars, sess.st.Usage.Window); share != "" {
 		grew = append(grew, "+~"+share)
 	}
 	if len(grew) == 0 {
@@ -239,27 +239,27 @@ func (s *Session) savedToast(delta state.Saved) {
 	if len(grew) > 1 {
 		text += " · " + grew[1]
 	}
-	s.toast(text + " context saved")
+	sess.toast(text + " context saved")
 }
 
 // afterEvent starts fn in the background once the current event is over.
-func (s *Session) afterEvent(fn func()) { s.later = append(s.later, fn) }
+func (sess *Session) afterEvent(fn func()) { sess.later = append(sess.later, fn) }
 
-func (s *Session) send(method string, params any) {
-	if s.ended {
+func (sess *Session) send(method string, params any) {
+	if sess.ended {
 		return
 	}
-	s.outbox = append(s.outbox, note{method, params})
+	sess.outbox = append(sess.outbox, note{method, params})
 }
 
-func (s *Session) toast(text string) {
-	s.send(NotifyToast, Toast{SessionID: s.id, Text: text})
+func (sess *Session) toast(text string) {
+	sess.send(NotifyToast, Toast{SessionID: sess.id, Text: text})
 }
 
 // log is a debug session's ui.log line; other sessions say nothing.
-func (s *Session) log(text string) {
-	if s.debug {
-		s.send(NotifyLog, Toast{SessionID: s.id, Text: text})
+func (sess *Session) log(text string) {
+	if sess.debug {
+		sess.send(NotifyLog, Toast{SessionID: sess.id, Text: text})
 	}
 }
 
@@ -267,26 +267,26 @@ func (s *Session) log(text string) {
 // calls is one redraw, and the last change is always followed by one.
 const invalidateEvery = 16 * time.Millisecond
 
-func (s *Session) invalidate() {
-	if !s.srv.invalidates.Load() || s.ended {
+func (sess *Session) invalidate() {
+	if !sess.srv.invalidates.Load() || sess.ended {
 		return
 	}
-	if s.srv.opt.Synchronous {
+	if sess.srv.opt.Synchronous {
 		// A replay says everything in order, so it plays back the same every time.
-		s.send(NotifyInvalidate, s.ref)
+		sess.send(NotifyInvalidate, sess.ref)
 		return
 	}
-	if s.invalidating {
+	if sess.invalidating {
 		return
 	}
-	s.invalidating = true
+	sess.invalidating = true
 	time.AfterFunc(invalidateEvery, func() {
-		s.mu.Lock()
-		s.invalidating = false
-		ended := s.ended
-		s.mu.Unlock()
+		sess.mu.Lock()
+		sess.invalidating = false
+		ended := sess.ended
+		sess.mu.Unlock()
 		if !ended { // a session that ended since says nothing more
-			s.srv.notify(NotifyInvalidate, s.ref)
+			sess.srv.notify(NotifyInvalidate, sess.ref)
 		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// sessionStart is the plugin's session.start hook: the registry loaded, the window sampled, the
+// sessionStart is ContextSaver's session.start hook: the registry loaded, the window sampled, the
 // overhead measured, and a transcript this daemon joined late adopted — with a check armed and fired
 // over it when it passes the row floor.
 func (s *Server) sessionStart(_ context.Context, raw json.RawMessage) (any, error) {

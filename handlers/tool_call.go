@@ -15,7 +15,7 @@ import (
 // planTool is the tool whose accepted result is a plan the process judge can weigh.
 const planTool = "ExitPlanMode"
 
-// toolCall is the plugin's tool.call hook: the row recorded, the runs and loops its result names, the
+// toolCall is ContextSaver's tool.call hook: the row recorded, the runs and loops its result names, the
 // journals refreshed in the background, the judge and process gates consulted, and the texts owed to
 // this call's result returned.
 func (s *Server) toolCall(_ context.Context, raw json.RawMessage) (any, error) {
@@ -144,7 +144,7 @@ func (sess *Session) record(e intake.ToolEvent, result intake.ToolResult, ms int
 		sess.log(fmt.Sprintf("ContextSaver row r%d %s %s %dms %dch", r.Seq, r.Tool, r.Key, r.Ms, r.Chars))
 	}
 	// A Workflow result is a run launched, an Agent result a loop named; a launch reads its journal at
-	// once, and any run still going is re-read on the plugin's own cadence — in the background.
+	// once, and any run still going is re-read on ContextSaver's own cadence — in the background.
 	run := intake.RunOf(result.Result)
 	if run != nil {
 		sess.dispatch(state.RunStart{Run: *run, Now: now})

@@ -15,7 +15,7 @@ import (
 	"github.com/saverd/saverd/textview"
 )
 
-// The pane's actions, as the plugin's Actions table names them.
+// The pane's actions, as ContextSaver's Actions table names them.
 var uiActions = []string{"keep", "steer", "steerDraft", "steerSubmit", "kill", "info", "togglePane", "check", "write", "tryOnce", "skip"}
 
 // uiAction is a press in the pane or the band.
@@ -192,7 +192,7 @@ func (sess *Session) openPane(auto bool) {
 	sess.dispatch(state.SetPane{Open: true, Auto: auto})
 }
 
-// togglePane: the close is recorded at once, as the plugin's ui.close hook recorded it.
+// togglePane: the close is recorded at once, as ContextSaver's ui.close hook recorded it.
 func (sess *Session) togglePane() {
 	if sess.st.PaneOpen {
 		sess.send(NotifyClose, PaneClose{SessionID: sess.id, ID: state.PaneID})

@@ -9,7 +9,7 @@ import (
 	"github.com/saverd/saverd/state"
 )
 
-// TestUIActions: the pane's presses, each as the plugin's Actions table did it (index.ts actions).
+// TestUIActions: the pane's presses, each as ContextSaver's Actions table did it (index.ts actions).
 func TestUIActions(t *testing.T) {
 	type press struct {
 		action, patternID string
@@ -160,7 +160,7 @@ func TestUIActionParams(t *testing.T) {
 	}
 }
 
-// TestColumnsAndClose: the band's width is recorded without a redraw (the plugin observed it in its render
+// TestColumnsAndClose: the band's width is recorded without a redraw (ContextSaver observed it in its render
 // hook); a close the host reports is recorded.
 func TestColumnsAndClose(t *testing.T) {
 	h := newHarness(t, nil)

@@ -85,7 +85,7 @@ func (s *Server) viewText(_ context.Context, raw json.RawMessage) (any, error) {
 }
 
 // bandOf is the band at the host's clock, or — with no `at` — at the newest clock the session holds, as
-// the plugin's bandModel defaults: a view is no hook, and it reads the same on every call.
+// ContextSaver's bandModel defaults: a view is no hook, and it reads the same on every call.
 func bandOf(st *state.State, at *int64) view.BandModel {
 	if at != nil {
 		return view.BuildBandAt(st, *at)

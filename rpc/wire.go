@@ -291,8 +291,8 @@ func (m *wireOut) encode() ([]byte, error) {
 	return b, nil
 }
 
-// marshal is json.Marshal without HTML escaping (jstext.Marshal): the host reads the text of the
-// plugin's own words (`ignore <n>`), and `\u003c` helps nobody on a pipe. An Encoded value is itself.
+// marshal is json.Marshal without HTML escaping (jstext.Marshal): the host reads the text of
+// ContextSaver's own words (`ignore <n>`), and `\u003c` helps nobody on a pipe. An Encoded value is itself.
 func marshal(v any) ([]byte, error) {
 	if e, ok := v.(Encoded); ok {
 		return e, nil
