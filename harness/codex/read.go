@@ -3,6 +3,7 @@ package codex
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
 	json "github.com/segmentio/encoding/json"
@@ -97,7 +98,11 @@ type codexSession struct {
 	records    bool            // the rollout has token_usage_record lines
 	countTotal int64           // older rollouts: the last token_count total seen
 	fallback   []agentlog.Call // older rollouts: one call per token_count whose total changed
+	fallbackID []string        // the session id as each fallback call was read, for its key (resolve)
 	pending    []string        // tool calls waiting for the record of their response
+	fast       fastRollout
+	stamp      string    // the last timestamp parsed (a copy), and its time: lines written
+	stampAt    time.Time // in the same millisecond share it
 }
 
 // ReadRollout reads one Codex rollout (.jsonl or .jsonl.zst). A resumed session appends to the same
@@ -132,9 +137,28 @@ func newSession(path string) *codexSession {
 // read takes one line: passed over when it holds nothing the session uses (quick), else decoded; one
 // that does not decode is reported to malformed.
 func (s *codexSession) read(line []byte, malformed func(error)) {
+	if decodeAll {
+		s.decode(line, malformed)
+		return
+	}
 	if s.quick(line) {
 		return
 	}
+	var l codexLine
+	var p codexPayload
+	if s.fast.read(line, &l, &p) {
+		s.line(&l, &p)
+		return
+	}
+	s.decode(line, malformed)
+}
+
+// decodeAll sends every line through the decoder, past the quick pass and the one-pass reader: the
+// tests compare the two ways of reading.
+var decodeAll = false
+
+// decode reads a line through the decoder.
+func (s *codexSession) decode(line []byte, malformed func(error)) {
 	var l codexLine
 	var p codexPayload
 	if decodeRollout(malformed, line, &l, &p) {
@@ -142,8 +166,28 @@ func (s *codexSession) read(line []byte, malformed func(error)) {
 	}
 }
 
+// parseTime is time.Parse(time.RFC3339Nano, ts), kept for the next line that carries the same stamp.
+func (s *codexSession) parseTime(ts string) (time.Time, error) {
+	if ts == s.stamp && ts != "" {
+		return s.stampAt, nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err == nil {
+		s.stamp, s.stampAt = strings.Clone(ts), at
+	}
+	return at, err
+}
+
+// parseStamp is parseTime of a stamp in place in a line.
+func (s *codexSession) parseStamp(ts []byte) (time.Time, error) {
+	if string(ts) == s.stamp && len(ts) > 0 {
+		return s.stampAt, nil
+	}
+	return s.parseTime(string(ts))
+}
+
 func (s *codexSession) line(l *codexLine, p *codexPayload) {
-	at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	at, err := s.parseTime(l.Timestamp)
 	if err == nil && at.After(s.rec.End) {
 		s.rec.End = at // the end is the last line's time
 	}
@@ -176,7 +220,8 @@ func (s *codexSession) line(l *codexLine, p *codexPayload) {
 		s.takePending(&c)
 		s.calls = append(s.calls, c)
 		if p.Thread != nil {
-			s.thread = p.Thread
+			t := *p.Thread // p's objects are the one-pass reader's, reused
+			s.thread = &t
 		}
 	case "response_item":
 		s.responseItem(p)
@@ -221,8 +266,9 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 			return
 		}
 		s.countTotal = p.Info.Total.Total
-		c := agentlog.Call{Key: fmt.Sprintf("codex\x00%s\x00%d", s.rec.SessionID, len(s.fallback)),
-			Model: s.lastModel, At: at, Usage: p.Info.Last.usage()}
+		// Its key is made in resolve, when the rollout is known to need it.
+		c := agentlog.Call{Model: s.lastModel, At: at, Usage: p.Info.Last.usage()}
+		s.fallbackID = append(s.fallbackID, s.rec.SessionID)
 		s.takePending(&c)
 		s.fallback = append(s.fallback, c)
 		t := *p.Info.Total
@@ -273,6 +319,9 @@ func (s *codexSession) unlogged() string {
 func (s *codexSession) resolve() {
 	if !s.records {
 		s.calls = s.fallback
+		for i := range s.calls {
+			s.calls[i].Key = fmt.Sprintf("codex\x00%s\x00%d", s.fallbackID[i], i)
+		}
 	} else {
 		for i := range s.calls {
 			c := &s.calls[i]
@@ -306,11 +355,11 @@ func (s *codexSession) quick(line []byte) bool {
 	if !ok {
 		return false
 	}
-	typ, ok := agentlog.StringField(rest, []byte(`"type"`))
+	typ, ok := agentlog.FieldBytes(rest, []byte(`"type"`))
 	if !ok {
 		return false
 	}
-	switch typ {
+	switch string(typ) {
 	case "compacted", "world_state":
 	case "response_item", "event_msg":
 		i := bytes.Index(rest, []byte(`"payload"`))
@@ -324,7 +373,7 @@ func (s *codexSession) quick(line []byte) bool {
 	default:
 		return false
 	}
-	at, err := time.Parse(time.RFC3339Nano, ts)
+	at, err := s.parseStamp(ts)
 	if err != nil {
 		return false
 	}
@@ -338,11 +387,11 @@ func (s *codexSession) quick(line []byte) bool {
 }
 
 // codexUsed says whether a payload of this kind matters to the record.
-func codexUsed(typ, payloadType string, line []byte) bool {
-	if typ == "response_item" {
-		return payloadType == "function_call" || payloadType == "custom_tool_call"
+func codexUsed(typ, payloadType, line []byte) bool {
+	if string(typ) == "response_item" {
+		return string(payloadType) == "function_call" || string(payloadType) == "custom_tool_call"
 	}
-	switch payloadType {
+	switch string(payloadType) {
 	case "token_count":
 		return true
 	case "item_completed":
@@ -352,21 +401,21 @@ func codexUsed(typ, payloadType string, line []byte) bool {
 }
 
 // leadingString reads `<open> <key> : "<value>"` at the start of b (blanks allowed between the parts) and
-// returns what follows the value, the value (without escapes) and whether b starts that way.
-func leadingString(b, open, key []byte) (rest []byte, value string, ok bool) {
-	b = bytes.TrimLeft(b, " \t")
+// returns what follows the value, the value (in place, without escapes) and whether b starts that way.
+func leadingString(b, open, key []byte) (rest, value []byte, ok bool) {
+	b = agentlog.TrimBlanks(b)
 	for _, c := range open {
 		if len(b) == 0 || b[0] != c {
-			return nil, "", false
+			return nil, nil, false
 		}
-		b = bytes.TrimLeft(b[1:], " \t")
+		b = agentlog.TrimBlanks(b[1:])
 	}
 	if !bytes.HasPrefix(b, key) {
-		return nil, "", false
+		return nil, nil, false
 	}
-	v, ok := agentlog.StringField(b, key) // the key's first place is where b starts
+	v, ok := agentlog.FieldBytes(b, key) // the key's first place is where b starts
 	if !ok {
-		return nil, "", false
+		return nil, nil, false
 	}
 	return b[len(key):], v, true
 }
