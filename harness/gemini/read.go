@@ -122,7 +122,12 @@ type parser struct {
 	list []*session
 	cur  *session
 	full bool
+	fast fastLine
 }
+
+// decodeAll sends every line through the decoder, past the quick pass and the one-pass reader: the
+// tests compare the two ways of reading.
+var decodeAll = false
 
 func (p *parser) session(id, path string) *session {
 	s := p.byID[id]
@@ -150,10 +155,15 @@ func (p *parser) file(path string, opt agentlog.Options) {
 	}
 	defer closeFn()
 	lines.Each(func(raw []byte) {
-		if !p.full && p.cur != nil && p.passOver(raw) {
+		if !p.full && !decodeAll && p.cur != nil && p.passOver(raw) {
 			return
 		}
 		var l line
+		if !p.full && !decodeAll && p.fast.read(raw, &l) {
+			p.line(&l, path)
+			return
+		}
+		l = line{}
 		if err := p.decode(raw, &l); err != nil {
 			lines.Malformed(err)
 			return
@@ -205,7 +215,7 @@ var (
 // response: most of a log's bytes), by the keys Gemini CLI writes first. Anything else, or laid out
 // otherwise, is left to the decoder (false).
 func (p *parser) passOver(raw []byte) bool {
-	raw = bytes.TrimLeft(raw, " \t")
+	raw = agentlog.TrimBlanks(raw)
 	switch {
 	case bytes.HasPrefix(raw, setMessages):
 		return true
@@ -216,7 +226,7 @@ func (p *parser) passOver(raw []byte) bool {
 		}
 		return false
 	}
-	if typ, ok := agentlog.StringField(raw, typeKey); !ok || typ != "user" {
+	if typ, ok := agentlog.FieldBytes(raw, typeKey); !ok || string(typ) != "user" {
 		return false
 	}
 	ts, ok := agentlog.StringField(raw, timeKey)
