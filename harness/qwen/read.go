@@ -26,13 +26,18 @@ type line struct {
 	Cwd       string `json:"cwd"`
 	Model     string `json:"model"`
 	Message   struct {
-		Parts []struct {
-			Call *struct {
-				Name string `json:"name"`
-			} `json:"functionCall"`
-		} `json:"parts"`
+		Parts []part `json:"parts"`
 	} `json:"message"`
 	Usage *usage `json:"usageMetadata"`
+}
+
+// part is a part of a message; a call's part names the function it calls.
+type part struct {
+	Call *call `json:"functionCall"`
+}
+
+type call struct {
+	Name string `json:"name"`
 }
 
 // usage is a call's usageMetadata, the API's counts as Qwen Code's OpenAI client maps them: the prompt
@@ -88,14 +93,18 @@ func readChat(path string, opt agentlog.Options) (agentlog.Record, error) {
 	rec := agentlog.Record{SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl"), Harness: string(harness.Qwen), Files: []string{path}}
 	calls := map[string]agentlog.Call{}
 	var order []string
+	var fast fastLine
 	lines.Each(func(raw []byte) {
-		if rec.Cwd != "" && passOver(raw, &rec) {
+		if !decodeAll && rec.Cwd != "" && passOver(raw, &rec) {
 			return
 		}
 		var l line
-		if err := json.Unmarshal(raw, &l); err != nil {
-			lines.Malformed(err)
-			return
+		if decodeAll || !fast.read(raw, &l) {
+			l = line{}
+			if err := json.Unmarshal(raw, &l); err != nil {
+				lines.Malformed(err)
+				return
+			}
 		}
 		at, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 		if err == nil {
@@ -129,6 +138,10 @@ func readChat(path string, opt agentlog.Options) (agentlog.Record, error) {
 	return rec, nil
 }
 
+// decodeAll sends every record through the decoder, past the quick pass and the one-pass reader: the
+// tests compare the two ways of reading.
+var decodeAll = false
+
 // span widens the record's start and end to at.
 func span(rec *agentlog.Record, at time.Time) {
 	if rec.Start.IsZero() || at.Before(rec.Start) {
@@ -148,8 +161,8 @@ var (
 // telemetry: most of a log's bytes — by its envelope's type and timestamp, which Qwen Code writes before
 // the record's content; anything else, or laid out otherwise, is left to the decoder (false).
 func passOver(raw []byte, rec *agentlog.Record) bool {
-	typ, ok := agentlog.StringField(raw, typeKey)
-	if !ok || typ == "assistant" {
+	typ, ok := agentlog.FieldBytes(raw, typeKey)
+	if !ok || string(typ) == "assistant" {
 		return false
 	}
 	ts, ok := agentlog.StringField(raw, timeKey)
