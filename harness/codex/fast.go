@@ -7,8 +7,9 @@ import "github.com/saverd/saverd/internal/jsonscan"
 // codexPayload holds, read in place through internal/jsonscan, as harness/claude's fastLine reads a
 // transcript line. It answers what decodeRollout answers, or false whenever it is not sure that it
 // would: invalid JSON, an escaped, repeated or case-folded member name, a value of another type than the
-// decoder expects (null included), a number that is not a plain integer. The caller then decodes the line
-// with the decoder, which decides and words the error; FuzzFastRollout holds the two to the same answer.
+// decoder expects (a null string included), a number that is not a plain integer. The caller then decodes
+// the line with the decoder, which decides and words the error; FuzzFastRollout holds the two to the same
+// answer.
 
 // The members each object is decoded into: a key the decoder would fold to one of them, written
 // otherwise, is left to the decoder.
@@ -33,271 +34,154 @@ type fastRollout struct {
 	meta          codexMeta
 }
 
-// null reads a null that stands for an object (the decoder leaves its pointer nil: Codex 0.58 wrote a
-// token_count's info as null before the first response), and reports whether it was one.
-func (f *fastRollout) null() bool { return f.c.Peek() == 'n' && f.c.Literal("null") }
-
 // read fills l and p, zero on entry, from line; false: leave the line to the decoder (l and p are then
 // to be reset). The envelope's strings, the payload's and its item's type and the response id point
 // into line; every other string is a copy, which the session may keep.
 func (f *fastRollout) read(line []byte, l *codexLine, p *codexPayload) bool {
 	f.c = jsonscan.New(line)
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	var seen [3]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			break
-		}
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "timestamp":
-			if ok = jsonscan.Once(&seen[0]); ok {
-				l.Timestamp, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[0]) && inPlace(c, &l.Timestamp)
 		case "type":
-			if ok = jsonscan.Once(&seen[1]); ok {
-				l.Type, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[1]) && inPlace(c, &l.Type)
 		case "payload":
-			ok = jsonscan.Once(&seen[2]) && f.payload(p)
-		default:
-			ok = !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+			return jsonscan.Once(&seen[2]) && f.payload(p)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return c.End()
+		return !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+	}) && c.End()
 }
 
-// payload reads the payload object's members that codexPayload holds.
+// inPlace and copied read a string into *dst: in place in the line, or a copy the session may keep.
+func inPlace(c *jsonscan.Scanner, dst *string) (ok bool) {
+	*dst, ok = c.InPlace()
+	return ok
+}
+
+func copied(c *jsonscan.Scanner, dst *string) (ok bool) {
+	*dst, ok = c.String()
+	return ok
+}
+
+// payload reads the payload object's members that codexPayload holds. A null object leaves its pointer
+// nil, as the decoder does (Codex 0.58 wrote a token_count's info as null before the first response).
 func (f *fastRollout) payload(p *codexPayload) bool {
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	var seen [14]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
-		}
-		var dst *string
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			if ok = jsonscan.Once(&seen[0]); ok {
-				p.Type, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[0]) && inPlace(c, &p.Type)
 		case "id":
-			dst, ok = &p.ID, jsonscan.Once(&seen[1])
+			return jsonscan.Once(&seen[1]) && copied(c, &p.ID)
 		case "timestamp":
-			dst, ok = &p.Timestamp, jsonscan.Once(&seen[2])
+			return jsonscan.Once(&seen[2]) && copied(c, &p.Timestamp)
 		case "cwd":
-			dst, ok = &p.Cwd, jsonscan.Once(&seen[3])
+			return jsonscan.Once(&seen[3]) && copied(c, &p.Cwd)
 		case "turn_id":
-			dst, ok = &p.TurnID, jsonscan.Once(&seen[4])
+			return jsonscan.Once(&seen[4]) && copied(c, &p.TurnID)
 		case "model":
-			dst, ok = &p.Model, jsonscan.Once(&seen[5])
+			return jsonscan.Once(&seen[5]) && copied(c, &p.Model)
 		case "response_id": // only ever copied into a call's key
-			if ok = jsonscan.Once(&seen[6]); ok {
-				p.ResponseID, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[6]) && inPlace(c, &p.ResponseID)
 		case "name":
-			dst, ok = &p.Name, jsonscan.Once(&seen[7])
+			return jsonscan.Once(&seen[7]) && copied(c, &p.Name)
 		case "call_id":
-			dst, ok = &p.CallID, jsonscan.Once(&seen[8])
+			return jsonscan.Once(&seen[8]) && copied(c, &p.CallID)
 		case "usage":
-			if ok = jsonscan.Once(&seen[9]); ok && !f.null() {
-				if ok = f.counts(&f.usage); ok {
-					p.Usage = &f.usage
-				}
-			}
+			return jsonscan.Once(&seen[9]) && (c.Null() || f.counts(&f.usage, &p.Usage))
 		case "thread_token_usage":
-			if ok = jsonscan.Once(&seen[10]); ok && !f.null() {
-				if ok = f.counts(&f.thread); ok {
-					p.Thread = &f.thread
-				}
-			}
+			return jsonscan.Once(&seen[10]) && (c.Null() || f.counts(&f.thread, &p.Thread))
 		case "info":
-			if ok = jsonscan.Once(&seen[11]); ok && !f.null() {
-				if ok = f.readInfo(); ok {
-					p.Info = &f.info
-				}
-			}
+			return jsonscan.Once(&seen[11]) && (c.Null() || f.readInfo(&p.Info))
 		case "item":
-			if ok = jsonscan.Once(&seen[12]); ok && !f.null() {
-				if ok = f.readItem(); ok {
-					p.Item = &f.item
-				}
-			}
+			return jsonscan.Once(&seen[12]) && (c.Null() || f.readItem(&p.Item))
 		case "metadata":
-			if ok = jsonscan.Once(&seen[13]); ok && !f.null() {
-				if ok = f.readMeta(); ok {
-					p.Metadata = &f.meta
-				}
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, payloadNames) && c.Skip()
+			return jsonscan.Once(&seen[13]) && (c.Null() || f.readMeta(&p.Metadata))
 		}
-		if dst != nil && ok {
-			*dst, ok = c.String()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, payloadNames) && c.Skip()
+	})
 }
 
-// counts reads a usage object into u.
-func (f *fastRollout) counts(u *codexUsage) bool {
+// counts reads a usage object into u, and points *dst at it.
+func (f *fastRollout) counts(u *codexUsage, dst **codexUsage) bool {
 	c := &f.c
 	*u = codexUsage{}
-	if !c.Enter() {
-		return false
-	}
 	var seen [5]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
-		}
+	*dst = u
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "input_tokens":
-			ok = jsonscan.Once(&seen[0]) && c.Integer(&u.Input)
+			return jsonscan.Once(&seen[0]) && c.Integer(&u.Input)
 		case "cached_input_tokens":
-			ok = jsonscan.Once(&seen[1]) && c.Integer(&u.Cached)
+			return jsonscan.Once(&seen[1]) && c.Integer(&u.Cached)
 		case "cache_write_input_tokens":
-			ok = jsonscan.Once(&seen[2]) && c.Integer(&u.CacheWrite)
+			return jsonscan.Once(&seen[2]) && c.Integer(&u.CacheWrite)
 		case "output_tokens":
-			ok = jsonscan.Once(&seen[3]) && c.Integer(&u.Output)
+			return jsonscan.Once(&seen[3]) && c.Integer(&u.Output)
 		case "total_tokens":
-			ok = jsonscan.Once(&seen[4]) && c.Integer(&u.Total)
-		default:
-			ok = !jsonscan.FoldsTo(key, usageNames) && c.Skip()
+			return jsonscan.Once(&seen[4]) && c.Integer(&u.Total)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, usageNames) && c.Skip()
+	})
 }
 
 // readInfo reads a token_count's info: the session's total and the last response's usage.
-func (f *fastRollout) readInfo() bool {
+func (f *fastRollout) readInfo(dst **codexInfo) bool {
 	c := &f.c
 	f.info = codexInfo{}
-	if !c.Enter() {
-		return false
-	}
+	*dst = &f.info
 	var seen [2]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
-		}
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "total_token_usage":
-			if ok = jsonscan.Once(&seen[0]); ok && !f.null() {
-				if ok = f.counts(&f.total); ok {
-					f.info.Total = &f.total
-				}
-			}
+			return jsonscan.Once(&seen[0]) && (c.Null() || f.counts(&f.total, &f.info.Total))
 		case "last_token_usage":
-			if ok = jsonscan.Once(&seen[1]); ok && !f.null() {
-				if ok = f.counts(&f.last); ok {
-					f.info.Last = &f.last
-				}
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, infoNames) && c.Skip()
+			return jsonscan.Once(&seen[1]) && (c.Null() || f.counts(&f.last, &f.info.Last))
 		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, infoNames) && c.Skip()
+	})
 }
 
 // readItem reads an item_completed event's item: its type (in place) and id.
-func (f *fastRollout) readItem() bool {
+func (f *fastRollout) readItem(dst **codexItem) bool {
 	c := &f.c
 	f.item = codexItem{}
-	if !c.Enter() {
-		return false
-	}
+	*dst = &f.item
 	var seen [2]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			return true
-		}
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			if ok = jsonscan.Once(&seen[0]); ok {
-				f.item.Type, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[0]) && inPlace(c, &f.item.Type)
 		case "id":
-			if ok = jsonscan.Once(&seen[1]); ok {
-				f.item.ID, ok = c.String()
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, itemNames) && c.Skip()
+			return jsonscan.Once(&seen[1]) && copied(c, &f.item.ID)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, itemNames) && c.Skip()
+	})
 }
 
 // readMeta reads a response item's metadata: whether a compaction replayed it.
-func (f *fastRollout) readMeta() bool {
+func (f *fastRollout) readMeta(dst **codexMeta) bool {
 	c := &f.c
 	f.meta = codexMeta{}
-	if !c.Enter() {
-		return false
-	}
+	*dst = &f.meta
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
+	return c.Object(func(key []byte) bool {
+		if string(key) != "compaction_output" {
+			return !jsonscan.FoldsTo(key, metaNames) && c.Skip()
+		}
+		if !jsonscan.Once(&seen) {
 			return false
 		}
-		if !more {
-			return true
+		switch c.Peek() {
+		case 't':
+			f.meta.CompactionOutput = true
+			return c.Literal("true")
+		case 'f':
+			return c.Literal("false")
 		}
-		switch string(key) {
-		case "compaction_output":
-			if ok = jsonscan.Once(&seen); ok {
-				switch c.Peek() {
-				case 't':
-					f.meta.CompactionOutput, ok = true, c.Literal("true")
-				case 'f':
-					ok = c.Literal("false")
-				default:
-					ok = false
-				}
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, metaNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return false
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/agentcorpus"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // fixtureRollouts are the real Codex rollouts in testdata (0.169.0's and 0.58's).
@@ -26,17 +27,7 @@ func fixtureRollouts(t testing.TB) []string {
 }
 
 func fixtureRolloutLines(t testing.TB) [][]byte {
-	var lines [][]byte
-	for _, p := range fixtureRollouts(t) {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-			lines = append(lines, l)
-		}
-	}
-	return lines
+	return agentlogtest.Lines(t, 5, "testdata/sessions/*/*/*/*.jsonl", "testdata/versions/*/sessions/*/*/*/*.jsonl")
 }
 
 // decodedLine is a line and its payload as the decoder reads them, its pointers followed.
@@ -173,8 +164,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		`{"timestamp":"2026-12-01T19:44:24.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","call_id":"z","metadata":{"compaction_output":true}}}` + "\n",
 		`{"timestamp":"2026-12-01T19:44:25.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"e\u0031"}}}` + "\n",
 	} {
-		cut := bytes.IndexByte(first[len(first)/2:], '\n') + len(first)/2 + 1
-		data := append(append(append([]byte(nil), first[:cut]...), extra...), first[cut:]...)
+		data := agentlogtest.Spliced(first, extra)
 		p := filepath.Join(dir, fmt.Sprintf("rollout-2026-12-01T19-44-11-0000000%d-d88d-73b3-9fa7-823c5494f927.jsonl", i))
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)

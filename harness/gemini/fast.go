@@ -30,207 +30,136 @@ var (
 type fastLine struct{ c jsonscan.Scanner }
 
 // read fills l, zero on entry, from raw; false: leave the line to the decoder (l is then to be reset).
-// Every string it keeps is a copy (the message's type one of Gemini CLI's own words), as the decoder's are.
+// Every string it keeps is a copy (the message's type one of Gemini CLI's own words), as the decoder's
+// are; a null object or array leaves its field as it was, as the decoder does.
 func (f *fastLine) read(raw []byte, l *line) bool {
 	f.c = jsonscan.New(raw)
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	var seen [15]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			break
-		}
-		var dst *string
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "sessionId":
-			dst, ok = &l.SessionID, jsonscan.Once(&seen[0])
+			return jsonscan.Once(&seen[0]) && f.str(&l.SessionID)
 		case "projectHash":
-			dst, ok = &l.ProjectHash, jsonscan.Once(&seen[1])
+			return jsonscan.Once(&seen[1]) && f.str(&l.ProjectHash)
 		case "startTime":
-			dst, ok = &l.StartTime, jsonscan.Once(&seen[2])
+			return jsonscan.Once(&seen[2]) && f.str(&l.StartTime)
 		case "lastUpdated":
-			dst, ok = &l.LastUpdated, jsonscan.Once(&seen[3])
+			return jsonscan.Once(&seen[3]) && f.str(&l.LastUpdated)
 		case "kind":
-			dst, ok = &l.Kind, jsonscan.Once(&seen[4])
+			return jsonscan.Once(&seen[4]) && f.str(&l.Kind)
 		case "id":
-			dst, ok = &l.ID, jsonscan.Once(&seen[5])
+			return jsonscan.Once(&seen[5]) && f.str(&l.ID)
 		case "timestamp":
-			dst, ok = &l.Timestamp, jsonscan.Once(&seen[6])
+			return jsonscan.Once(&seen[6]) && f.str(&l.Timestamp)
 		case "type":
-			if ok = jsonscan.Once(&seen[7]); ok {
-				var v string
-				if v, ok = c.InPlace(); ok {
-					l.Type = word(v)
-				}
-			}
+			return jsonscan.Once(&seen[7]) && f.word(&l.Type)
 		case "model":
-			dst, ok = &l.Model, jsonscan.Once(&seen[8])
+			return jsonscan.Once(&seen[8]) && f.str(&l.Model)
 		case "tokens":
-			ok = jsonscan.Once(&seen[9]) && (f.null() || f.tokens(l))
+			return jsonscan.Once(&seen[9]) && (c.Null() || f.tokens(l))
 		case "$set":
-			ok = jsonscan.Once(&seen[10]) && (f.null() || f.set(l))
+			return jsonscan.Once(&seen[10]) && (c.Null() || f.set(l))
 		case "$rewindTo":
-			if ok = jsonscan.Once(&seen[11]); ok && !f.null() {
-				var v string
-				if v, ok = c.String(); ok {
-					l.RewindTo = &v
-				}
-			}
+			return jsonscan.Once(&seen[11]) && (c.Null() || f.rewind(l))
 		case "messages":
 			return false // an older whole-session object: the decoder's
 		case "content":
-			ok = jsonscan.Once(&seen[13]) && c.Skip()
+			return jsonscan.Once(&seen[13]) && c.Skip()
 		case "toolCalls":
-			ok = jsonscan.Once(&seen[14]) && (f.null() || f.toolCalls(l))
-		default:
-			ok = !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+			return jsonscan.Once(&seen[14]) && (c.Null() || f.toolCalls(l))
 		}
-		if dst != nil && ok {
-			*dst, ok = c.String()
-		}
-		if !ok {
-			return false
-		}
-	}
-	return c.End()
+		return !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+	}) && c.End()
 }
 
-// word is a message's type: Gemini CLI's own words shared, anything else copied.
-func word(v string) string {
+// str reads a string into *dst, a copy.
+func (f *fastLine) str(dst *string) (ok bool) {
+	*dst, ok = f.c.String()
+	return ok
+}
+
+// word reads a message's type: Gemini CLI's own words shared, anything else copied.
+func (f *fastLine) word(dst *string) bool {
+	v, ok := f.c.InPlace()
 	switch v {
 	case "gemini":
-		return "gemini"
+		*dst = "gemini"
 	case "user":
-		return "user"
+		*dst = "user"
 	case "info":
-		return "info"
+		*dst = "info"
+	default:
+		*dst = strings.Clone(v)
 	}
-	return strings.Clone(v)
+	return ok
 }
 
-// null reads a null where an object or array stands (the decoder leaves it nil), and reports whether it
-// was one.
-func (f *fastLine) null() bool { return f.c.Peek() == 'n' && f.c.Literal("null") }
+func (f *fastLine) rewind(l *line) bool {
+	var v string
+	if !f.str(&v) {
+		return false
+	}
+	l.RewindTo = &v
+	return true
+}
 
 // tokens reads a message's usage.
 func (f *fastLine) tokens(l *line) bool {
 	c := &f.c
 	t := new(tokens)
-	if !c.Enter() {
-		return false
-	}
+	l.Tokens = t
 	var seen [5]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			l.Tokens = t
-			return true
-		}
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "input":
-			ok = jsonscan.Once(&seen[0]) && c.Integer(&t.Input)
+			return jsonscan.Once(&seen[0]) && c.Integer(&t.Input)
 		case "output":
-			ok = jsonscan.Once(&seen[1]) && c.Integer(&t.Output)
+			return jsonscan.Once(&seen[1]) && c.Integer(&t.Output)
 		case "cached":
-			ok = jsonscan.Once(&seen[2]) && c.Integer(&t.Cached)
+			return jsonscan.Once(&seen[2]) && c.Integer(&t.Cached)
 		case "thoughts":
-			ok = jsonscan.Once(&seen[3]) && c.Integer(&t.Thoughts)
+			return jsonscan.Once(&seen[3]) && c.Integer(&t.Thoughts)
 		case "tool":
-			ok = jsonscan.Once(&seen[4]) && c.Integer(&t.Tool)
-		default:
-			ok = !jsonscan.FoldsTo(key, tokenNames) && c.Skip()
+			return jsonscan.Once(&seen[4]) && c.Integer(&t.Tool)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, tokenNames) && c.Skip()
+	})
 }
 
 // set reads a metadata update's lastUpdated (its snapshot of the messages is stepped over).
 func (f *fastLine) set(l *line) bool {
 	c := &f.c
-	st := new(set)
-	if !c.Enter() {
-		return false
-	}
+	l.Set = new(set)
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
+	return c.Object(func(key []byte) bool {
+		if string(key) == "lastUpdated" {
+			return jsonscan.Once(&seen) && f.str(&l.Set.LastUpdated)
 		}
-		if !more {
-			l.Set = st
-			return true
-		}
-		switch string(key) {
-		case "lastUpdated":
-			if ok = jsonscan.Once(&seen); ok {
-				st.LastUpdated, ok = c.String()
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, setNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, setNames) && c.Skip()
+	})
 }
 
 // toolCalls reads the names of a message's tool calls, stepping over their arguments and results.
 func (f *fastLine) toolCalls(l *line) bool {
 	c := &f.c
-	calls := []toolCall{}
+	var calls []toolCall
 	ok := c.Array(func() bool {
-		var tc toolCall
-		if !f.null() {
-			if !f.call(&tc) {
-				return false
-			}
-		}
-		calls = append(calls, tc)
-		return true
+		calls = append(calls, toolCall{})
+		return c.Null() || f.call(&calls[len(calls)-1])
 	})
-	if ok && len(calls) > 0 {
-		l.ToolCalls = calls
-	}
+	l.ToolCalls = calls
 	return ok
 }
 
 // call reads one tool call's name.
 func (f *fastLine) call(tc *toolCall) bool {
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
+	return c.Object(func(key []byte) bool {
+		if string(key) == "name" {
+			return jsonscan.Once(&seen) && f.str(&tc.Name)
 		}
-		if !more {
-			return true
-		}
-		switch string(key) {
-		case "name":
-			if ok = jsonscan.Once(&seen); ok {
-				tc.Name, ok = c.String()
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, callNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, callNames) && c.Skip()
+	})
 }

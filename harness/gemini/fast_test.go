@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,23 +10,12 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/agentcorpus"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // fixtureLines are the lines of every captured Gemini CLI 0.61.0 session log in testdata.
 func fixtureLines(t testing.TB) [][]byte {
-	paths, _ := filepath.Glob("testdata/*/.gemini/tmp/*/chats/*.jsonl")
-	if len(paths) < 5 {
-		t.Fatalf("only %d fixture logs", len(paths))
-	}
-	var lines [][]byte
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, bytes.Split(bytes.TrimSpace(data), []byte("\n"))...)
-	}
-	return lines
+	return agentlogtest.Lines(t, 5, "testdata/*/.gemini/tmp/*/chats/*.jsonl")
 }
 
 // agreeWithDecoder fails t when the one-pass reader takes raw and answers otherwise than the decoder's
@@ -122,7 +110,6 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := bytes.IndexByte(base[len(base)/2:], '\n') + len(base)/2 + 1
 	for i, extra := range []string{
 		"{not json\n",
 		`{"id":"x1","timestamp":"2026-12-06T02:27:03Z","type":"gemini","model":"gemini-3.8-flash","tokens":{"input":1.5}}` + "\n",
@@ -136,8 +123,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		if err := os.MkdirAll(chats, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		data := append(append(append([]byte(nil), base[:cut]...), extra...), base[cut:]...)
-		if err := os.WriteFile(filepath.Join(chats, "session-2026-12-06T02-27-8b5bbf44.jsonl"), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(chats, "session-2026-12-06T02-27-8b5bbf44.jsonl"), agentlogtest.Spliced(base, extra), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		homes = append(homes, home)

@@ -24,192 +24,120 @@ var (
 type fastLine struct{ c jsonscan.Scanner }
 
 // read fills l, zero on entry, from raw; false: leave the record to the decoder (l is then to be reset).
-// The type and timestamp point into raw; every other string is a copy, which the record may keep.
+// The type and timestamp point into raw; every other string is a copy, which the record may keep. A null
+// object or array leaves its field as it was, as the decoder does.
 func (f *fastLine) read(raw []byte, l *line) bool {
 	f.c = jsonscan.New(raw)
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	var seen [8]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			break
-		}
-		var dst *string
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "uuid":
-			dst, ok = &l.UUID, jsonscan.Once(&seen[0])
+			return jsonscan.Once(&seen[0]) && f.str(&l.UUID)
 		case "sessionId":
-			dst, ok = &l.SessionID, jsonscan.Once(&seen[1])
+			return jsonscan.Once(&seen[1]) && f.str(&l.SessionID)
 		case "timestamp":
-			if ok = jsonscan.Once(&seen[2]); ok {
-				l.Timestamp, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[2]) && f.inPlace(&l.Timestamp)
 		case "type":
-			if ok = jsonscan.Once(&seen[3]); ok {
-				l.Type, ok = c.InPlace()
-			}
+			return jsonscan.Once(&seen[3]) && f.inPlace(&l.Type)
 		case "cwd":
-			dst, ok = &l.Cwd, jsonscan.Once(&seen[4])
+			return jsonscan.Once(&seen[4]) && f.str(&l.Cwd)
 		case "model":
-			dst, ok = &l.Model, jsonscan.Once(&seen[5])
+			return jsonscan.Once(&seen[5]) && f.str(&l.Model)
 		case "message":
-			ok = jsonscan.Once(&seen[6]) && (f.null() || f.message(l))
+			return jsonscan.Once(&seen[6]) && (c.Null() || f.message(l))
 		case "usageMetadata":
-			if ok = jsonscan.Once(&seen[7]); ok && !f.null() {
-				ok = f.usage(l)
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+			return jsonscan.Once(&seen[7]) && (c.Null() || f.usage(l))
 		}
-		if dst != nil && ok {
-			*dst, ok = c.String()
-		}
-		if !ok {
-			return false
-		}
-	}
-	return c.End()
+		return !jsonscan.FoldsTo(key, lineNames) && c.Skip()
+	}) && c.End()
 }
 
-// null reads a null where an object or array stands (the decoder leaves it as it was), and reports
-// whether it was one.
-func (f *fastLine) null() bool { return f.c.Peek() == 'n' && f.c.Literal("null") }
+// str reads a string into *dst, a copy; inPlace, in place in the record.
+func (f *fastLine) str(dst *string) (ok bool) {
+	*dst, ok = f.c.String()
+	return ok
+}
+
+func (f *fastLine) inPlace(dst *string) (ok bool) {
+	*dst, ok = f.c.InPlace()
+	return ok
+}
 
 // message reads the message's parts: the name of each function call.
 func (f *fastLine) message(l *line) bool {
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
+	return c.Object(func(key []byte) bool {
+		if string(key) == "parts" {
+			return jsonscan.Once(&seen) && (c.Null() || f.parts(l))
 		}
-		if !more {
-			return true
-		}
-		switch string(key) {
-		case "parts":
-			ok = jsonscan.Once(&seen) && (f.null() || f.parts(l))
-		default:
-			ok = !jsonscan.FoldsTo(key, messageNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, messageNames) && c.Skip()
+	})
 }
 
 // parts reads the parts array, one element of line's Parts each.
 func (f *fastLine) parts(l *line) bool {
-	parts := &l.Message.Parts
-	*parts = []part{} // an empty array is an empty slice, as the decoder makes it
-	return f.c.Array(func() bool {
-		*parts = append(*parts, part{})
-		return f.null() || f.part(&(*parts)[len(*parts)-1])
+	c := &f.c
+	parts := []part{} // an empty array is an empty slice, as the decoder makes it
+	ok := c.Array(func() bool {
+		parts = append(parts, part{})
+		return c.Null() || f.part(&parts[len(parts)-1])
 	})
+	l.Message.Parts = parts
+	return ok
 }
 
 // part reads a part's functionCall name.
 func (f *fastLine) part(p *part) bool {
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
+	return c.Object(func(key []byte) bool {
+		if string(key) != "functionCall" {
+			return !jsonscan.FoldsTo(key, partNames) && c.Skip()
+		}
+		if !jsonscan.Once(&seen) {
 			return false
 		}
-		if !more {
+		if c.Null() {
 			return true
 		}
-		switch string(key) {
-		case "functionCall":
-			if ok = jsonscan.Once(&seen); ok && !f.null() {
-				p.Call = &call{}
-				ok = f.call(p.Call)
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, partNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		p.Call = &call{}
+		return f.call(p.Call)
+	})
 }
 
 // call reads a function call's name, stepping over its arguments.
 func (f *fastLine) call(fc *call) bool {
 	c := &f.c
-	if !c.Enter() {
-		return false
-	}
 	seen := false
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
+	return c.Object(func(key []byte) bool {
+		if string(key) == "name" {
+			return jsonscan.Once(&seen) && f.str(&fc.Name)
 		}
-		if !more {
-			return true
-		}
-		switch string(key) {
-		case "name":
-			if ok = jsonscan.Once(&seen); ok {
-				fc.Name, ok = c.String()
-			}
-		default:
-			ok = !jsonscan.FoldsTo(key, callNames) && c.Skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, callNames) && c.Skip()
+	})
 }
 
 // usage reads usageMetadata's counts.
 func (f *fastLine) usage(l *line) bool {
 	c := &f.c
 	u := new(usage)
-	if !c.Enter() {
-		return false
-	}
+	l.Usage = u
 	var seen [5]bool
-	for {
-		key, more, ok := c.Key()
-		if !ok {
-			return false
-		}
-		if !more {
-			l.Usage = u
-			return true
-		}
+	return c.Object(func(key []byte) bool {
 		switch string(key) {
 		case "promptTokenCount":
-			ok = jsonscan.Once(&seen[0]) && c.Integer(&u.Prompt)
+			return jsonscan.Once(&seen[0]) && c.Integer(&u.Prompt)
 		case "candidatesTokenCount":
-			ok = jsonscan.Once(&seen[1]) && c.Integer(&u.Candidates)
+			return jsonscan.Once(&seen[1]) && c.Integer(&u.Candidates)
 		case "thoughtsTokenCount":
-			ok = jsonscan.Once(&seen[2]) && c.Integer(&u.Thoughts)
+			return jsonscan.Once(&seen[2]) && c.Integer(&u.Thoughts)
 		case "cachedContentTokenCount":
-			ok = jsonscan.Once(&seen[3]) && c.Integer(&u.Cached)
+			return jsonscan.Once(&seen[3]) && c.Integer(&u.Cached)
 		case "totalTokenCount":
-			ok = jsonscan.Once(&seen[4]) && c.Integer(&u.Total)
-		default:
-			ok = !jsonscan.FoldsTo(key, usageNames) && c.Skip()
+			return jsonscan.Once(&seen[4]) && c.Integer(&u.Total)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return !jsonscan.FoldsTo(key, usageNames) && c.Skip()
+	})
 }

@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -13,23 +12,12 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/agentcorpus"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // fixtureLines are the records of every captured Qwen Code 0.24.4 chat log in testdata.
 func fixtureLines(t testing.TB) [][]byte {
-	paths, _ := filepath.Glob("testdata/*/.qwen/projects/*/chats/*.jsonl")
-	if len(paths) < 3 {
-		t.Fatalf("only %d fixture logs", len(paths))
-	}
-	var lines [][]byte
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, bytes.Split(bytes.TrimSpace(data), []byte("\n"))...)
-	}
-	return lines
+	return agentlogtest.Lines(t, 3, "testdata/*/.qwen/projects/*/chats/*.jsonl")
 }
 
 // agreeWithDecoder fails t when the one-pass reader takes raw and answers otherwise than the decoder; it
@@ -131,7 +119,6 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := bytes.IndexByte(base[len(base)/2:], '\n') + len(base)/2 + 1
 	for i, extra := range []string{
 		"{not json\n",
 		`{"uuid":"x1","timestamp":"2026-12-06T02:27:03Z","type":"assistant","model":"qwen3-coder-plus","usageMetadata":{"promptTokenCount":1.5}}` + "\n",
@@ -144,8 +131,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		if err := os.MkdirAll(chats, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		data := append(append(append([]byte(nil), base[:cut]...), extra...), base[cut:]...)
-		if err := os.WriteFile(filepath.Join(chats, filepath.Base(logs[0])), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(chats, filepath.Base(logs[0])), agentlogtest.Spliced(base, extra), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		homes = append(homes, home)

@@ -2,7 +2,8 @@
 // line per API call, with message.id, requestId, usage, tool_use blocks, cwd and timestamp, as
 // harness/claude/testdata's captured transcripts have them) for tests that need sessions at chosen times, in
 // chosen directories: weeks and months of history, 5-hour blocks, sessions inside a git repository made
-// at test time; and lists the tools a transcript read back holds. Only tests import it.
+// at test time; lists the tools a transcript read back holds; and reads any agent's fixture logs line by
+// line and splices a line into a log, for the readers' one-pass tests (Lines, Spliced). Only tests import it.
 package agentlogtest
 
 import (

@@ -62,3 +62,28 @@ func (s *Scanner) Array(read func() bool) bool {
 	}
 	return s.elements(read)
 }
+
+// Object reads an object, calling member with each member's name (as Key gives it) for it to read that
+// member's value exactly; false when the next value is not an object, nests too deep, a name is not one
+// Key returns, or member or the object's own punctuation fails.
+func (s *Scanner) Object(member func(key []byte) bool) bool {
+	if !s.Enter() {
+		return false
+	}
+	for {
+		key, more, ok := s.Key()
+		if !ok {
+			return false
+		}
+		if !more {
+			return true
+		}
+		if !member(key) {
+			return false
+		}
+	}
+}
+
+// Null reads a null if one is next, and reports whether it did: where a decoder leaves a pointer, a
+// slice or a struct as it was for a null, a one-pass reader steps over it.
+func (s *Scanner) Null() bool { return s.Peek() == 'n' && s.Literal("null") }

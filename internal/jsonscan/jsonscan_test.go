@@ -202,3 +202,42 @@ func TestNewAtRefusesWhatTheWholeScanWould(t *testing.T) {
 		}
 	}
 }
+
+// TestObject: each member's name is handed out in turn and its value read by the caller; an object's
+// punctuation is checked; what is no object, or a name Key would not return, is refused.
+func TestObject(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		keys string
+		ok   bool
+	}{
+		{`{}`, "", true},
+		{` { "a" : 1 , "b":{"c":[2]} }`, "a,b", true},
+		{`{"a":1,}`, "a", false},
+		{`{"a":1 "b":2}`, "a", false},
+		{`{"a\u0062":1}`, "", false},
+		{`{"a":`, "a", false},
+		{`[]`, "", false},
+		{`null`, "", false},
+	} {
+		s := New([]byte(tc.text))
+		var keys []string
+		ok := s.Object(func(key []byte) bool {
+			keys = append(keys, string(key))
+			return s.Skip()
+		})
+		if got := strings.Join(keys, ","); ok != tc.ok || got != tc.keys {
+			t.Errorf("%s: keys %q ok %v, want %q %v", tc.text, got, ok, tc.keys, tc.ok)
+		}
+	}
+}
+
+// TestNull: a null is read, and nothing else is.
+func TestNull(t *testing.T) {
+	for text, want := range map[string]bool{"null": true, " null": true, "nul": false, "{}": false, `"null"`: false} {
+		s := New([]byte(text))
+		if got := s.Null(); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}
