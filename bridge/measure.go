@@ -28,10 +28,21 @@ type measured struct {
 // measuredCall is ToolCallOf's result read with its text strings measured: ok false when the response
 // holds none long enough, or this reader is unsure of it (the caller then decodes it whole).
 func measuredCall(tool string, raw []byte) (intake.ToolResult, bool) {
-	r := responseReader{tool: tool, buf: make([]byte, measureFrom)}
 	sc := jsonscan.New(raw)
-	res, ok := r.value(&sc, "")
-	if !ok || !sc.End() || !r.measured {
+	res, ok := measuredResponse(&sc, tool)
+	if !ok || !sc.End() {
+		return intake.ToolResult{}, false
+	}
+	return res, true
+}
+
+// measuredResponse is measuredCall of the response at sc, which it reads past (ReadPayload reads it where
+// it lies in the hook's frame): ok false when the response holds no text string long enough, or this
+// reader is unsure of it.
+func measuredResponse(sc *jsonscan.Scanner, tool string) (intake.ToolResult, bool) {
+	r := responseReader{tool: tool, buf: make([]byte, measureFrom)}
+	res, ok := r.value(sc, "")
+	if !ok || !r.measured {
 		return intake.ToolResult{}, false
 	}
 	units, start, whole, ok := textMeasure(tool, res)

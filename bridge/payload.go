@@ -67,6 +67,10 @@ type Payload struct {
 	StopHookActive       bool    `json:"stop_hook_active"`
 	Reason               string  `json:"reason"`  // SessionEnd
 	Trigger              string  `json:"trigger"` // PreCompact / PostCompact
+
+	// measured is the PostToolUse's result when ReadPayload measured its tool_response where it lay
+	// (ToolResponse is then nil): ToolCallOf's, read with the payload.
+	measured *intake.ToolResult
 }
 
 // Parse reads a hook payload. event is the one the hook command was named for; a payload that names
@@ -86,30 +90,36 @@ func Parse(event string, raw []byte) (Payload, error) {
 	if err != nil {
 		return p, fmt.Errorf("hook payload: %s", fieldError(err))
 	}
+	return p, Check(event, &p)
+}
+
+// Check holds a decoded payload (Parse's, or ReadPayload's) to the event its hook was named for, which
+// it takes as its Event, and to the fields that event requires.
+func Check(event string, p *Payload) error {
 	if !Known(event) {
-		return p, fmt.Errorf("unknown hook event %q", event)
+		return fmt.Errorf("unknown hook event %q", event)
 	}
 	if p.Event != "" && p.Event != event {
-		return p, fmt.Errorf("hook for %s got a %s payload", event, p.Event)
+		return fmt.Errorf("hook for %s got a %s payload", event, p.Event)
 	}
 	p.Event = event
 	if p.SessionID == "" {
-		return p, fmt.Errorf("%s payload: session_id: required", event)
+		return fmt.Errorf("%s payload: session_id: required", event)
 	}
 	if p.Cwd == "" {
-		return p, fmt.Errorf("%s payload: cwd: required", event)
+		return fmt.Errorf("%s payload: cwd: required", event)
 	}
 	switch event {
 	case PreToolUse, PostToolUse, PostToolUseFailure:
 		if p.ToolName == "" {
-			return p, fmt.Errorf("%s payload: tool_name: required", event)
+			return fmt.Errorf("%s payload: tool_name: required", event)
 		}
 	case SubagentStart, SubagentStop:
 		if p.AgentID == "" {
-			return p, fmt.Errorf("%s payload: agent_id: required", event)
+			return fmt.Errorf("%s payload: agent_id: required", event)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // SaverArgs reads a prompt typed as a saverd command — `/saver …`, the plugin's `/saver:saver …`, or

@@ -49,6 +49,9 @@ func toolCallOf(p Payload, agentID string, measure bool) (ToolCall, error) {
 		}
 		return ToolCall{Event: e, Result: intake.ToolResult{Text: &text, IsError: true}, Ms: ms}, nil
 	}
+	if r, ok := p.measuredResult(); ok {
+		return ToolCall{Event: e, Result: r, Ms: ms}, nil // measured in the frame (ReadPayload)
+	}
 	if measure && len(p.ToolResponse) > measureFrom {
 		// Megabytes of output: its text measured where it lies, never copied (measure.go).
 		if r, ok := measuredCall(p.ToolName, p.ToolResponse); ok {

@@ -67,16 +67,48 @@ type HookResult struct {
 }
 
 // hook is one harness hook: the payload mapped onto the session methods, the answer in the harness's
-// own words, and the toasts since the last answer as its systemMessage. protocol.md has the table.
+// own words, and the toasts since the last answer as its systemMessage. protocol.md has the table. These
+// are the params the frame's own pass could not read (readHookParams): decoded here, as they always were.
 func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	w, err := decode[hookWire](raw)
 	if err != nil {
 		return nil, err
 	}
 	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, Plugin: w.Plugin, ReadBy: w.ReadBy}
-	late := p.ReadBy > 0 && time.Now().UnixMilli() > p.ReadBy
+	late := p.lateNow()
+	live, err := harnessOf(&p)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := bridge.Parse(p.Event, p.Payload)
+	if err != nil {
+		return nil, rpc.InvalidParams("params.payload: %v", err)
+	}
+	return s.answerHook(ctx, live, p, pl, late)
+}
+
+// runHook is the hook method for params read with the frame (readHookParams): checked as hook checks
+// them, the payload as bridge.Parse checks it.
+func (s *Server) runHook(ctx context.Context, r *hookRead) (any, error) {
+	late := r.p.lateNow()
+	live, err := harnessOf(&r.p)
+	if err != nil {
+		return nil, err
+	}
+	if err := bridge.Check(r.p.Event, &r.pl); err != nil {
+		return nil, rpc.InvalidParams("params.payload: %v", err)
+	}
+	return s.answerHook(ctx, live, r.p, r.pl, late)
+}
+
+// lateNow: the hook stopped waiting for the daemon to read it before it was read (HookParams.ReadBy).
+func (p HookParams) lateNow() bool { return p.ReadBy > 0 && time.Now().UnixMilli() > p.ReadBy }
+
+// harnessOf is the harness a hook's params name (the default one when they name none, protocol.md
+// "hook"), or the error naming what is wrong with them: a harness or an event saverd does not know.
+func harnessOf(p *HookParams) (harness.Live, error) {
 	if p.Harness == "" {
-		p.Harness = string(harness.Hooked) // a hook that names none (protocol.md, "hook")
+		p.Harness = string(harness.Hooked)
 	}
 	live, ok := all.LiveOf(harness.ID(p.Harness))
 	if !ok {
@@ -85,10 +117,11 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if !bridge.Known(p.Event) {
 		return nil, rpc.InvalidParams("params.event: unknown hook event %q (want one of %s)", p.Event, strings.Join(bridge.Events, ", "))
 	}
-	pl, err := bridge.Parse(p.Event, p.Payload)
-	if err != nil {
-		return nil, rpc.InvalidParams("params.payload: %v", err)
-	}
+	return live, nil
+}
+
+// answerHook applies one hook's payload to its session and answers it.
+func (s *Server) answerHook(ctx context.Context, live harness.Live, p HookParams, pl bridge.Payload, late bool) (any, error) {
 	now := s.now(nil)
 	sess, err := s.hookSession(live, p, pl, now)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/saverd/saverd/rpc"
 )
 
-// hookFrame is one `hook` request frame (NDJSON) carrying a Claude Code PostToolUse of a Bash call whose
+// hookFrame is one `hook` request frame, with a Content-Length header as saverd-hook sends it, carrying a Claude Code PostToolUse of a Bash call whose
 // stdout is size bytes of output in lines: what the daemon reads from saverd-hook for a huge tool output.
 func hookFrame(tb testing.TB, size int) []byte {
 	tb.Helper()
@@ -28,7 +28,8 @@ func hookFrame(tb testing.TB, size int) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"hook","params":` + string(params) + "}\n")
+	body := `{"jsonrpc":"2.0","id":1,"method":"hook","params":` + string(params) + "}"
+	return []byte(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
 }
 
 // repeatFrames reads frame n times over, without holding n copies of it, each time with the call's
@@ -59,13 +60,13 @@ func (r *repeatFrames) Read(p []byte) (int, error) {
 
 // BenchmarkHook20MB is one Claude Code PostToolUse carrying 20 MB of Bash output, read from a connection
 // as the daemon reads saverd-hook's request (rpc.Conn with the daemon's ParamsReaders) and answered: the
-// time and the bytes allocated a hook, the frame's own read buffer included.
+// time and the bytes allocated a hook, the frame's own buffer (its 20 MB, read once) included.
 //
 //	go test -run '^$' -bench Hook20MB -benchmem ./handlers
 func BenchmarkHook20MB(b *testing.B) {
 	frame := hookFrame(b, 20<<20)
 	srv := New(Options{ForkAlways: true})
-	conn := rpc.NewConn(&repeatFrames{frame: frame, n: b.N}, io.Discard, rpc.Options{Framing: rpc.FramingNDJSON, ParamsReaders: ParamsReaders()})
+	conn := rpc.NewConn(&repeatFrames{frame: frame, n: b.N}, io.Discard, rpc.Options{Framing: rpc.FramingHeader, ParamsReaders: ParamsReaders()})
 	b.SetBytes(int64(len(frame)))
 	b.ReportAllocs()
 	b.ResetTimer()

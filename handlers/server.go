@@ -240,6 +240,9 @@ func (s *Server) HandleConn(ctx context.Context, req rpc.Request) (any, error) {
 	if r, ok := req.Read.(*toolCallRead); ok && req.Method == "tool.call" {
 		return s.runToolCall(r) // read with the frame (ParamsReaders)
 	}
+	if r, ok := req.Read.(*hookRead); ok && req.Method == "hook" {
+		return s.runHook(ctx, r) // read with the frame: the payload's tool output measured there
+	}
 	return m(ctx, req.Params)
 }
 

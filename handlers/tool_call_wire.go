@@ -73,13 +73,18 @@ func (r *toolCallRead) atOrNil() *int64 {
 }
 
 // ParamsReaders are the rpc layer's readers of params in the frame's own pass (rpc.Options): tool.call,
-// whose params are nearly all of its frame and come hundreds of times a turn. The map is shared: read it,
-// never change it.
-func ParamsReaders() map[string]rpc.ParamsReader { return paramsReaders }
+// whose params are nearly all of its frame and come hundreds of times a turn, and hook, whose payload
+// can carry tens of megabytes of tool output (hook_wire.go). The map is shared: read it, never change it.
+func ParamsReaders() map[string]rpc.ParamsReader { return connReaders }
 
+var connReaders = map[string]rpc.ParamsReader{"tool.call": readToolCallParams, "hook": readHookParams}
+
+// paramsReaders are the readers a replay reads params with before it hands them over (ReadParams): a
+// hook's params carry no session of their own at the level a replay looks, and a replay's hooks are read
+// by the handler, as they always were.
 var paramsReaders = map[string]rpc.ParamsReader{"tool.call": readToolCallParams}
 
-// ReadsParams says whether method's params have a one-pass reader (ParamsReaders).
+// ReadsParams says whether a replay reads method's params with a one-pass reader (ReadParams).
 func ReadsParams(method string) bool { return paramsReaders[method] != nil }
 
 // ReadParams reads raw, the params of a request of method, with the method's one-pass reader, for a
