@@ -130,9 +130,6 @@ func (s *Server) answerHook(ctx context.Context, live harness.Live, p HookParams
 	if sess == nil {
 		return HookResult{}, nil
 	}
-	if pl.Model != "" { // Codex names the model on every hook: the judge's fork runs the same one
-		sess.event(func() { sess.bridge.model = pl.Model })
-	}
 	sess.bridge.plugin.Store(p.Plugin)
 	ans := s.hookEvent(ctx, sess, pl, now, late)
 	if late { // the toasts wait for an answer someone reads
@@ -296,15 +293,19 @@ func (sess *Session) compacted() {
 	sess.bridge.compacting = true
 }
 
-// compactionOver: any hook but the three of a compaction comes after it, so the next of those is a new one.
-func (sess *Session) compactionOver(pl bridge.Payload) {
+// hooked is what every hook's event begins with, before its own work: the model the payload names
+// (Codex names it on every hook: the judge's fork runs the same one), and the end of a compaction (any
+// hook but the three of a compaction comes after it, so the next of those is a new one). Called under the
+// lock, in the hook's one event (its first, for a hook that takes more than one).
+func (sess *Session) hooked(pl bridge.Payload) {
+	if pl.Model != "" {
+		sess.bridge.model = pl.Model
+	}
 	switch {
 	case pl.Event == bridge.PreCompact, pl.Event == bridge.PostCompact:
 	case pl.Event == bridge.SessionStart && pl.Source == "compact":
 	default:
-		sess.mu.Lock() // a flag of the bridge's, no state changed: no event to journal
 		sess.bridge.compacting = false
-		sess.mu.Unlock()
 	}
 }
 
@@ -315,6 +316,7 @@ func (sess *Session) restart(pl bridge.Payload) {
 	if pl.TranscriptPath != "" && pl.TranscriptPath != b.transcript {
 		// Another log: what it holds is this session's past, read before the daemon saw it.
 		b.transcript, b.read, b.ended = pl.TranscriptPath, bridge.Cursor{Off: bridge.Size(pl.TranscriptPath)}, false
+		b.publish()
 	}
 	switch pl.Source {
 	case "clear":
@@ -327,7 +329,12 @@ func (sess *Session) restart(pl bridge.Payload) {
 // hookEvent applies one hook to its session and answers it. A late hook's (HookParams.ReadBy) event is
 // recorded, but nothing is delivered for it and no saverd command runs: nobody reads its answer.
 func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
-	sess.compactionOver(pl)
+	switch pl.Event {
+	case bridge.PreToolUse, bridge.PostToolUse, bridge.PostToolUseFailure:
+		// A tool call's hook is one event, hooked in it: they come hundreds of times a turn.
+	default:
+		sess.event(func() { sess.hooked(pl) })
+	}
 	switch pl.Event {
 	case bridge.SessionStart:
 		// What the session's context is owed from its start: the notes and standing instructions it does
@@ -354,6 +361,7 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.SubagentStart:
 		sess.event(func() {
 			sess.bridge.agents[pl.AgentID] = now
+			sess.bridge.publish()
 			sess.dispatch(state.AgentStart{AgentID: pl.AgentID})
 		})
 	case bridge.SubagentStop:

@@ -90,18 +90,17 @@ func (sess *Session) paneText() string {
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes
 // back, since the harness replaces the input with what the hook answers.
 func (sess *Session) preToolUse(pl bridge.Payload, now int64, late bool) *bridge.Answer {
-	sess.event(func() { sess.bridge.callStarted(pl.ToolUseID, now) })
-	if late || !bridge.IsAgentTool(pl.ToolName) { // late: the call went on with its input as it was
-		return nil
-	}
-	prompt, ok := bridge.AgentPrompt(pl.ToolInput)
-	if !ok {
-		return nil
+	var prompt string
+	var rewrite bool // late: the call went on with its input as it was
+	if !late && bridge.IsAgentTool(pl.ToolName) {
+		prompt, rewrite = bridge.AgentPrompt(pl.ToolInput)
 	}
 	var rewritten string
 	sess.event(func() {
+		sess.hooked(pl)
+		sess.bridge.callStarted(pl.ToolUseID, now)
 		standing := sess.st.Standing
-		if len(standing) == 0 {
+		if !rewrite || len(standing) == 0 {
 			return
 		}
 		sess.dispatch(state.DeliveryPending{Delta: 1})
@@ -125,22 +124,23 @@ func (sess *Session) preToolUse(pl bridge.Payload, now int64, late bool) *bridge
 // postToolUse records one finished call (a failure as an error row) and answers the texts owed to it;
 // an Agent call's result closes the spawn its PreToolUse opened.
 func (s *Server) postToolUse(sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
-	// The payload is decoded and a subagent's transcript read before the session's lock is taken: a
-	// tool output can be megabytes, and nothing of the session is needed to read it.
-	var agents []string
-	var transcript string
-	sess.event(func() { agents, transcript = sess.bridge.runningAgents(), sess.bridge.transcript })
+	// The payload is decoded and a subagent's transcript read before the session's lock is taken, which
+	// is taken once, for the call's one event: a tool output can be megabytes, and nothing of the session
+	// is needed to read it but the subagents running and the transcript, which the bridge publishes.
 	agent := pl.AgentID
 	if agent == "" {
-		agent = sess.bridge.live.CallAgent(transcript, sess.id, agents, pl.ToolUseID)
+		c := sess.bridge.callers.Load()
+		agent = sess.bridge.live.CallAgent(c.transcript, sess.id, c.agents, pl.ToolUseID)
 	}
 	tc, err := bridge.ToolCallOf(pl, agent)
 	if err != nil {
 		s.log.Warn().Err(err).Str("session", sess.id).Msg("hook: tool call not recorded")
+		sess.event(func() { sess.hooked(pl) }) // the call is not recorded, but the hook came
 		return nil
 	}
 	var out []string
 	sess.event(func() {
+		sess.hooked(pl)
 		if sess.recorded(pl.ToolUseID) {
 			return // already a row: adopted from the transcript when the daemon joined this session
 		}
@@ -168,6 +168,7 @@ func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 	sess.event(func() {
 		started, ok := sess.bridge.agents[pl.AgentID]
 		delete(sess.bridge.agents, pl.AgentID)
+		sess.bridge.publish()
 		var ms int64
 		if ok {
 			ms = max(0, now-started)

@@ -48,6 +48,10 @@ type bridged struct {
 	calls map[string]int64
 	// compacting: a compaction's first hook recorded it; the others of the same one must not (compacted).
 	compacting bool
+	// callers is what a PostToolUse reads before it takes the lock (CallAgent): the transcript and the
+	// subagents running, published under the lock whenever either changes (publish). Any goroutine may
+	// read it.
+	callers atomic.Pointer[callers]
 	// mute: the answer being made goes nowhere (its hook stopped waiting before the daemon read it), so
 	// nothing is delivered, drained or counted as sent. Set within one event only (unheard).
 	mute bool
@@ -65,8 +69,23 @@ func (b *bridged) unheard(late bool, fn func()) {
 func (sess *Session) muted() bool { return sess.bridge != nil && sess.bridge.mute }
 
 func newBridged(live harness.Live, p bridge.Payload) *bridged {
-	return &bridged{live: live, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
+	b := &bridged{live: live, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
 		spawns: map[string]string{}, agents: map[string]int64{}, calls: map[string]int64{}}
+	b.publish()
+	return b
+}
+
+// callers is the transcript a tool call's hook looks in for the subagent that made it, and the
+// subagents running, in a fixed order.
+type callers struct {
+	transcript string
+	agents     []string
+}
+
+// publish makes the transcript and the subagents running now what callers gives. Called under the lock
+// (or before the session is shared), after either changed.
+func (b *bridged) publish() {
+	b.callers.Store(&callers{transcript: b.transcript, agents: b.runningAgents()})
 }
 
 // maxCalls bounds the PreToolUse times kept: a call whose PostToolUse never came is not held forever.
