@@ -28,6 +28,9 @@ type Session struct {
 
 	mu sync.Mutex
 	st *state.State
+	// events counts the ordered events run (event), each one taking of mu: what a test holds a hook's
+	// lock takes to. Guarded by mu.
+	events uint64
 	// writes counts the registry writes in flight, so session.end can wait for them; pendingWrites
 	// the ones the event in progress started, added to writes when it commits (guarded by mu).
 	writes        sync.WaitGroup
@@ -105,6 +108,7 @@ func newSession(srv *Server, id string, st *state.State, debug bool) *Session {
 // The event's notifications are sent after the lock is released, in the order they were made.
 func (sess *Session) event(fn func()) {
 	sess.mu.Lock()
+	sess.events++
 	if len(sess.journal) >= snapshotEvery {
 		sess.snap = sess.st.Snapshot()
 		sess.journal = sess.journal[:0]
