@@ -99,13 +99,13 @@ func readDB(path string) (*store, error) {
 }
 
 // read reads the store the snapshot holds.
-func (snap *snapshot) read(path string) (*store, error) {
+func (s *snapshot) read(path string) (*store, error) {
 	st := &store{path: path, tools: map[string][]string{}}
-	if err := st.query(snap.db); err != nil {
+	if err := st.query(s.db); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var newer int
-	if snap.db.QueryRow(`SELECT count(*) FROM session_message`).Scan(&newer) == nil && newer > 0 {
+	if s.db.QueryRow(`SELECT count(*) FROM session_message`).Scan(&newer) == nil && newer > 0 {
 		st.warn = append(st.warn, fmt.Sprintf("%s: %d rows in session_message, a table this reader does not know yet: their calls are not counted", path, newer))
 	}
 	return st, nil
