@@ -257,3 +257,33 @@ func TestReadByCountsFromTheLastByte(t *testing.T) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// TestAfterLaunch: a hook that started the daemon first stays inside the client's timeout for it
+// (10 s for the tool and turn hooks, 130 s for UserPromptSubmit), whatever the launch took up to
+// StartWait, and still gives the fresh daemon StallWait to read its request.
+func TestAfterLaunch(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		w       Waits
+		spent   time.Duration
+		timeout time.Duration
+	}{
+		{"a tool hook, the launch at its longest", Waits{StallWait, EventWait}, StartWait, 10 * time.Second},
+		{"a tool hook, a quick launch", Waits{StallWait, EventWait}, 50 * time.Millisecond, 10 * time.Second},
+		{"a check", Waits{StallWait, CheckWait}, StartWait, 130 * time.Second},
+		{"session end, a launch longer than its wait", Waits{StallWait, SessionEndWait}, StartWait, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := afterLaunch(c.w, c.spent)
+			if got.Taken != c.w.Taken {
+				t.Errorf("Taken %s, want %s", got.Taken, c.w.Taken)
+			}
+			if got.Answer < got.Taken {
+				t.Errorf("Answer %s below Taken %s", got.Answer, got.Taken)
+			}
+			if c.timeout > 0 && c.spent+got.Answer > c.timeout {
+				t.Errorf("launch %s + answer %s = %s: past the client's %s", c.spent, got.Answer, c.spent+got.Answer, c.timeout)
+			}
+		})
+	}
+}

@@ -82,6 +82,14 @@ func answered(err error) bool {
 	return errors.As(err, &de)
 }
 
+// afterLaunch is w for a hook that first spent spent starting the daemon: the client's timeout for the
+// hook counts from the hook's start (10 s for most events, while a launch may take StartWait and an answer
+// EventWait), so the answer's wait gives back what the launch took, never below the wait to read the request.
+func afterLaunch(w Waits, spent time.Duration) Waits {
+	w.Answer = max(w.Answer-spent, w.Taken)
+	return w
+}
+
 // breakerWaits are the waits w while the breaker is open.
 func breakerWaits(w Waits) Waits {
 	w.Taken = min(w.Taken, BreakerWait)
@@ -119,9 +127,11 @@ func CallWithin(sock string, frame []byte, w Waits, daemon string) (json.RawMess
 func call(sock string, frame []byte, w Waits, daemon string, breaker, readBy bool) (out json.RawMessage, hung bool, err error) {
 	c, err := usersock.Dial(sock, time.Second)
 	if err != nil && daemon != "" && usersock.Absent(err) {
+		launched := time.Now()
 		if err = launchDaemon(daemon, sock); err == nil {
 			c, err = DialRetry(sock, StartWait)
 		}
+		w = afterLaunch(w, time.Since(launched))
 	}
 	if errors.Is(err, usersock.ErrUnsafe) {
 		return nil, hung, err
