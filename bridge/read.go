@@ -89,14 +89,7 @@ var payloadNames = func() []string {
 }()
 
 func text(at func(*Payload) *string) func(*jsonscan.Scanner, *Payload) bool {
-	return func(sc *jsonscan.Scanner, p *Payload) bool {
-		if sc.Peek() == 'n' {
-			return sc.Literal("null")
-		}
-		s, ok := sc.String()
-		*at(p) = s
-		return ok
-	}
+	return func(sc *jsonscan.Scanner, p *Payload) bool { return sc.StringInto(at(p)) }
 }
 
 func textOrNil(at func(*Payload) **string) func(*jsonscan.Scanner, *Payload) bool {
@@ -112,17 +105,7 @@ func textOrNil(at func(*Payload) **string) func(*jsonscan.Scanner, *Payload) boo
 }
 
 func flag(at func(*Payload) *bool) func(*jsonscan.Scanner, *Payload) bool {
-	return func(sc *jsonscan.Scanner, p *Payload) bool {
-		switch sc.Peek() {
-		case 'n':
-			return sc.Literal("null")
-		case 't':
-			*at(p) = true
-			return sc.Literal("true")
-		}
-		*at(p) = false
-		return sc.Literal("false")
-	}
+	return func(sc *jsonscan.Scanner, p *Payload) bool { return sc.BoolInto(at(p)) }
 }
 
 // readContextTokens: an integer within int64; a fraction or an exponent is the decoder's to judge.

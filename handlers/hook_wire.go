@@ -33,18 +33,18 @@ func readHookParams(sc *jsonscan.Scanner) (any, bool) {
 		}
 		switch string(key) {
 		case "harness":
-			ok = jsonscan.Once(&seen.harness) && readString(sc, &r.p.Harness)
+			ok = jsonscan.Once(&seen.harness) && sc.StringInto(&r.p.Harness)
 		case "event":
-			ok = jsonscan.Once(&seen.event) && readString(sc, &r.p.Event)
+			ok = jsonscan.Once(&seen.event) && sc.StringInto(&r.p.Event)
 		case "payload":
 			ok = jsonscan.Once(&seen.payload)
 			if ok {
 				r.pl, ok = bridge.ReadPayload(sc)
 			}
 		case "debug":
-			ok = jsonscan.Once(&seen.debug) && readFlag(sc, &r.p.Debug)
+			ok = jsonscan.Once(&seen.debug) && sc.BoolInto(&r.p.Debug)
 		case "plugin":
-			ok = jsonscan.Once(&seen.plugin) && readFlag(sc, &r.p.Plugin)
+			ok = jsonscan.Once(&seen.plugin) && sc.BoolInto(&r.p.Plugin)
 		case "readBy":
 			ok = jsonscan.Once(&seen.readBy)
 			if ok {
@@ -61,26 +61,3 @@ func readHookParams(sc *jsonscan.Scanner) (any, bool) {
 
 // hookMembers are HookParams' names on the wire.
 var hookMembers = []string{"harness", "event", "payload", "debug", "plugin", "readBy"}
-
-// readString reads a string member as the decoder does: null leaves it as it was.
-func readString(sc *jsonscan.Scanner, into *string) bool {
-	if sc.Peek() == 'n' {
-		return sc.Literal("null")
-	}
-	s, ok := sc.String()
-	*into = s
-	return ok
-}
-
-// readFlag reads a boolean member as the decoder does: null leaves it as it was.
-func readFlag(sc *jsonscan.Scanner, into *bool) bool {
-	switch sc.Peek() {
-	case 'n':
-		return sc.Literal("null")
-	case 't':
-		*into = true
-		return sc.Literal("true")
-	}
-	*into = false
-	return sc.Literal("false")
-}

@@ -84,6 +84,31 @@ func (s *Scanner) Object(member func(key []byte) bool) bool {
 	}
 }
 
+// StringInto reads a string into *into as encoding/json decodes one into a string field: a null leaves
+// *into as it was.
+func (s *Scanner) StringInto(into *string) bool {
+	if s.Peek() == 'n' {
+		return s.Literal("null")
+	}
+	v, ok := s.String()
+	*into = v
+	return ok
+}
+
+// BoolInto reads a boolean into *into as encoding/json decodes one into a bool field: a null leaves
+// *into as it was.
+func (s *Scanner) BoolInto(into *bool) bool {
+	switch s.Peek() {
+	case 'n':
+		return s.Literal("null")
+	case 't':
+		*into = true
+		return s.Literal("true")
+	}
+	*into = false
+	return s.Literal("false")
+}
+
 // Null reads a null if one is next, and reports whether it did: where a decoder leaves a pointer, a
 // slice or a struct as it was for a null, a one-pass reader steps over it.
 func (s *Scanner) Null() bool { return s.Peek() == 'n' && s.Literal("null") }
