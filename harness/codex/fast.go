@@ -51,7 +51,7 @@ func (f *fastRollout) read(line []byte, l *codexLine, p *codexPayload) bool {
 			return jsonscan.Once(&seen[2]) && f.payload(p)
 		}
 		return !jsonscan.FoldsTo(key, lineNames) && c.Skip()
-	}) && c.End()
+	}) && c.End() && !direct(l.Type) // an item bare on its line is its own payload: the decoder's
 }
 
 // inPlace and copied read a string into *dst: in place in the line, or a copy the session may keep.

@@ -52,6 +52,7 @@ type codexTranscript struct {
 	// ends holds each turn's task_complete time, applied after the calls are summed: the sum takes a
 	// turn's window from its last call, which a turn's end must not hide.
 	ends map[int]time.Time
+	last time.Time // the time of the last line that had one (time)
 }
 
 // ReadTranscript reads a Codex rollout (.jsonl or .jsonl.zst) for an offline audit: each turn from its
@@ -71,8 +72,7 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 		var l codexLine
 		var p codexTurnPayload
 		if decodeRollout(lr.Malformed, line, &l, &p) {
-			at, _ := time.Parse(time.RFC3339Nano, l.Timestamp)
-			c.line(l.Type, &p, at)
+			c.line(l.Type, &p, c.time(l.Timestamp))
 		}
 	}); err != nil {
 		return agentlog.Transcript{}, err
@@ -91,6 +91,15 @@ func ReadTranscript(path string, opt agentlog.Options) (agentlog.Transcript, err
 		}
 	}
 	return c.r.T, nil
+}
+
+// time is a line's time; a line with none (every item of a rollout from before the envelope, whose
+// first line alone has a time) takes the time of the last line that had one.
+func (c *codexTranscript) time(stamp string) time.Time {
+	if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
+		c.last = at
+	}
+	return c.last
 }
 
 func (c *codexTranscript) line(typ string, p *codexTurnPayload, at time.Time) {

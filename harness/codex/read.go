@@ -14,17 +14,34 @@ import (
 )
 
 // decodeRollout decodes a rollout line and its payload into l and p; a line that does not decode is
-// reported as malformed (false).
+// reported as malformed (false). A line of the rollouts Codex wrote before it wrapped each line in an
+// envelope (direct) is its own payload, read as a response_item.
 func decodeRollout(malformed func(error), line []byte, l *codexLine, p any) bool {
 	if err := json.Unmarshal(line, l); err != nil {
 		malformed(err)
 		return false
+	}
+	if direct(l.Type) {
+		l.Type, l.Payload = "response_item", line
 	}
 	if err := json.Unmarshal(l.Payload, p); err != nil && len(l.Payload) > 0 {
 		malformed(fmt.Errorf("payload: %w", err))
 		return false
 	}
 	return true
+}
+
+// direct says whether a line's type is a conversation item's own: the rollouts of Codex CLI's first
+// Rust releases (mid-2025) wrote the session's metadata ({"id", "timestamp", "instructions"}) as the first
+// line, then each item bare — {"type":"function_call","name":…} — with {"record_type":"state"} lines
+// between them, and no time and no token counts on any line. The envelope's own types never collide with
+// an item's.
+func direct(typ string) bool {
+	switch typ {
+	case "message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call":
+		return true
+	}
+	return false
 }
 
 // codexLine is one rollout line: {"timestamp", "ordinal", "type", "payload"}.
@@ -290,6 +307,12 @@ func (s *codexSession) finish(opt agentlog.Options) {
 	}
 	if s.rec.SessionID == "" {
 		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
+	}
+	if len(s.calls) == 0 && len(s.callIDs) > 0 {
+		// Codex CLI's first Rust releases wrote no token counts: the session ran tools, so it made calls,
+		// and a row of 0 calls and $0 would say it cost nothing.
+		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout records %d tool calls and no token counts (as Codex CLI's first releases wrote it): its API calls, tokens and cost are not known, and not in these figures",
+			s.rec.SessionID, len(s.callIDs)))
 	}
 }
 

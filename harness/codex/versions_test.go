@@ -3,7 +3,9 @@ package codex
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/internal/agentlogtest"
@@ -78,6 +80,40 @@ func TestCodexToolPatches(t *testing.T) {
 		tool, in := Tool("shell", c.args, "")
 		if tool != c.tool || (c.patch != "" && in["patch"] != c.patch) {
 			t.Errorf("Tool(shell, %s) = %s %v, want %s with the patch", c.args, tool, in, c.tool)
+		}
+	}
+}
+
+// A rollout of Codex CLI's first Rust releases (testdata/versions/codex-direct): the metadata bare on the
+// first line, each item bare after it with no time, {"record_type":"state"} between them, no token
+// counts. The audit rebuilds its turn and tool calls; the record counts no call and says why.
+func TestCodexDirectItems(t *testing.T) {
+	const path = "testdata/versions/codex-direct/sessions/2025/06/01/rollout-2025-06-01T10-00-00-0197ab12-3456-7890-abcd-ef0123456789.jsonl"
+	tr, err := ReadTranscript(path, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Turns) != 1 || tr.Turns[0].Start.UTC().Format(time.RFC3339) != "2025-06-01T10:00:00Z" {
+		t.Fatalf("turns %+v, want one, begun at the first line's time", tr.Turns)
+	}
+	if got, want := agentlogtest.Tools(tr), []string{"Bash", "apply_patch", "Bash"}; !slices.Equal(got, want) {
+		t.Errorf("tools %q, want %q", got, want)
+	}
+	if len(tr.Warnings) != 0 {
+		t.Errorf("warnings %q: the state lines are the format's, not bad lines", tr.Warnings)
+	}
+	for _, all := range []bool{false, true} {
+		decodeAll = all
+		rec, err := ReadRollout(path, agentlog.Options{})
+		decodeAll = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.SessionID != "0197ab12-3456-7890-abcd-ef0123456789" || rec.Calls != 0 || rec.Start.UTC().Format(time.RFC3339) != "2025-06-01T10:00:00Z" {
+			t.Errorf("decodeAll %v: session %q, %d calls, start %v", all, rec.SessionID, rec.Calls, rec.Start)
+		}
+		if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "3 tool calls and no token counts") {
+			t.Errorf("decodeAll %v: warnings %q, want one saying the cost is not known", all, rec.Warnings)
 		}
 	}
 }
