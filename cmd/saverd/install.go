@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/install"
+	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
 )
@@ -87,6 +90,10 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 	case c.remove:
 		stopUnused(o.Dir, e.Out, e.Err)
 	default:
+		if err := unmarkUninstalled(); err != nil {
+			fmt.Fprintf(e.Err, "saverd %s: %v (hooks will not start the daemon)\n", name, err)
+			return 1
+		}
 		nextSteps(e.Out, h, o.Bin)
 	}
 	return 0
@@ -98,6 +105,9 @@ func stopUnused(dir string, stdout, stderr io.Writer) {
 	if install.InUse(all.Targets(), dir) {
 		return
 	}
+	if err := markUninstalled(time.Now()); err != nil {
+		fmt.Fprintf(stderr, "saverd uninstall: %v (a client still running saverd's hooks from memory may start the daemon again)\n", err)
+	}
 	pid, err := stopDaemon(paths.Socket(), stopWait)
 	switch {
 	case err != nil:
@@ -105,6 +115,35 @@ func stopUnused(dir string, stdout, stderr io.Writer) {
 	case pid != 0:
 		fmt.Fprintf(stdout, "stopped the daemon (pid %d): no harness uses it here any more\n", pid)
 	}
+}
+
+// markUninstalled leaves paths.Uninstalled: before the daemon is stopped, so a hook that fires after it
+// already finds the mark and starts no daemon.
+func markUninstalled(at time.Time) error {
+	mark, err := paths.Uninstalled()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(mark), 0o700); err != nil {
+		return fmt.Errorf("mark the uninstall: %w", err)
+	}
+	text := "saverd was uninstalled at " + at.UTC().Format(time.RFC3339) + ": a hook whose settings name none of saverd's hooks starts no daemon; saverd install takes this file away\n"
+	if err := atomicfile.Write(mark, []byte(text), 0o600); err != nil {
+		return fmt.Errorf("mark the uninstall: %w", err)
+	}
+	return nil
+}
+
+// unmarkUninstalled takes the uninstall's mark away: hooks start the daemon again.
+func unmarkUninstalled() error {
+	mark, err := paths.Uninstalled()
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("take the uninstall's mark away: %w", err)
+	}
+	return nil
 }
 
 // nextSteps tells the person what to type now, and whether the binaries are on their PATH.

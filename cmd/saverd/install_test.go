@@ -157,4 +157,35 @@ func TestStopAndUninstallStopTheDaemon(t *testing.T) {
 		t.Fatalf("the last uninstall: exit %d\n%s%s", code, stdout, stderr)
 	}
 	waitGone(d)
+
+	// A Codex that loaded the hooks before the uninstall still runs them: they start no daemon, and a
+	// command typed says why.
+	hook := func() string {
+		t.Helper()
+		cmd := exec.Command(binPath, "hook", "--harness", "codex", "UserPromptSubmit")
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt":"$saver check"}`)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("hook: %v", err)
+		}
+		return string(out)
+	}
+	if out := hook(); !strings.Contains(out, "saverd was uninstalled") || !strings.Contains(out, `"decision":"block"`) {
+		t.Errorf("a hook after the uninstall answered %q; want a block saying saverd was uninstalled", out)
+	}
+	if _, err := os.Stat(sock); err == nil {
+		t.Fatal("a hook after the uninstall started a daemon")
+	}
+	// Installed again: the mark is gone, and the next hook starts the daemon.
+	if _, stderr, code := runBin(t, env, "install", "codex"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "state", "saverd", "uninstalled")); err == nil {
+		t.Error("install left the uninstall's mark")
+	}
+	t.Cleanup(func() { runBin(t, env, "stop") })
+	if out := hook(); !strings.Contains(out, `"decision":"block"`) || strings.Contains(out, "uninstalled") || strings.Contains(out, "did not answer") {
+		t.Errorf("a hook after the install answered %q; want the daemon's answer", out)
+	}
 }

@@ -85,7 +85,17 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, daemon string) int {
 	if plugin {
 		build = PluginFrame
 	}
+	var declined *declinedLaunch
+	if !plugin && daemon != "" {
+		if declined = uninstalled(harness); declined != nil {
+			daemon = ""
+		}
+	}
 	out, err := ask(paths.Socket(), build(harness, event, payload), WaitsFor(event, payload), daemon, true)
+	if declined != nil && usersock.Absent(err) {
+		declined.err = err
+		err = declined
+	}
 	if err != nil {
 		refused(err)
 		hookLog("%s: %v", event, err)

@@ -112,3 +112,53 @@ func TestPluginStandsDown(t *testing.T) {
 		t.Error("hasSaverdHooks")
 	}
 }
+
+// TestUninstalledStartsNoDaemon: after an uninstall's mark, a hook whose harness's settings name none of
+// saverd's hooks starts no daemon (and a command typed says why); with hooks in any of its settings
+// files, or no mark, it may start one as before.
+func TestUninstalledStartsNoDaemon(t *testing.T) {
+	dir := noDaemon(t)
+	if d := uninstalled("codex"); d != nil {
+		t.Fatalf("no mark: declined %v", d)
+	}
+	mark := filepath.Join(dir, "state", "saverd", "uninstalled")
+	if err := os.MkdirAll(filepath.Dir(mark), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mark, []byte("uninstalled\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := uninstalled("codex")
+	if d == nil || d.mark != mark || len(d.files) != 2 || !strings.Contains(d.Error(), filepath.Join(dir, "codex", "hooks.json")) {
+		t.Fatalf("mark, no hooks: declined %+v", d)
+	}
+	// The launcher: a program that leaves a file when it is started.
+	started := filepath.Join(dir, "started")
+	launcher := filepath.Join(dir, "saverd")
+	if err := os.WriteFile(launcher, []byte("#!/bin/sh\ntouch '"+started+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	Run([]string{"--harness", "codex", "UserPromptSubmit"}, strings.NewReader(`{"session_id":"s","cwd":"/p","prompt":"$saver check"}`), &out, launcher)
+	if _, err := os.Stat(started); err == nil {
+		t.Error("a hook after the uninstall started the daemon")
+	}
+	if !strings.Contains(out.String(), "saverd was uninstalled") {
+		t.Errorf("answer %q; want the block to say saverd was uninstalled", out.String())
+	}
+	for _, f := range []string{filepath.Join(dir, "codex", "hooks.json"), filepath.Join(dir, "proj", ".codex", "hooks.json")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"saverd-hook hook --harness codex Stop"}]}]}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if d := uninstalled("codex"); d != nil {
+			t.Errorf("hooks in %s: declined %v", f, d)
+		}
+		os.Remove(f)
+	}
+	if d := uninstalled("claude-code"); d == nil {
+		t.Error("the mark holds for Claude Code's hooks too")
+	}
+}

@@ -67,3 +67,14 @@ func ForksLog() (string, error) {
 	}
 	return filepath.Join(d, "forks.jsonl"), nil
 }
+
+// Uninstalled is the mark `saverd uninstall` leaves when nothing uses saverd any more, and `saverd
+// install` takes away: a hook a client still runs from memory (Codex's app-server keeps the hooks it
+// loaded until it exits) then starts no daemon unless its settings name saverd's hooks again.
+func Uninstalled() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "uninstalled"), nil
+}
