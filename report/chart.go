@@ -154,8 +154,13 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
+// money is a chart's dollar figure: cents, and a tenth of a cent below a dollar where cents would round
+// it (a day's $0.093, not $0.09), so an axis's $0.20 and $0.10 keep the $0.00 beside them in step.
 func money(v float64) string {
-	if v != 0 && v < 1 {
+	if v > 0 && v < 0.0005 {
+		return "<$0.001" // not $0.000: it cost something
+	}
+	if v != 0 && v < 1 && math.Abs(v*100-math.Round(v*100)) > 1e-9 {
 		return "$" + strconv.FormatFloat(v, 'f', 3, 64)
 	}
 	return "$" + strconv.FormatFloat(v, 'f', 2, 64)

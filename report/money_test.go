@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestReportDollars: the page writes dollars as every figure saverd shows a person does (textout.Cents):
 // a net that cost more than it saved reads "−$0.01", as in the pane, never "$-0.01".
@@ -14,5 +17,23 @@ func TestReportDollars(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// TestChartMoney: a chart's dollars are cents, with a tenth of a cent below a dollar only where cents
+// would round the figure, so an axis's labels share their decimals.
+func TestChartMoney(t *testing.T) {
+	for v, want := range map[float64]string{0: "$0.00", 0.2: "$0.20", 0.1: "$0.10", 0.25: "$0.25", 0.093: "$0.093",
+		0.0125: "$0.013", 0.0004: "<$0.001", 1.5: "$1.50", 12.345: "$12.35"} {
+		if got := money(v); got != want {
+			t.Errorf("money(%v) = %q, want %q", v, got, want)
+		}
+	}
+	var got []string
+	for _, l := range yAxis(niceCeil(0.18), money) {
+		got = append(got, l.Text)
+	}
+	if strings.Join(got, " ") != "$0.00 $0.10 $0.20" {
+		t.Errorf("the axis of a $0.18 day: %q", got)
 	}
 }
