@@ -123,7 +123,7 @@ func harnessOf(p *HookParams) (harness.Live, error) {
 // answerHook applies one hook's payload to its session and answers it.
 func (s *Server) answerHook(ctx context.Context, live harness.Live, p HookParams, pl bridge.Payload, late bool) (any, error) {
 	now := s.now(nil)
-	sess, err := s.hookSession(live, p, pl, now)
+	sess, started, err := s.hookSession(live, p, pl, now)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (s *Server) answerHook(ctx context.Context, live harness.Live, p HookParams
 		return HookResult{}, nil
 	}
 	sess.bridge.plugin.Store(p.Plugin)
-	ans := s.hookEvent(ctx, sess, pl, now, late)
+	ans := s.hookEvent(ctx, sess, pl, hookAt{now: now, late: late, started: started})
 	if late { // the toasts wait for an answer someone reads
 		if ans.Empty() {
 			return HookResult{}, nil
@@ -145,18 +145,15 @@ func (s *Server) answerHook(ctx context.Context, live harness.Live, p HookParams
 }
 
 // hookSession finds the session a hook is for, starting it (with its transcript adopted) when the
-// daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session. nil for a
-// SessionEnd of a session it does not hold.
-func (s *Server) hookSession(live harness.Live, p HookParams, pl bridge.Payload, now int64) (*Session, error) {
+// daemon does not hold it: a new session, a resume, or a daemon that restarted mid-session; started
+// says this hook started it. nil for a SessionEnd of a session it does not hold.
+func (s *Server) hookSession(live harness.Live, p HookParams, pl bridge.Payload, now int64) (*Session, bool, error) {
 	sess, started, err := s.joinOrStart(live, p, pl, now)
 	if sess == nil || err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s.seen(sess)
-	if pl.Event == bridge.SessionStart && !started {
-		sess.event(func() { sess.restart(pl) })
-	}
-	return sess, nil
+	return sess, started, nil
 }
 
 // joining is a session a hook is starting: the hooks of the same session that come meanwhile wait for
@@ -229,6 +226,7 @@ func (s *Server) startBridged(live harness.Live, p HookParams, pl bridge.Payload
 					b.model = u.Model
 				}
 				b.read = next
+				b.publishRead()
 			}
 		}
 	}
@@ -296,7 +294,7 @@ func (sess *Session) compacted() {
 // hooked is what every hook's event begins with, before its own work: the model the payload names
 // (Codex names it on every hook: the judge's fork runs the same one), and the end of a compaction (any
 // hook but the three of a compaction comes after it, so the next of those is a new one). Called under the
-// lock, in the hook's one event (its first, for a hook that takes more than one).
+// lock, in the hook's one event.
 func (sess *Session) hooked(pl bridge.Payload) {
 	if pl.Model != "" {
 		sess.bridge.model = pl.Model
@@ -317,6 +315,7 @@ func (sess *Session) restart(pl bridge.Payload) {
 		// Another log: what it holds is this session's past, read before the daemon saw it.
 		b.transcript, b.read, b.ended = pl.TranscriptPath, bridge.Cursor{Off: bridge.Size(pl.TranscriptPath)}, false
 		b.publish()
+		b.publishRead()
 	}
 	switch pl.Source {
 	case "clear":
@@ -326,40 +325,42 @@ func (sess *Session) restart(pl bridge.Payload) {
 	}
 }
 
-// hookEvent applies one hook to its session and answers it. A late hook's (HookParams.ReadBy) event is
-// recorded, but nothing is delivered for it and no saverd command runs: nobody reads its answer.
-func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
-	switch pl.Event {
-	case bridge.PreToolUse, bridge.PostToolUse, bridge.PostToolUseFailure:
-		// A tool call's hook is one event, hooked in it: they come hundreds of times a turn.
-	default:
-		sess.event(func() { sess.hooked(pl) })
-	}
+// hookAt is when a hook came and how: its time, whether it was read after its hook stopped waiting
+// (HookParams.ReadBy), and whether it started its session.
+type hookAt struct {
+	now     int64
+	late    bool
+	started bool
+}
+
+// hookEvent applies one hook to its session, as one ordered event, and answers it; what it reads of a
+// log is read before the event (a `/saver check` that waits for its run takes one more, once the run
+// has ended). A late hook's event is recorded, but nothing is delivered for it and no saverd command
+// runs: nobody reads its answer.
+func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload, at hookAt) *bridge.Answer {
+	now, late := at.now, at.late
 	switch pl.Event {
 	case bridge.SessionStart:
 		// What the session's context is owed from its start: the notes and standing instructions it does
 		// not hold yet (a new context after a clear or a compaction, a resume into one rebuilt without them).
 		var texts []string
-		sess.event(func() { sess.bridge.unheard(late, func() { texts = sess.owedMain(true) }) })
+		sess.event(func() {
+			if !at.started {
+				sess.restart(pl)
+			}
+			sess.hooked(pl)
+			sess.bridge.unheard(late, func() { texts = sess.owedMain(true) })
+		})
 		return bridge.Context(bridge.SessionStart, texts)
 	case bridge.UserPromptSubmit:
-		s.lateUsage(sess, now, true) // the last turn's, before this prompt's command or turn
-		if name, args, ok := bridge.SaverArgs(pl.Prompt); ok {
-			if late {
-				s.log.Warn().Str("sessionId", sess.id).Str("prompt", pl.Prompt).Msg("hook: a saverd command read after its hook stopped waiting; not run")
-				return sess.bridge.live.BlockPrompt("ContextSaver: saverd read " + strings.TrimSpace(pl.Prompt) +
-					" after its hook had stopped waiting (the daemon was stopped or too busy), so it did not run it: type it again")
-			}
-			sess.bridge.typedCommand(name)
-			return sess.bridge.live.BlockPrompt(s.saverTyped(ctx, sess, args, now))
-		}
-		return bridge.Context(pl.Event, sess.typedPrompt(pl, now, late))
+		return s.promptHook(ctx, sess, pl, now, late)
 	case bridge.PreToolUse:
 		return sess.preToolUse(pl, now, late)
 	case bridge.PostToolUse, bridge.PostToolUseFailure:
 		return s.postToolUse(sess, pl, now, late)
 	case bridge.SubagentStart:
 		sess.event(func() {
+			sess.hooked(pl)
 			sess.bridge.agents[pl.AgentID] = now
 			sess.bridge.publish()
 			sess.dispatch(state.AgentStart{AgentID: pl.AgentID})
@@ -369,14 +370,16 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 	case bridge.Stop:
 		s.stop(sess, pl, now)
 	case bridge.PreCompact, bridge.PostCompact:
-		sess.event(sess.compacted)
+		sess.event(func() {
+			sess.hooked(pl)
+			sess.compacted()
+		})
 	case bridge.SessionEnd:
 		// The harness gives SessionEnd hooks little time: answered at once, flushed in the background.
 		// The session stays for a resume; the daemon's idle exit lets it go.
-		s.lateUsage(sess, now, true)
 		var transcript string
 		var saver *agentlog.Saver
-		sess.event(func() {
+		s.lateEvent(sess, pl, now, func() {
 			transcript = sess.bridge.transcript
 			saver = saverOf(sess.st)
 		})
@@ -387,4 +390,27 @@ func (s *Server) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload
 		})
 	}
 	return nil
+}
+
+// promptHook is UserPromptSubmit, as one event after the last turn's late usage: a `/saver …` line
+// typed runs the command and blocks the line with its reply; any other prompt starts a turn and carries
+// the notes and the standing fixes.
+func (s *Server) promptHook(ctx context.Context, sess *Session, pl bridge.Payload, now int64, late bool) *bridge.Answer {
+	name, args, typed := bridge.SaverArgs(pl.Prompt)
+	if !typed {
+		var out []string
+		s.lateEvent(sess, pl, now, func() { out = sess.typedPrompt(pl, now, late) })
+		return bridge.Context(pl.Event, out)
+	}
+	if late {
+		s.lateEvent(sess, pl, now, func() {})
+		s.log.Warn().Str("sessionId", sess.id).Str("prompt", pl.Prompt).Msg("hook: a saverd command read after its hook stopped waiting; not run")
+		return sess.bridge.live.BlockPrompt("ContextSaver: saverd read " + strings.TrimSpace(pl.Prompt) +
+			" after its hook had stopped waiting (the daemon was stopped or too busy), so it did not run it: type it again")
+	}
+	sess.bridge.typedCommand(name)
+	var reply string
+	var wait chan struct{}
+	s.lateEvent(sess, pl, now, func() { reply, wait = sess.saverTyped(args, now) })
+	return sess.bridge.live.BlockPrompt(s.saverReply(ctx, sess, reply, wait))
 }

@@ -14,71 +14,67 @@ import (
 )
 
 // typedPrompt is a prompt that is no `/saver` command: a turn starts, and the prompt carries the notes
-// and the standing fixes.
-func (sess *Session) typedPrompt(pl bridge.Payload, now int64, late bool) []string {
+// and the standing fixes. Called under the lock.
+func (sess *Session) typedPrompt(pl bridge.Payload, now int64, late bool) (out []string) {
 	kind := "composer"
 	if bridge.IsTaskNotification(pl.Prompt) {
 		kind = "task"
 	}
-	var out []string
-	sess.event(func() {
-		b := sess.bridge
-		// A subagent's task notification that comes while a turn runs is part of that turn, which one Stop
-		// ends: starting a turn there would leave the calls made before it out of every turn's usage.
-		if kind != "task" || !b.turnOpen {
-			b.turnAt, b.turnOpen, b.ended = now, true, false
-			sess.dispatch(turnStartAction(now))
-		}
-		b.unheard(late, func() { out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now) })
-	})
+	b := sess.bridge
+	// A subagent's task notification that comes while a turn runs is part of that turn, which one Stop
+	// ends: starting a turn there would leave the calls made before it out of every turn's usage.
+	if kind != "task" || !b.turnOpen {
+		b.turnAt, b.turnOpen, b.ended = now, true, false
+		b.publishRead()
+		sess.dispatch(turnStartAction(now))
+	}
+	b.unheard(late, func() { out = sess.promptSubmit(PromptSubmitParams{Text: pl.Prompt, Origin: &Origin{Kind: kind}}, now) })
 	return out
 }
 
-// saverTyped runs `/saver …` typed in the prompt box; its reply is what the person reads. `/saver`
-// alone shows the pane as text; `/saver check` waits for its run and shows the cards it found.
-func (s *Server) saverTyped(ctx context.Context, sess *Session, args string, now int64) string {
+// saverTyped runs `/saver …` typed in the prompt box, in the hook's event: its reply is what the person
+// reads. `/saver` alone shows the pane as text; a `/saver check` whose run is in flight answers the
+// channel the run's end closes, which saverReply waits on. Called under the lock.
+func (sess *Session) saverTyped(args string, now int64) (reply string, wait chan struct{}) {
 	switch firstField(args) {
 	case "", "rules":
-		var text string
-		sess.event(func() { text = sess.paneText() })
-		return joinText(joinText(sess.takeMail()...), text)
+		return sess.paneText(), nil
 	case "check":
-		var reply string
-		var wait chan struct{}
-		sess.event(func() {
-			reply = sess.saver(args, now)
-			if sess.st.Judge.InFlight || sess.st.Judge.Running {
-				wait = make(chan struct{})
-				sess.runWaiters = append(sess.runWaiters, wait)
-			}
-		})
-		if wait == nil {
-			return joinText(joinText(sess.takeMail()...), reply)
-		}
-		limit := s.opt.CheckWait
-		if limit == 0 {
-			limit = DefaultCheckWait
-		}
-		timer := time.NewTimer(limit)
-		defer timer.Stop()
-		select {
-		case <-wait:
-		case <-timer.C:
-			return reply + "\nContextSaver: still checking — the cards will show on `" + sess.command() + "` and in the next answers"
-		case <-ctx.Done():
-			return reply
-		}
-		var pane string
-		sess.event(func() { pane = sess.paneText() })
-		return joinText(joinText(sess.takeMail()...), pane)
-	}
-	var reply string
-	sess.event(func() {
-		sess.replyTells = true
-		defer func() { sess.replyTells = false }()
 		reply = sess.saver(args, now)
-	})
-	return joinText(joinText(sess.takeMail()...), reply)
+		if sess.st.Judge.InFlight || sess.st.Judge.Running {
+			wait = make(chan struct{})
+			sess.runWaiters = append(sess.runWaiters, wait)
+		}
+		return reply, wait
+	}
+	sess.replyTells = true
+	defer func() { sess.replyTells = false }()
+	return sess.saver(args, now), nil
+}
+
+// saverReply is what the person reads of a `/saver` line typed: the toasts it made, then its reply. A
+// check that waits for its run shows the pane once the run has ended, drawn in one more event (the run's
+// answer is its own); past CheckWait, the reply and where the cards will show.
+func (s *Server) saverReply(ctx context.Context, sess *Session, reply string, wait chan struct{}) string {
+	if wait == nil {
+		return joinText(joinText(sess.takeMail()...), reply)
+	}
+	limit := s.opt.CheckWait
+	if limit == 0 {
+		limit = DefaultCheckWait
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-wait:
+	case <-timer.C:
+		return reply + "\nContextSaver: still checking — the cards will show on `" + sess.command() + "` and in the next answers"
+	case <-ctx.Done():
+		return reply
+	}
+	var pane string
+	sess.event(func() { pane = sess.paneText() })
+	return joinText(joinText(sess.takeMail()...), pane)
 }
 
 // paneText is the pane drawn as text, its commands as the harness's person types them. Called under the
@@ -166,6 +162,7 @@ func (s *Server) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 		}
 	}
 	sess.event(func() {
+		sess.hooked(pl)
 		started, ok := sess.bridge.agents[pl.AgentID]
 		delete(sess.bridge.agents, pl.AgentID)
 		sess.bridge.publish()
@@ -187,9 +184,15 @@ func (s *Server) stop(sess *Session, pl bridge.Payload, now int64) {
 	b := sess.bridge
 	b.readMu.Lock()
 	defer b.readMu.Unlock()
-	u, next := s.readOn(sess)
+	r := s.readOn(sess)
 	sess.event(func() {
-		b.read, b.turnOpen, b.ended = next, false, true
+		sess.hooked(pl)
+		var u bridge.Usage
+		if b.current(r) {
+			u, b.read = r.u, r.next
+		}
+		b.turnOpen, b.ended = false, true
+		b.publishRead()
 		if u.Model != "" {
 			b.model = u.Model
 		}

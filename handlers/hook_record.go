@@ -59,9 +59,15 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 		band.PaneOpen = false
 		text, _, _ = strings.Cut(textview.BandAs(band, width, sess.command()), "\n")
 	}
-	var late bool
+	// The band counts a turn's last call, written after its Stop: read unless another read of the
+	// session is under way (the line is drawn from what is known, and drawn again a second later).
+	b := sess.bridge
+	var r logRead
+	if b.readMu.TryLock() {
+		defer b.readMu.Unlock()
+		r = s.lateRead(sess)
+	}
 	sess.event(func() {
-		b := sess.bridge
 		if in.Model != nil && in.Model.ID != "" {
 			b.model = in.Model.ID
 		}
@@ -69,14 +75,9 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 			b.window = *in.ContextWindow.Size
 			sess.dispatch(state.UsageSample{Usage: state.Usage{Window: b.window}, Now: now})
 		}
-		if late = b.lateDue(); !late {
-			draw()
-		}
+		sess.applyLate(r, now)
+		draw()
 	})
-	if late { // the band counts a turn's last call, written after its Stop
-		s.lateUsage(sess, now, false)
-		sess.event(draw)
-	}
 	return TextResult{Text: &text}, nil
 }
 

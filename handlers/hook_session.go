@@ -32,9 +32,12 @@ type bridged struct {
 	model      string
 	window     int64
 	// read is where the hooks' reading of the transcript stopped (hook_usage.go); readMu is held across
-	// one read and what it updates, so two reads never count the same lines.
+	// one read and the event that applies it, so two reads never count the same lines. pos is the
+	// transcript, read and ended as a hook reads them before it takes the lock, published under the lock
+	// whenever one changes (publishRead). Any goroutine may read pos.
 	read   bridge.Cursor
 	readMu sync.Mutex
+	pos    atomic.Pointer[readPos]
 	// ended: a Stop ended the last turn and no prompt began the next, so the lines after read are that
 	// turn's, written after its Stop.
 	ended    bool
@@ -72,6 +75,7 @@ func newBridged(live harness.Live, p bridge.Payload) *bridged {
 	b := &bridged{live: live, transcript: p.TranscriptPath, cwd: p.Cwd, model: p.Model,
 		spawns: map[string]string{}, agents: map[string]int64{}, calls: map[string]int64{}}
 	b.publish()
+	b.publishRead()
 	return b
 }
 

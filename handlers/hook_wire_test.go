@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/rpc"
 )
@@ -116,41 +115,3 @@ func FuzzHookReaders(f *testing.F) {
 
 // jsonscanAt is a scanner over params as the frame's pass meets them, one level down.
 func jsonscanAt(params string) jsonscan.Scanner { return jsonscan.NewAt([]byte(params), 1) }
-
-// TestToolHookIsOneEvent: a tool call's hook takes its session's lock once, as one ordered event, the
-// model a Codex hook names and the end of a compaction included; any other hook begins with one event
-// for those two (hooked), then its own.
-func TestToolHookIsOneEvent(t *testing.T) {
-	for _, c := range []struct {
-		name, harness, event string
-		fields               map[string]any
-		want                 uint64
-	}{
-		{"Claude Code PostToolUse", "claude-code", bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"},
-			"tool_use_id": "t1", "tool_response": map[string]any{"stdout": "a\n"}}, 1},
-		{"Codex PostToolUse", "codex", bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"},
-			"tool_use_id": "t1", "tool_response": "a\n", "model": "gpt-5.5", "turn_id": "u1"}, 1},
-		{"PostToolUseFailure", "claude-code", bridge.PostToolUseFailure, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "false"},
-			"tool_use_id": "t1", "error": "exit 1"}, 1},
-		{"PreToolUse of an Agent", "claude-code", bridge.PreToolUse, map[string]any{"tool_name": "Agent", "tool_input": map[string]any{"prompt": "look"}, "tool_use_id": "t1"}, 1},
-		{"SubagentStart", "claude-code", bridge.SubagentStart, map[string]any{"agent_id": "a1"}, 2},
-		{"PreCompact", "claude-code", bridge.PreCompact, map[string]any{"trigger": "auto"}, 2},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			h := newHookHarness(t)
-			if _, err := h.sendErr(c.harness, bridge.SessionStart, map[string]any{"source": "startup"}); err != nil {
-				t.Fatal(err)
-			}
-			sess := h.session()
-			var before, after uint64
-			sess.event(func() { before = sess.events })
-			if _, err := h.sendErr(c.harness, c.event, c.fields); err != nil {
-				t.Fatal(err)
-			}
-			sess.event(func() { after = sess.events })
-			if got := after - before - 1; got != c.want {
-				t.Errorf("%s took %d events, want %d", c.event, got, c.want)
-			}
-		})
-	}
-}
