@@ -14,9 +14,9 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
-	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/logset"
 	"github.com/saverd/saverd/prices"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/detect"
 	"github.com/saverd/saverd/state/intake"
@@ -131,7 +131,7 @@ func Run(ctx context.Context, o Options, target Target) (Audit, error) {
 func Replay(tr agentlog.Transcript, window int64, tab *prices.Table) *state.State {
 	st := state.New(tr.Cwd, window)
 	if tr.Model != "" {
-		state.Reduce(st, handlers.PriceOf(handlers.TablePrices{Table: tab}, tr.Model, lastTurnEnd(tr)))
+		state.Reduce(st, session.PriceOf(session.TablePrices{Table: tab}, tr.Model, lastTurnEnd(tr)))
 	}
 	rows := intake.AdoptRows(tr.Messages)
 	for i := range rows {

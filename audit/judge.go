@@ -8,10 +8,10 @@ import (
 
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/forkcmd"
-	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/prices"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
 	"github.com/saverd/saverd/state/view"
@@ -84,12 +84,12 @@ func runJudgeFork(ctx context.Context, timeout time.Duration, tr agentlog.Transc
 }
 
 // forkCost is a fork's usage at model's price now (the fork just ran), its cache creation as 5-minute
-// writes, as the daemon prices its own forks (handlers.TablePrices); nil when the model has no price.
+// writes, as the daemon prices its own forks (session.TablePrices); nil when the model has no price.
 func forkCost(tab *prices.Table, model string, u state.JudgeUsage) *float64 {
 	if model == "" {
 		return nil
 	}
-	usd, ok := handlers.TablePrices{Table: tab}.Cost(model, time.Now(), u)
+	usd, ok := session.TablePrices{Table: tab}.Cost(model, time.Now(), u)
 	if !ok {
 		return nil
 	}

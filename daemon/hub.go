@@ -14,6 +14,7 @@ import (
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/all"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // hub is the handlers' Host for the socket daemon, which many connections share: short-lived hook
@@ -112,7 +113,7 @@ func (h *hub) Notify(method string, params any) {
 }
 
 // Unavailable says why req cannot fork now: no connected host forks, and the fork command cannot run.
-func (h *hub) Unavailable(req handlers.ForkRequest) error {
+func (h *hub) Unavailable(req session.ForkRequest) error {
 	h.mu.Lock()
 	for _, forks := range h.hosts {
 		if forks {
@@ -128,7 +129,7 @@ func (h *hub) Unavailable(req handlers.ForkRequest) error {
 	return forkcmd.Available(cfg, all.Fork(harness.ID(req.Harness)), forkcmd.Request{Harness: req.Harness, SessionID: req.SessionID, Cwd: req.Cwd, Model: req.Model})
 }
 
-func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
+func (h *hub) Fork(ctx context.Context, req session.ForkRequest) (*session.ForkResult, error) {
 	h.mu.Lock()
 	var host *rpc.Conn
 	for c, forks := range h.hosts {
@@ -156,11 +157,11 @@ func (h *hub) Fork(ctx context.Context, req handlers.ForkRequest) (*handlers.For
 			h.log.Warn().Err(err).Str("session", req.SessionID).Msg("fork not in the forks log")
 		}
 	}
-	out := handlers.ForkResult{Text: res.Text, Usage: res.Usage, Model: res.Model}
+	out := session.ForkResult{Text: res.Text, Usage: res.Usage, Model: res.Model}
 	if err != nil {
 		h.log.Warn().Err(err).Str("session", req.SessionID).Str("purpose", req.Purpose).Msg("fork failed")
 		if res.Spent() {
-			return nil, &handlers.SpentError{Err: err, Spent: out}
+			return nil, &session.SpentError{Err: err, Spent: out}
 		}
 		return nil, err
 	}

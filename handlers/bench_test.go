@@ -6,21 +6,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/saverd/saverd/internal/fullsession"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
 )
 
 // nopHost answers nothing and drops every notification.
 type nopHost struct{}
 
-func (nopHost) Fork(context.Context, ForkRequest) (*ForkResult, error) { return nil, nil }
-func (nopHost) Notify(string, any)                                     {}
+func (nopHost) Fork(context.Context, session.ForkRequest) (*session.ForkResult, error) {
+	return nil, nil
+}
+func (nopHost) Notify(string, any) {}
 
 // memRegistry is an in-memory Registry.
 type memRegistry struct{ values map[string]any }
@@ -47,7 +48,7 @@ func fullServerWith(tb testing.TB, initialize string) *Server {
 	if err := reg.Update(state.StoreKey("/p"), func(any) (any, error) { return fullsession.Patterns(), nil }); err != nil {
 		tb.Fatal(err)
 	}
-	srv := New(Options{Store: reg})
+	srv := New(session.Options{Store: reg})
 	srv.SetHost(nopHost{})
 	ctx := context.Background()
 	must := func(method string, params string) {
@@ -110,41 +111,6 @@ func BenchmarkTurnComplete(b *testing.B) {
 // call's command or Grep input beside its row costs the tool call's path.
 func BenchmarkHandleToolCallDetectors(b *testing.B) {
 	benchToolCalls(b, fullServerWith(b, `{"capabilities":{"fork":false},"detectors":true}`))
-}
-
-// BenchmarkViewPaneRules is view.pane with three decided cards whose rules are looked up in their file:
-// the cost of never offering a rule twice (one read and one compare per rule), against no file at all.
-func BenchmarkViewPaneRules(b *testing.B) {
-	for _, n := range []int{0, 200} {
-		b.Run(strconv.Itoa(n)+" lines", func(b *testing.B) {
-			h := newHarness(b, nil)
-			if n > 0 {
-				lines := "## ContextSaver\n"
-				for i := 0; i < n; i++ {
-					lines += "- a rule the project already keeps, number " + strconv.Itoa(i) + "\n"
-				}
-				if err := os.WriteFile(filepath.Join(h.cwd, "CLAUDE.md"), []byte(lines), 0o644); err != nil {
-					b.Fatal(err)
-				}
-			}
-			h.cards(threeFindings())
-			for i := 0; i < 3; i++ {
-				h.saver("fix 1")
-			}
-			if arts := h.pane().Artifacts; len(arts) != 3 {
-				b.Fatalf("%d rules offered, want 3", len(arts))
-			}
-			params := json.RawMessage(`{"sessionId":"s"}`)
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := h.srv.Handle(ctx, rpc.Request{Method: "view.pane", Params: params}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
 }
 
 // BenchmarkConnToolCall is tool.call through an rpc.Conn on a full session, frames back to back as a

@@ -1,14 +1,9 @@
-// Package handlers is saverd's hook layer: one file per hook family, each doing in its method what the
-// ContextSaver plugin did in the matching hook. It keeps the session table, applies every event to its
-// session in wire order through the pure reducer in state/, starts judge and process runs in the
-// background through the host's model fork, reads the journals and scripts ContextSaver read through its
-// host, writes the lasting rules, and keeps the per-project registry in the store.
-//
-// Ordering: rpc delivers requests one at a time in wire order, and every change to a session happens
-// under that session's lock, so a view sees every event sent before it. Background work (a fork, a
-// journal read) never holds the lock while it waits; its result re-enters as one more ordered event.
-//
-// Panics: every state change goes through Session.apply (a tool call's row through Session.applyRow),
-// which journals the action since the last snapshot. A handler that panics is rolled back by replaying the journal onto the snapshot, so the
-// session is exactly as it was before the event that failed.
+// Package handlers is saverd's JSON-RPC methods: the adapter over the session API (package session). It
+// keeps the method table (server.go), decodes each method's params and refuses the values no host can
+// mean (params_check.go), reads tool.call's and a hook's params in the frame's own pass
+// (tool_call_wire.go, hook_wire.go: rpc.Options.ParamsReaders), makes one call of the session API, and
+// answers its result, or its error with the code protocol.md's "Errors" gives it (errors.go). What a
+// method does to a session is session's; here is only how the wire reaches it: tool.call's rpc.Then
+// (the answer before the recording), impact's rpc.Later, the hook's harness and payload, the
+// `shutdown` and `exit` of the connection.
 package handlers

@@ -1,9 +1,10 @@
 package handlers
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // saverd's own error codes, from the range JSON-RPC reserves for servers (protocol.md, "Errors"). The
@@ -17,17 +18,28 @@ const (
 	CodeRequestFailed int64 = -32003
 )
 
-// unknownSession is the -32001 answer for session id: the host is to call session.start first.
-func unknownSession(id string) *rpc.Error {
-	return rpc.Errorf(CodeUnknownSession, "unknown sessionId %q: call session.start first", id)
-}
-
 // serverShuttingDown is the -32002 answer.
 func serverShuttingDown() *rpc.Error {
 	return rpc.NewError(CodeServerShuttingDown, "server shutting down")
 }
 
-// requestFailed is a -32003 answer with the given message.
-func requestFailed(format string, args ...any) *rpc.Error {
-	return rpc.NewError(CodeRequestFailed, fmt.Sprintf(format, args...))
+// codes are the answers to the session API's errors, by kind.
+var codes = map[session.Kind]int64{
+	session.Invalid:        rpc.CodeInvalidParams,
+	session.UnknownSession: CodeUnknownSession,
+	session.Failed:         CodeRequestFailed,
+}
+
+// wireError is err as the wire answers it: a session API error with its kind's code and its words;
+// anything else (the rpc layer's own, nil) as it is.
+func wireError(err error) error {
+	var serr *session.Error
+	if !errors.As(err, &serr) {
+		return err
+	}
+	code, ok := codes[serr.Kind]
+	if !ok {
+		code = rpc.CodeInternalError
+	}
+	return &rpc.Error{Code: code, Message: serr.Message}
 }

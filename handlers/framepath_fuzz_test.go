@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // lockedBuffer is the daemon's output, written by the connection and read by the test.
@@ -74,7 +75,7 @@ func servePipes(t *testing.T, srv *Server) (in *io.PipeWriter, lines <-chan stri
 func (h connHost) Notify(method string, params any) {
 	_ = h.c.Notify(context.Background(), method, params)
 }
-func (h connHost) Fork(context.Context, ForkRequest) (*ForkResult, error) {
+func (h connHost) Fork(context.Context, session.ForkRequest) (*session.ForkResult, error) {
 	return nil, nil // a cold answer: a fuzzed host answers no fork
 }
 
@@ -135,7 +136,7 @@ func serveFrames(t *testing.T, cwd string, stream []byte, opt rpc.Options) (*Ser
 // serveFramesFrom is serveFrames reading the stream from r.
 func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*Server, []byte) {
 	t.Helper()
-	srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	srv := New(session.Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"` + cwd + `"}`)}); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // FuzzHandle sends arbitrary params to every method of a live session: the daemon answers each with a
@@ -27,7 +28,7 @@ func FuzzHandle(f *testing.F) {
 		f.Add(uint8(i), []byte(s))
 	}
 	methods := make([]string, 0)
-	srv := New(Options{Synchronous: true})
+	srv := New(session.Options{Synchronous: true})
 	for m := range srv.table {
 		if m != "exit" && m != "shutdown" && m != "impact.query" && m != "impact.pending" {
 			methods = append(methods, m)
@@ -38,7 +39,7 @@ func FuzzHandle(f *testing.F) {
 		if !json.Valid(params) {
 			return // the rpc layer answers a frame that is not JSON before any handler sees it
 		}
-		srv := New(Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}})
+		srv := New(session.Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}})
 		srv.SetHost(nopHost{})
 		ctx := context.Background()
 		if _, err := srv.Handle(ctx, rpc.Request{Method: "initialize", Params: json.RawMessage(`{"capabilities":{"fork":true}}`)}); err != nil {

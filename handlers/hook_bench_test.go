@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // hookFrame is one `hook` request frame, with a Content-Length header as saverd-hook sends it, carrying a Claude Code PostToolUse of a Bash call whose
@@ -65,7 +66,7 @@ func (r *repeatFrames) Read(p []byte) (int, error) {
 //	go test -run '^$' -bench Hook20MB -benchmem ./handlers
 func BenchmarkHook20MB(b *testing.B) {
 	frame := hookFrame(b, 20<<20)
-	srv := New(Options{ForkAlways: true})
+	srv := New(session.Options{ForkAlways: true})
 	conn := rpc.NewConn(&repeatFrames{frame: frame, n: b.N}, io.Discard, rpc.Options{Framing: rpc.FramingHeader, ParamsReaders: ParamsReaders()})
 	b.SetBytes(int64(len(frame)))
 	b.ReportAllocs()
@@ -73,9 +74,11 @@ func BenchmarkHook20MB(b *testing.B) {
 	conn.Serve(context.Background(), srv.HandleConn)
 	<-conn.Done()
 	b.StopTimer()
-	sess := srv.sessions["big"]
-	var rows int
-	sess.event(func() { rows = len(sess.st.Rows) })
+	sess, err := srv.Sessions().Session("big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := len(sess.State().Rows)
 	if rows != min(b.N, 2000) {
 		b.Fatalf("the session holds %d rows after %d hooks, want one a hook", rows, b.N)
 	}

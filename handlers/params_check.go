@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
 )
 
@@ -11,24 +12,31 @@ import (
 // store directory (the rules would be written under wherever the daemon was started). decode refuses them,
 // naming the member, as it refuses a member of the wrong type; params with no check accept any value.
 
-// checked is params that check their own values once decoded.
-type checked interface{ check() error }
-
-func (h Hook) check() error { return atLeastZero("at", h.At) }
-
-func (p InitializeParams) check() error {
-	if p.StoreDir != "" && !filepath.IsAbs(p.StoreDir) {
-		return rpc.InvalidParams("params.storeDir: want an absolute path, got %q", p.StoreDir)
+// check refuses the values of decoded params no host can mean: every session method's `at`, and what
+// each method's own members must be. tool.call's at is checked with the session (session.Table.CallOf),
+// where both of its readers come, so the one-pass reader and the full decoder answer a bad one alike.
+func check(v any) error {
+	switch p := v.(type) {
+	case session.ToolCallParams:
+		return nil
+	case session.InitializeParams:
+		if p.StoreDir != "" && !filepath.IsAbs(p.StoreDir) {
+			return rpc.InvalidParams("params.storeDir: want an absolute path, got %q", p.StoreDir)
+		}
+		return nil
+	case session.SessionStartParams:
+		return checkStart(p)
+	case session.TurnCompleteParams:
+		return checkTurn(p)
+	}
+	if h, ok := v.(interface{ Ref() session.Hook }); ok {
+		return atLeastZero("at", h.Ref().At)
 	}
 	return nil
 }
 
-// check: tool.call's at is checked with the session (answerToolCall), where both of its readers come,
-// so the one-pass reader and the full decoder answer a bad one alike.
-func (ToolCallParams) check() error { return nil }
-
-func (p SessionStartParams) check() error {
-	if err := p.Hook.check(); err != nil {
+func checkStart(p session.SessionStartParams) error {
+	if err := atLeastZero("at", p.At); err != nil {
 		return err
 	}
 	if p.Cwd != "" && !filepath.IsAbs(p.Cwd) {
@@ -40,8 +48,8 @@ func (p SessionStartParams) check() error {
 	return nil
 }
 
-func (p TurnCompleteParams) check() error {
-	if err := p.Hook.check(); err != nil {
+func checkTurn(p session.TurnCompleteParams) error {
+	if err := atLeastZero("at", p.At); err != nil {
 		return err
 	}
 	if p.DurationMs < 0 {

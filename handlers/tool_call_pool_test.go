@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // TestToolCallReadsReused: tool.calls of two sessions on two connections at once, through the daemon's
@@ -18,7 +19,7 @@ import (
 // array used after it went back to the pool shows as a row with another call's members (and, under
 // -race, as a race); every row must be its own call's.
 func TestToolCallReadsReused(t *testing.T) {
-	srv := New(Options{Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	srv := New(session.Options{Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	sessions := []string{"a", "b"}
 	for _, id := range sessions {
@@ -58,12 +59,11 @@ func TestToolCallReadsReused(t *testing.T) {
 	}
 	wg.Wait()
 	for _, id := range sessions {
-		sess, err := srv.session(id)
+		sess, err := srv.Sessions().Session(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess.mu.Lock()
-		rows := sess.st.Rows
+		rows := sess.State().Rows
 		if len(rows) != calls {
 			t.Errorf("session %s: %d rows, want %d", id, len(rows), calls)
 		}
@@ -76,7 +76,6 @@ func TestToolCallReadsReused(t *testing.T) {
 				t.Errorf("session %s row %d = id %s agent %s tool %s key %s, want %s-t%d %s Read %s", id, i, r.ID, r.Agent, r.Tool, r.Key, id, i, wantAgent, wantKey)
 			}
 		}
-		sess.mu.Unlock()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/saverd/saverd/internal/jsonscan"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state/intake"
 )
 
@@ -18,11 +19,11 @@ import (
 //
 // An `at` is stored in *at (p.At is left nil) and hasAt says whether one was given: at is the caller's,
 // so reading it allocates nothing. The event is built in room (intake.ReadToolEventInto; nil: a new one).
-func readToolCall(raw []byte, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
+func readToolCall(raw []byte, at *int64, room intake.Room) (p session.ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	sc := intake.NewEventScanner(raw)
 	p, e, hasAt, ok = readToolCallValue(&sc, at, room)
 	if !ok || !sc.End() {
-		return ToolCallParams{}, intake.ToolEvent{}, false, false
+		return session.ToolCallParams{}, intake.ToolEvent{}, false, false
 	}
 	return p, e, hasAt, true
 }
@@ -30,16 +31,16 @@ func readToolCall(raw []byte, at *int64, room intake.Room) (p ToolCallParams, e 
 // toolCallRead is tool.call's params as the rpc layer's pass over the frame read them
 // (readToolCallParams), handed to the handler in rpc.Request.Read.
 type toolCallRead struct {
-	p     ToolCallParams
+	p     session.ToolCallParams
 	e     intake.ToolEvent
 	at    int64
 	hasAt bool
 
 	// What runToolCall works out, kept for the recording it leaves for after the answer (RunRest):
 	// held here rather than in a closure of its own.
-	sess    *Session
-	now, ms int64
-	then    rpc.Then
+	sess *session.Session
+	call session.Call
+	then rpc.Then
 
 	// room is the array of the event read before, for the next (see toolCallReads).
 	room intake.Room
@@ -142,7 +143,7 @@ func readToolCallParams(sc *jsonscan.Scanner) (any, bool) {
 }
 
 // readToolCallValue reads the params object at sc (readToolCall), leaving sc after it.
-func readToolCallValue(sc *jsonscan.Scanner, at *int64, room intake.Room) (p ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
+func readToolCallValue(sc *jsonscan.Scanner, at *int64, room intake.Room) (p session.ToolCallParams, e intake.ToolEvent, hasAt, ok bool) {
 	if !sc.Enter() {
 		return p, intake.ToolEvent{}, false, false
 	}

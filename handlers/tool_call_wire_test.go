@@ -10,11 +10,12 @@ import (
 
 	"github.com/saverd/saverd/internal/fullsession"
 	"github.com/saverd/saverd/internal/jsonscan"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state/intake"
 )
 
 // agreeToolCall checks the one-pass reader against the full decoders on raw: whenever readToolCall takes
-// a text, decode[ToolCallParams] and intake.ToolEventFromJSON take it too and read the same session,
+// a text, decode[session.ToolCallParams] and intake.ToolEventFromJSON take it too and read the same session,
 // clock, duration, event and result, and the row built from either is the same. It reports whether the
 // one-pass reader took raw.
 func agreeToolCall(t testing.TB, raw []byte) bool {
@@ -27,7 +28,7 @@ func agreeToolCall(t testing.TB, raw []byte) bool {
 	if hasAt {
 		fast.At = &at
 	}
-	slow, err := decode[ToolCallParams](raw)
+	slow, err := decode[session.ToolCallParams](raw)
 	if err != nil {
 		t.Fatalf("one-pass reader took %s, the full decoder refused it: %v", raw, err)
 	}

@@ -7,8 +7,8 @@ import (
 	"io"
 	"sync"
 
-	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // frameOut prints the frames a replay shows, byte for byte as encoding a map of the frame's members
@@ -98,7 +98,7 @@ func (f *frameOut) write(b []byte) {
 	_, _ = f.w.Write(b)
 }
 
-// hold holds what is printed from now until the returned func is called (handlers.Options.OffLoop:
+// hold holds what is printed from now until the returned func is called (session.Options.OffLoop:
 // around each background run).
 func (f *frameOut) hold() (done func()) {
 	f.mu.Lock()
@@ -129,7 +129,7 @@ func (f *frameOut) flush() {
 func (f *frameOut) notify(method string, params any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ref, isRef := params.(handlers.SessionRef)
+	ref, isRef := params.(session.SessionRef)
 	if isRef && f.refFrame != nil && f.refNote.method == method && f.refNote.session == ref.SessionID {
 		f.write(f.refFrame)
 		return

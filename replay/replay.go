@@ -20,6 +20,7 @@ import (
 
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 )
 
 // Options say how a replay plays and what it prints.
@@ -32,7 +33,7 @@ type Options struct {
 	Width int
 	// Quiet prints only the final views, not the frames.
 	Quiet bool
-	// WriteRoot is where the rules the recording writes land (see handlers.Options.WriteRoot); "" writes
+	// WriteRoot is where the rules the recording writes land (see session.Options.WriteRoot); "" writes
 	// them at their recorded paths, which only `saverd replay --write` asks for.
 	WriteRoot string
 }
@@ -47,7 +48,7 @@ type host struct {
 
 func (h *host) Notify(method string, params any) { h.out.notify(method, params) }
 
-func (h *host) Fork(_ context.Context, req handlers.ForkRequest) (*handlers.ForkResult, error) {
+func (h *host) Fork(_ context.Context, req session.ForkRequest) (*session.ForkResult, error) {
 	h.mu.Lock()
 	h.calls++
 	id := h.calls // a number, as the live daemon's ids are
@@ -67,7 +68,7 @@ func (h *host) Fork(_ context.Context, req handlers.ForkRequest) (*handlers.Fork
 	if reply.Error != nil {
 		return nil, reply.Error
 	}
-	return handlers.DecodeForkResult(reply.Result)
+	return session.DecodeForkResult(reply.Result)
 }
 
 // Play runs src's requests through a fresh daemon in-process, one at a time, waiting after each for the
@@ -84,7 +85,7 @@ func Play(ctx context.Context, src Source, opt Options, stdout io.Writer) error 
 	defer frames.flush()
 	host := &host{out: frames, forks: src.forkReplies()}
 	var clock int64
-	srv := handlers.New(handlers.Options{Version: opt.Version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
+	srv := handlers.New(session.Options{Version: opt.Version, Log: zerolog.Nop(), Clock: func() int64 { return clock }, Synchronous: true,
 		WriteRoot: opt.WriteRoot, OffLoop: frames.hold})
 	srv.SetHost(host)
 	lastSession := ""
@@ -200,7 +201,7 @@ func showViews(ctx context.Context, srv *handlers.Server, sessionID string, opt 
 		if err != nil {
 			return fmt.Errorf("--show %s: %w", view, err)
 		}
-		if t, ok := res.(handlers.TextResult); ok && t.Text != nil {
+		if t, ok := res.(session.TextResult); ok && t.Text != nil {
 			fmt.Fprintln(stdout, *t.Text)
 		}
 	}

@@ -27,7 +27,7 @@ var impure = []struct{ path, why string }{
 	{"os", "files and the process"}, {"os/exec", "processes"}, {"net", "the network"}, {"syscall", "system calls"},
 	{"io/ioutil", "files"}, {"log", "logging"}, {"github.com/rs/zerolog", "logging"},
 	{"github.com/sourcegraph/conc", "goroutines"}, {modulePath + "/rpc", "the wire"},
-	{modulePath + "/handlers", "the daemon"}, {modulePath + "/impact", "git and the agents' logs"},
+	{modulePath + "/handlers", "the daemon"}, {modulePath + "/session", "the daemon's sessions"}, {modulePath + "/impact", "git and the agents' logs"},
 	{modulePath + "/store", "the registry on disk"},
 }
 

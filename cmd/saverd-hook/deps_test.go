@@ -16,6 +16,7 @@ const module = "github.com/saverd/saverd"
 // came, checking it with encoding/json).
 var daemonOnly = []rule{
 	{module + "/handlers", "the daemon's methods"},
+	{module + "/session", "the daemon's sessions"},
 	{module + "/rpc", "the daemon's wire"},
 	{module + "/state", "the daemon's core"},
 	{module + "/bridge", "the daemon's reading of hook payloads"},

@@ -13,6 +13,7 @@ import (
 	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/store"
 )
 
@@ -47,7 +48,7 @@ func newServeCmd() *cli.Command {
 	fs.Duration(&f.idleExit, "idle-exit", 30*time.Minute, "D", "with --listen: exit after this long with no connection and no request (default 30m; 0: never)")
 	fs.Duration(&f.frameWait, "frame-timeout", daemon.DefaultFrameWait, "D", "with --listen: how long a connection's frame, once begun, "+
 		"may wait for the rest of its bytes before the connection is closed (default 30s)")
-	fs.Duration(&f.idleEvict, "idle-evict", handlers.DefaultIdleEvict, "D", "evict a session no hook has named for this long, "+
+	fs.Duration(&f.idleEvict, "idle-evict", session.DefaultIdleEvict, "D", "evict a session no hook has named for this long, "+
 		"flushed first (a later event rejoins it; default 6h; 0: never)")
 	fs.String(&f.cpuProfile, "cpuprofile", "", "FILE", "write a CPU profile of the whole run to this file")
 	fs.String(&f.memProfile, "memprofile", "", "FILE", "write a heap profile (what is live, and everything allocated) to this file at exit")
@@ -123,13 +124,13 @@ func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
 
 // options wire the daemon's handlers: the registry and the journal of rule writes in the state directory,
 // the prices, the logs impact.query reads; on the socket the sessions log, on stdio the read loop's P.
-func (f *serveCmd) options(log zerolog.Logger) handlers.Options {
-	opt := handlers.Options{
+func (f *serveCmd) options(log zerolog.Logger) session.Options {
+	opt := session.Options{
 		Version:     version,
 		Store:       openRegistry(f.storeDir, log),
 		Log:         log,
 		ForkTimeout: f.forkTimeout,
-		OpenStore: func(dir string) (handlers.Registry, error) {
+		OpenStore: func(dir string) (session.Registry, error) {
 			return store.Open(dir, log)
 		},
 		TestHooks:  f.testHooks,

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/logset"
 	"github.com/saverd/saverd/prices"
+	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/store"
 )
 
@@ -42,7 +42,7 @@ func storeDirOf(flagged string) (string, error) {
 }
 
 // openRegistry opens the store; a store that cannot be opened costs the daemon its memory, not its life.
-func openRegistry(flagged string, log zerolog.Logger) handlers.Registry {
+func openRegistry(flagged string, log zerolog.Logger) session.Registry {
 	dir, err := storeDirOf(flagged)
 	if err != nil {
 		log.Error().Err(err).Msg("no registry directory; patterns will not be remembered")
@@ -103,20 +103,20 @@ func writeHeapProfile(path string, stderr io.Writer) {
 // daemonPrices is the table the daemon prices its judges, savings and instructions by: the embedded one
 // with the person's overrides (<config dir>/prices.json), as `saverd sessions` and the sessions log price
 // the same calls, so the pane and those agree. A file that does not parse is logged and left out.
-func daemonPrices(log zerolog.Logger) handlers.PriceTable {
+func daemonPrices(log zerolog.Logger) session.PriceTable {
 	var l logset.Set
 	tab, err := l.Table()
 	if err != nil {
 		log.Warn().Err(err).Msg("price overrides unreadable; the embedded prices apply")
 		tab = prices.Default()
 	}
-	return handlers.TablePrices{Table: tab}
+	return session.TablePrices{Table: tab}
 }
 
 // historyLogs are the daemon logs impact.query reads when it names no sessions file; a machine with no
 // state directory has none.
-func historyLogs() handlers.HistoryLogs {
-	h := handlers.HistoryLogs{Others: logset.Set{}.DiscoverOthers}
+func historyLogs() session.HistoryLogs {
+	h := session.HistoryLogs{Others: logset.Set{}.DiscoverOthers}
 	if p, err := paths.SessionsLog(); err == nil {
 		h.SessionsLog = p
 	}
@@ -136,7 +136,7 @@ func sessionsLog(log zerolog.Logger) string {
 	return p
 }
 
-// idleEvictOption is --idle-evict as handlers.Options.IdleEvict: the flag's 0 (never) is the option's
+// idleEvictOption is --idle-evict as session.Options.IdleEvict: the flag's 0 (never) is the option's
 // negative, since the option's 0 is its default.
 func idleEvictOption(d time.Duration) time.Duration {
 	if d <= 0 {

@@ -1,0 +1,44 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/session"
+)
+
+// StatuslineParams is the statusline method's params: Claude Code's status line input, as it wrote it.
+type StatuslineParams struct {
+	Payload json.RawMessage `json:"payload"`
+	Width   int             `json:"width,omitempty"`
+}
+
+// statusline reads Claude Code's status line input for what it says of its session (its model and
+// window, which hooks do not say) and draws the session's band as one line (session.Table.Statusline).
+func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[StatuslineParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	var line struct {
+		SessionID     string `json:"session_id"`
+		ContextWindow *struct {
+			Size *int64 `json:"context_window_size"`
+		} `json:"context_window"`
+		Model *struct {
+			ID string `json:"id"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(p.Payload, &line); err != nil {
+		return nil, rpc.InvalidParams("params.payload: %v", err)
+	}
+	in := session.StatuslineInput{SessionID: line.SessionID, Width: p.Width}
+	if line.Model != nil {
+		in.Model = line.Model.ID
+	}
+	if line.ContextWindow != nil && line.ContextWindow.Size != nil {
+		in.Window = max(0, *line.ContextWindow.Size)
+	}
+	return s.tbl.Statusline(in), nil
+}

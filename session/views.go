@@ -1,0 +1,92 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/saverd/saverd/internal/jstext"
+	"github.com/saverd/saverd/state"
+	"github.com/saverd/saverd/state/view"
+	"github.com/saverd/saverd/textview"
+)
+
+// defaultWidth is view.text's width when the caller names none; maxWidth bounds what a caller may ask,
+// so a typo cannot make the daemon draw gigabytes of rule lines.
+const (
+	defaultWidth = 100
+	maxWidth     = 1000
+)
+
+// The views marshal under the session's lock: a model shares nothing with the state once it is bytes.
+
+func (s *Table) ViewBand(p SessionParams) (json.RawMessage, error) {
+	sess, err := s.Session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return sess.marshal(func() any { return bandOf(sess.st, p.At) })
+}
+
+func (s *Table) ViewPane(p SessionParams) (json.RawMessage, error) {
+	sess, err := s.Session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return sess.marshal(func() any { return view.BuildPane(sess.st, sess.proposals()) })
+}
+
+func (s *Table) DebugState(p SessionParams) (json.RawMessage, error) {
+	sess, err := s.Session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return sess.marshal(func() any { return sess.st })
+}
+
+func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
+	var out []byte
+	var err error
+	sess.event(func() { out, err = jstext.Marshal(model()) })
+	if err != nil {
+		return nil, fmt.Errorf("encode view: %w", err)
+	}
+	return out, nil
+}
+
+// viewText draws the band, the pane or the debug dump as plain text at a width.
+func (s *Table) ViewText(p ViewTextParams) (TextResult, error) {
+	sess, err := s.Session(p.SessionID)
+	if err != nil {
+		return TextResult{}, err
+	}
+	width := p.Width
+	switch {
+	case width == 0:
+		width = defaultWidth
+	case width < textview.MinWidth:
+		width = textview.MinWidth // the narrowest the drawings are made for, band and pane alike
+	case width > maxWidth:
+		width = maxWidth
+	}
+	var text string
+	switch p.View {
+	case "band":
+		sess.event(func() { text = textview.BandAs(bandOf(sess.st, p.At), width, sess.command()) })
+	case "pane":
+		sess.event(func() { text = textview.PaneAs(view.BuildPane(sess.st, sess.proposals()), width, sess.command()) })
+	case "debug":
+		sess.event(func() { text = view.DebugDump(sess.st, sess.st.LoadCheckSpoke) })
+	default:
+		return TextResult{}, invalid("params.view: want band, pane or debug, got %q", p.View)
+	}
+	return TextResult{Text: &text}, nil
+}
+
+// bandOf is the band at the host's clock, or — with no `at` — at the newest clock the session holds, as
+// ContextSaver's bandModel defaults: a view is no hook, and it reads the same on every call.
+func bandOf(st *state.State, at *int64) view.BandModel {
+	if at != nil {
+		return view.BuildBandAt(st, *at)
+	}
+	return view.BuildBand(st)
+}
