@@ -65,13 +65,13 @@ func TestHookIsOneEvent(t *testing.T) {
 			for k, v := range c.fields {
 				fields[k] = v
 			}
-			before := sess.eventCount()
+			before := sess.Events()
 			if c.late {
 				h.sendLate(c.event, fields)
 			} else if _, err := h.sendErr(c.harness, c.event, fields); err != nil {
 				t.Fatal(err)
 			}
-			if got := sess.eventCount() - before - 1; got != c.want {
+			if got := sess.Events() - before; got != c.want {
 				t.Errorf("%s took %d events, want %d", c.event, got, c.want)
 			}
 			if c.stopped && c.event != bridge.SessionEnd {
@@ -92,22 +92,16 @@ func TestStatuslineIsOneEvent(t *testing.T) {
 	h.appendLines(path, lines[61:72])
 	h.send(bridge.Stop, map[string]any{"last_assistant_message": "Turn two done.", "transcript_path": path})
 	h.appendLines(path, lines[72:])
-	before := sess.eventCount()
+	before := sess.Events()
 	payload, _ := json.Marshal(map[string]any{"session_id": "cc-1", "transcript_path": path, "context_window": map[string]any{"context_window_size": 200000}})
 	raw, _ := json.Marshal(StatuslineParams{Payload: payload})
 	if _, err := h.srv.Handle(context.Background(), rpc.Request{Method: "statusline", Params: raw}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sess.eventCount() - before - 1; got != 1 {
+	if got := sess.Events() - before; got != 1 {
 		t.Errorf("the status line took %d events, want 1", got)
 	}
 	if turn := h.turn("Turn two done."); turn.Input != 4000 {
 		t.Errorf("the turn counts %d input tokens after the status line, want 4000", turn.Input)
 	}
-}
-
-// eventCount is how many ordered events the session has run, this one included.
-func (sess *Session) eventCount() (n uint64) {
-	sess.event(func() { n = sess.events })
-	return n
 }
