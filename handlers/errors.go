@@ -33,6 +33,9 @@ var codes = map[session.Kind]int64{
 // wireError is err as the wire answers it: a session API error with its kind's code and its words;
 // anything else (the rpc layer's own, nil) as it is.
 func wireError(err error) error {
+	if err == nil {
+		return nil // the common case, with no allocation: errors.As's target would escape
+	}
 	var serr *session.Error
 	if !errors.As(err, &serr) {
 		return err
