@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
@@ -21,24 +22,10 @@ func (s *Server) statusline(_ context.Context, raw json.RawMessage) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	var line struct {
-		SessionID     string `json:"session_id"`
-		ContextWindow *struct {
-			Size *int64 `json:"context_window_size"`
-		} `json:"context_window"`
-		Model *struct {
-			ID string `json:"id"`
-		} `json:"model"`
-	}
-	if err := json.Unmarshal(p.Payload, &line); err != nil {
+	line, err := bridge.ParseStatusLine(p.Payload)
+	if err != nil {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
-	in := session.StatuslineInput{SessionID: line.SessionID, Width: p.Width}
-	if line.Model != nil {
-		in.Model = line.Model.ID
-	}
-	if line.ContextWindow != nil && line.ContextWindow.Size != nil {
-		in.Window = max(0, *line.ContextWindow.Size)
-	}
+	in := session.StatuslineInput{SessionID: line.SessionID, Model: line.Model, Window: line.Window, Width: p.Width}
 	return s.tbl.Statusline(in), nil
 }

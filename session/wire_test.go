@@ -154,24 +154,10 @@ func (s *Table) hookJSON(ctx context.Context, p HookParams) (HookResult, error) 
 }
 
 func (s *Table) statuslineJSON(p StatuslineParams) (TextResult, error) {
-	var line struct {
-		SessionID     string `json:"session_id"`
-		ContextWindow *struct {
-			Size *int64 `json:"context_window_size"`
-		} `json:"context_window"`
-		Model *struct {
-			ID string `json:"id"`
-		} `json:"model"`
-	}
-	if err := json.Unmarshal(p.Payload, &line); err != nil {
+	line, err := bridge.ParseStatusLine(p.Payload)
+	if err != nil {
 		return TextResult{}, invalid("params.payload: %v", err)
 	}
-	in := StatuslineInput{SessionID: line.SessionID, Width: p.Width}
-	if line.Model != nil {
-		in.Model = line.Model.ID
-	}
-	if line.ContextWindow != nil && line.ContextWindow.Size != nil {
-		in.Window = max(0, *line.ContextWindow.Size)
-	}
+	in := StatuslineInput{SessionID: line.SessionID, Model: line.Model, Window: line.Window, Width: p.Width}
 	return s.Statusline(in), nil
 }
