@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
@@ -15,14 +16,15 @@ import (
 // leaves to the background re-enters as its own event (SessionEnd's flush).
 func TestHookIsOneEvent(t *testing.T) {
 	tool := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}, "tool_use_id": "t1", "tool_response": map[string]any{"stdout": "a\n"}}
-	for _, c := range []struct {
+	type hookCase struct {
 		name, harness, event string
 		fields               map[string]any
 		// stopped: a Stop ended the last turn and the log grew after it, so the hook has a late read to give it.
 		stopped bool
 		late    bool // read after its hook stopped waiting
 		want    uint64
-	}{
+	}
+	cases := []hookCase{
 		{"Claude Code PostToolUse", "claude-code", bridge.PostToolUse, tool, false, false, 1},
 		{"Codex PostToolUse", "codex", bridge.PostToolUse, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"},
 			"tool_use_id": "t1", "tool_response": "a\n", "model": "gpt-5.5", "turn_id": "u1"}, false, false, 1},
@@ -48,7 +50,13 @@ func TestHookIsOneEvent(t *testing.T) {
 		{"PostCompact", "claude-code", bridge.PostCompact, map[string]any{"trigger": "auto"}, false, false, 1},
 		// SessionEnd's flush runs in the background (inline here: Options.Synchronous), as its own event.
 		{"SessionEnd", "claude-code", bridge.SessionEnd, map[string]any{"reason": "exit"}, true, false, 2},
-	} {
+	}
+	for _, event := range bridge.Events { // a hook kind added is counted here too
+		if !slices.ContainsFunc(cases, func(c hookCase) bool { return c.event == event }) {
+			t.Errorf("no case counts %s's events", event)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHookHarness(t)
 			h.srv.SetHost(nil) // no judge run: its fork's events would count with the hook's
