@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/agentlog"
+	"github.com/saverd/saverd/internal/agentlogtest"
 )
 
 // decoded is what the decoder makes of a line: the fields the reader uses and, where the reader would
@@ -182,21 +183,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 	if len(paths) < 10 {
 		t.Fatalf("only %d transcripts", len(paths))
 	}
-	for _, p := range paths {
-		fast, err := ReadSession(p, agentlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		decodeAll = true
-		slow, err := ReadSession(p, agentlog.Options{})
-		decodeAll = false
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s:\nfast paths %+v\ndecoder    %+v", p, fast, slow)
-		}
-	}
+	agentlogtest.SameBothWays(t, paths, &decodeAll, func(p string) (agentlog.Record, error) { return ReadSession(p, agentlog.Options{}) })
 }
 
 // BenchmarkAssistantLine: one real assistant line (Claude Code 2.1.328's layout, a tool_use block) read by

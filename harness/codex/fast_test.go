@@ -178,21 +178,7 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	for _, p := range paths {
-		fast, err := ReadRollout(p, agentlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		decodeAll = true
-		slow, err := ReadRollout(p, agentlog.Options{})
-		decodeAll = false
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s:\nfast paths %+v\ndecoder    %+v", p, fast, slow)
-		}
-	}
+	agentlogtest.SameBothWays(t, paths, &decodeAll, func(p string) (agentlog.Record, error) { return ReadRollout(p, agentlog.Options{}) })
 }
 
 // BenchmarkRolloutLine: the lines of a generated rollout the quick pass leaves (a tool call, its

@@ -1,11 +1,9 @@
 package qwen
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	json "github.com/segmentio/encoding/json"
@@ -24,19 +22,7 @@ func fixtureLines(t testing.TB) [][]byte {
 // reports whether the one-pass reader took it.
 func agreeWithDecoder(t *testing.T, raw []byte) bool {
 	t.Helper()
-	var f fastLine
-	var got line
-	if !f.read(raw, &got) {
-		return false
-	}
-	var want line
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatalf("%q: the one-pass reader took a record the decoder refuses (%v)", raw, err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%q:\none-pass %+v\ndecoder  %+v", raw, got, want)
-	}
-	return true
+	return agentlogtest.Agrees(t, raw, (&fastLine{}).read, func(raw []byte, l *line) error { return json.Unmarshal(raw, l) })
 }
 
 // TestFastLineOnFixtures: the one-pass reader takes every record of the real logs the record reader
@@ -136,20 +122,8 @@ func TestFastPathsAgreeWithTheDecoder(t *testing.T) {
 		}
 		homes = append(homes, home)
 	}
-	read := func(home string) ([]agentlog.Record, []string) {
+	agentlogtest.SameBothWays(t, homes, &decodeAll, func(home string) (agentlogtest.Scanned, error) {
 		files, _ := Logs{}.Discover([]string{home})
-		return agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
-	}
-	for _, home := range homes {
-		fast, fastWarn := read(home)
-		decodeAll = true
-		slow, slowWarn := read(home)
-		decodeAll = false
-		if len(fast) == 0 {
-			t.Fatalf("%s: no records", home)
-		}
-		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastWarn, slowWarn) {
-			t.Errorf("%s:\nfast paths %+v %q\ndecoder    %+v %q", home, fast, fastWarn, slow, slowWarn)
-		}
-	}
+		return agentlogtest.Scan(files)
+	})
 }
