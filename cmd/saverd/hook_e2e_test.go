@@ -115,6 +115,17 @@ func (e *hookEnv) daemonPID() int {
 	return 0
 }
 
+// running reports whether process pid has not exited all through: it is there and not a zombie (a zombie
+// has closed its files).
+func running(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')') // the state follows the command's name, which may hold anything
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z' && stat[i+2] != 'X'
+}
+
 func (e *hookEnv) stopDaemon() {
 	if pid := e.daemonPID(); pid > 0 {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
@@ -206,7 +217,9 @@ func TestHookBridgeEndToEnd(t *testing.T) {
 	// The daemon dies mid-session: the next hook starts another, which joins the session.
 	old := e.daemonPID()
 	_ = syscall.Kill(old, syscall.SIGKILL)
-	for i := 0; i < 200 && e.daemonPID() == old; i++ {
+	// Until it has exited all through: a process being killed drops its command line before it closes its
+	// files, and a hook that connects to its socket in between meets the dying daemon, not none.
+	for i := 0; i < 500 && running(old); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if out := e.hook("PostToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "toolu_after", "tool_input": map[string]any{"command": "ls"},
