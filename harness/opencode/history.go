@@ -128,7 +128,7 @@ func readDBSession(path, sessionID string) (*store, map[string][]part, error) {
 	}
 	defer snap.close()
 	st := &store{path: path, tools: map[string][]string{}}
-	if err := st.query(snap.db); err != nil {
+	if err := st.query(snap.db, snap.live); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if sessionID == "" && len(st.sessions) > 0 {

@@ -101,7 +101,7 @@ func readDB(path string) (*store, error) {
 // read reads the store the snapshot holds.
 func (s *snapshot) read(path string) (*store, error) {
 	st := &store{path: path, tools: map[string][]string{}}
-	if err := st.query(s.db); err != nil {
+	if err := st.query(s.db, s.live); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var newer int
@@ -111,7 +111,7 @@ func (s *snapshot) read(path string) (*store, error) {
 	return st, nil
 }
 
-func (st *store) query(db *sql.DB) error {
+func (st *store) query(db *sql.DB, live string) error {
 	rows, err := db.Query(`SELECT id, coalesce(parent_id, ''), directory, time_created, time_updated FROM session`)
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (st *store) query(db *sql.DB) error {
 	if err := closeRows(rows); err != nil {
 		return err
 	}
-	return st.toolParts(db)
+	return st.toolParts(db, live)
 }
 
 var (
@@ -163,35 +163,27 @@ var (
 
 // toolParts notes the tool each tool part ran. OpenCode writes a part's type and tool first, so they are
 // read from its first bytes rather than by parsing its JSON in SQLite (a part holds the tool's whole
-// output: most of the database's bytes); a part laid out otherwise is asked of SQLite's JSON reader.
-func (st *store) toolParts(db *sql.DB) error {
-	rows, err := db.Query(`SELECT id, message_id, substr(data, 1, 256) FROM part ORDER BY message_id, id`)
-	if err != nil {
-		return err
+// output: most of the database's bytes); a part laid out otherwise is asked of SQLite's JSON reader. A
+// database read in place has its parts read from its pages (pages.go), else SQLite reads them.
+func (st *store) toolParts(db *sql.DB, live string) error {
+	var parts []partRow
+	var err error
+	if live != "" {
+		parts, err = partsInPlace(db, live)
 	}
-	var odd []string // parts whose first bytes do not say
-	for rows.Next() {
-		var id, msg string
-		var head []byte
-		if err := rows.Scan(&id, &msg, &head); err != nil {
-			rows.Close()
+	if live == "" || err != nil {
+		if parts, err = partsOfSQLite(db); err != nil {
 			return err
 		}
-		typ, ok := agentlog.StringField(head, typeKey)
-		switch {
-		case !ok:
-			odd = append(odd, id)
-		case typ == "tool":
-			tool, ok := agentlog.StringField(head, toolKey)
-			if !ok {
-				odd = append(odd, id)
-				continue
-			}
-			st.tools[msg] = append(st.tools[msg], tool)
-		}
 	}
-	if err := closeRows(rows); err != nil {
-		return err
+	var odd []string // parts whose first bytes do not say
+	for _, p := range parts {
+		switch {
+		case p.odd:
+			odd = append(odd, p.id)
+		case p.isTool:
+			st.tools[p.msg] = append(st.tools[p.msg], p.tool)
+		}
 	}
 	for _, id := range odd {
 		var msg string
@@ -205,6 +197,40 @@ func (st *store) toolParts(db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// partsOfSQLite is every part's row as SQLite reads it, in message and id order.
+func partsOfSQLite(db *sql.DB) ([]partRow, error) {
+	rows, err := db.Query(`SELECT id, message_id, substr(data, 1, 256) FROM part ORDER BY message_id, id`)
+	if err != nil {
+		return nil, err
+	}
+	var parts []partRow
+	for rows.Next() {
+		p := partRow{read: true}
+		var head []byte
+		if err := rows.Scan(&p.id, &p.msg, &head); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		p.tool, p.isTool, p.odd = headTool(head)
+		parts = append(parts, p)
+	}
+	return parts, closeRows(rows)
+}
+
+// headTool is what a part's first bytes say: the tool it ran (isTool), or odd when they do not say
+// whether it is a tool's part, or which.
+func headTool(head []byte) (tool string, isTool, odd bool) {
+	typ, ok := agentlog.FieldBytes(head, typeKey)
+	switch {
+	case !ok:
+		return "", false, true
+	case string(typ) == "tool":
+		tool, ok := agentlog.StringField(head, toolKey)
+		return tool, ok, !ok
+	}
+	return "", false, false
 }
 
 func closeRows(rows *sql.Rows) error {

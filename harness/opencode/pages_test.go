@@ -1,0 +1,260 @@
+package opencode
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// partSchema is OpenCode 1.18.33's part table, as its database declares it.
+const partSchema = `CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+  time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX part_message_id_id_idx ON part (message_id, id);`
+
+// partData are parts' data as OpenCode writes them and as it might: a tool with its output (on overflow
+// pages past a few KB), other kinds, a type past the first 256 characters, characters of two to four
+// bytes across the 256th, a NUL, an escaped name.
+func partData(i int) any {
+	out := strings.Repeat("line of tool output\n", i%7*150)
+	switch i % 12 {
+	case 0, 1, 2:
+		return fmt.Sprintf(`{"type":"tool","tool":"%s","callID":"call_%d","state":{"status":"completed","output":%q}}`, []string{"read", "bash", "edit"}[i%3], i, out)
+	case 3:
+		return `{"type":"step-start","snapshot":"` + strings.Repeat("ab", i) + `"}`
+	case 4:
+		return `{"type":"text","text":` + fmt.Sprintf("%q", out) + `}`
+	case 5: // the type after 256 characters: asked of SQLite's JSON reader
+		return `{"callID":"` + strings.Repeat("x", 300) + `","type":"tool","tool":"grep","state":{"output":` + fmt.Sprintf("%q", out) + `}}`
+	case 6: // multi-byte characters across the 256th: substr counts characters, not bytes
+		return `{"note":"` + strings.Repeat("é", 120+i%5) + strings.Repeat("😀", 10) + `","type":"tool","tool":"glob","out":` + fmt.Sprintf("%q", out) + `}`
+	case 7:
+		return "{\"type\":\"tool\",\"tool\":\"nul\",\"x\":\"a\x00b\"}"
+	case 8:
+		return `{"type":"tool","tool":"we\"ird","state":{}}`
+	case 9:
+		return []byte(`{"type":"tool","tool":"blob","state":{"output":` + fmt.Sprintf("%q", out) + `}}`)
+	case 10:
+		return `{"type":"tool","tool":"` + strings.Repeat("é", 140) + `"}`
+	}
+	return `{"type":"reasoning","text":"` + strings.Repeat("z", i%5000) + `"}`
+}
+
+// partsDB writes n parts into a new database of the given page size and schema, with one odd row of
+// each value kind the schema allows when odd is set, and returns its path, closed: nothing in a -wal.
+func partsDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "opencode.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		msg := fmt.Sprintf("msg_%04d", (i*7919)%(n/3+1)) // parts of a message out of rowid order
+		id := fmt.Sprintf("prt_%06d", (i*104729)%1000003)
+		if i%50 == 49 { // an id long enough to push the data's start off its leaf page
+			id += strings.Repeat("-", 3*pageSize)
+		}
+		if _, err := tx.Exec(`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, 'ses', ?, ?, ?)`, id, msg, i, i, partData(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if odd {
+		for i, v := range []any{nil, 42, 4.5, "{}"} {
+			if _, err := tx.Exec(`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, 'msg_odd', 'ses', 0, 0, ?)`, fmt.Sprintf("odd_%d", i), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// immutable opens a database as a snapshot read in place does.
+func immutable(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestPartsInPlaceAgreeWithSQLite holds the parts read from the database's pages to SQLite's own reading
+// of them (substr(data, 1, 256) in message and id order), row by row, across page sizes, trees of one
+// page and of three levels, rows past their leaf page, values of every kind, OpenCode's own databases,
+// and the layouts the page reader hands back to SQLite.
+func TestPartsInPlaceAgreeWithSQLite(t *testing.T) {
+	nullable := strings.Replace(partSchema, "data text NOT NULL", "data", 1)
+	cases := []struct {
+		name     string
+		path     string
+		fallback bool // the page reader declines, and SQLite reads the table
+	}{
+		{name: "one page", path: partsDB(t, 4096, 1, partSchema, false)},
+		{name: "4096", path: partsDB(t, 4096, 600, partSchema, false)},
+		{name: "512, three levels", path: partsDB(t, 512, 3000, nullable, true)},
+		{name: "65536", path: partsDB(t, 65536, 400, nullable, true)},
+		{name: "columns in another order", path: partsDB(t, 1024, 300, `CREATE TABLE part (data, time_updated integer, session_id text, id text PRIMARY KEY, time_created integer, message_id text)`, true)},
+		{name: "a column added", path: addColumn(t, partsDB(t, 4096, 300, partSchema, false))},
+		{name: "without rowid", path: partsDB(t, 4096, 300, strings.Replace(partSchema, "NOT NULL);", "NOT NULL) WITHOUT ROWID;", 1), false), fallback: true},
+		{name: "integer primary key", path: partsDB(t, 4096, 0, `CREATE TABLE part (id integer PRIMARY KEY, message_id text, session_id text, time_created integer, time_updated integer, data text)`, false), fallback: true},
+		{name: "a collation", path: partsDB(t, 4096, 300, strings.Replace(partSchema, "message_id text", "message_id text COLLATE NOCASE", 1), false), fallback: true},
+		{name: "fixture run3", path: checkpointed(t, "run3")},
+		{name: "fixture oc1", path: checkpointed(t, "oc1")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			db := immutable(t, c.path)
+			want, err := partsOfSQLite(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := partsInPlace(db, c.path)
+			if c.fallback {
+				if !errors.Is(err, errPages) {
+					t.Fatalf("read from the pages (%v), want errPages", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d parts from the pages, SQLite reads %d", len(got), len(want))
+			}
+			for i := range want {
+				g := got[i]
+				g.rowid = 0
+				if !reflect.DeepEqual(g, want[i]) {
+					t.Fatalf("part %d: pages %+v, SQLite %+v", i, g, want[i])
+				}
+			}
+			st := &store{tools: map[string][]string{}}
+			if err := st.toolParts(db, c.path); err != nil {
+				t.Fatal(err)
+			}
+			sq := &store{tools: map[string][]string{}}
+			if err := sq.toolParts(db, ""); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(st.tools, sq.tools) {
+				t.Errorf("tools from the pages %v, from SQLite %v", st.tools, sq.tools)
+			}
+		})
+	}
+}
+
+// addColumn adds a column to the part table, and a row after it: older rows' records lack the column.
+func addColumn(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{`ALTER TABLE part ADD COLUMN extra text DEFAULT 'x'`,
+		`INSERT INTO part VALUES ('prt_new', 'msg_0001', 'ses', 0, 0, '{"type":"tool","tool":"new"}', 'y')`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+// checkpointed is a fixture's database with its -wal folded in, as OpenCode leaves it when it closes.
+func checkpointed(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "opencode.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE`); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCorruptPages: a database whose part pages are damaged is read by SQLite instead (its rows, or
+// its error naming the file), never half from the pages; saverd does not panic on it.
+func TestCorruptPages(t *testing.T) {
+	path := partsDB(t, 1024, 400, partSchema, false)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, at := range []int{1024 + 3, 2*1024 + 8, 3*1024 + 100, len(data) / 2, len(data) - 700} {
+		bad := bytes.Clone(data)
+		for j := range 8 {
+			bad[at+j] ^= 0xa5
+		}
+		p := filepath.Join(t.TempDir(), "opencode.db")
+		if err := os.WriteFile(p, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := readDB(p)
+		if err != nil {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("damage %d: error %q does not name the file", i, err)
+			}
+			continue
+		}
+		if st == nil {
+			t.Errorf("damage %d: no store and no error", i)
+		}
+	}
+}
+
+// FuzzPartPages: the page walker over any bytes ends with rows or an error, within the file's pages.
+func FuzzPartPages(f *testing.F) {
+	path := partsDB(f, 512, 60, partSchema, false)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	db := immutable(f, path)
+	cols, err := partLayout(db)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, cols.root)
+	f.Add(data[:len(data)/2], cols.root)
+	f.Add(data, int64(1))
+	f.Fuzz(func(t *testing.T, data []byte, root int64) {
+		pf, err := openPages(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		c := cols
+		c.root = root
+		rows, err := partPages(pf, c)
+		if err == nil && int64(len(rows)) > int64(len(data)) {
+			t.Fatalf("%d rows from %d bytes", len(rows), len(data))
+		}
+	})
+}
