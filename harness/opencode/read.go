@@ -177,6 +177,9 @@ func (st *store) toolParts(db *sql.DB, live string) error {
 		}
 	}
 	var odd []string // parts whose first bytes do not say
+	if len(st.tools) == 0 {
+		st.tools = make(map[string][]string, len(st.messages))
+	}
 	for _, p := range parts {
 		switch {
 		case p.odd:
