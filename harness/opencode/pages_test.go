@@ -232,7 +232,7 @@ func TestCorruptPages(t *testing.T) {
 
 // FuzzPartPages: the page walker over any bytes ends with rows or an error, within the file's pages.
 func FuzzPartPages(f *testing.F) {
-	path := partsDB(f, 512, 60, partSchema, false)
+	path := partsDB(f, 512, 4, partSchema, false)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Fatal(err)
@@ -257,4 +257,104 @@ func FuzzPartPages(f *testing.F) {
 			t.Fatalf("%d rows from %d bytes", len(rows), len(data))
 		}
 	})
+}
+
+// messagesDB writes n messages into a new database of the given page size and schema: sessions' messages
+// out of rowid order, times of every integer width (0 and 1, negative, past 32 bits) and shared times,
+// data of a few bytes to past a page, and, when odd is set, data that is NULL, a number or a blob.
+func messagesDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "opencode.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	times := []int64{0, 1, -5, 127, 40000, 1 << 40, 1796000000000}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		id := fmt.Sprintf("msg_%06d", (i*104729)%1000003)
+		if i%40 == 39 {
+			id += strings.Repeat("-", 2*pageSize)
+		}
+		data := any(fmt.Sprintf(`{"role":"assistant","modelID":"m%d","tokens":{"input":%d,"output":%d},"text":%q}`, i%3, i, 2*i, strings.Repeat("é", i%9*200)))
+		if odd {
+			switch i % 10 {
+			case 3:
+				data = nil
+			case 5:
+				data = 42
+			case 7:
+				data = []byte(`{"role":"assistant"}`)
+			}
+		}
+		if _, err := tx.Exec(`INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, 0, ?)`,
+			id, fmt.Sprintf("ses_%d", (i*7)%5), times[i%len(times)]+int64(i%3), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestMessagesInPlaceAgreeWithSQLite holds the messages read from the database's pages to SQLite's own
+// reading of them (in session, time and id order), row by row, and hands back to SQLite the layouts the
+// page reader does not know.
+func TestMessagesInPlaceAgreeWithSQLite(t *testing.T) {
+	const schema = `CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL,
+  time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);`
+	nullable := strings.Replace(schema, "data text NOT NULL", "data", 1)
+	cases := []struct {
+		name     string
+		path     string
+		fallback bool
+	}{
+		{name: "4096", path: messagesDB(t, 4096, 700, schema, false)},
+		{name: "512, odd values", path: messagesDB(t, 512, 1500, nullable, true)},
+		{name: "65536", path: messagesDB(t, 65536, 300, nullable, true)},
+		{name: "time as text", path: messagesDB(t, 4096, 50, strings.Replace(schema, "time_created integer", "time_created text", 1), false), fallback: true},
+		{name: "fixture run3", path: checkpointed(t, "run3")},
+		{name: "fixture oc1", path: checkpointed(t, "oc1")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			db := immutable(t, c.path)
+			want, err := messagesOfSQLite(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := messagesInPlace(db, c.path)
+			if c.fallback {
+				if !errors.Is(err, errPages) {
+					t.Fatalf("read from the pages (%v), want errPages", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) || len(want) == 0 {
+				t.Fatalf("%d messages from the pages, SQLite reads %d", len(got), len(want))
+			}
+			for i := range want {
+				g := got[i]
+				g.rowid = 0
+				if !reflect.DeepEqual(g, want[i]) {
+					t.Fatalf("message %d: pages %+v, SQLite %+v", i, g, want[i])
+				}
+			}
+		})
+	}
 }

@@ -111,6 +111,8 @@ func (s *snapshot) read(path string) (*store, error) {
 	return st, nil
 }
 
+// query reads the store's sessions, messages and tool parts; live names the database file when db has it
+// open in place (immutable), whose messages and parts are then read from its pages (pages.go).
 func (st *store) query(db *sql.DB, live string) error {
 	rows, err := db.Query(`SELECT id, coalesce(parent_id, ''), directory, time_created, time_updated FROM session`)
 	if err != nil {
@@ -127,31 +129,27 @@ func (st *store) query(db *sql.DB, live string) error {
 	if err := closeRows(rows); err != nil {
 		return err
 	}
-	rows, err = db.Query(`SELECT id, session_id, time_created, data FROM message ORDER BY session_id, time_created, id`)
-	if err != nil {
-		return err
+	var msgs []msgRow
+	if live != "" {
+		msgs, err = messagesInPlace(db, live)
 	}
-	for rows.Next() {
-		var id, session string
-		var created int64
-		var data []byte
-		if err := rows.Scan(&id, &session, &created, &data); err != nil {
-			rows.Close()
+	if live == "" || err != nil {
+		if msgs, err = messagesOfSQLite(db); err != nil {
 			return err
 		}
+	}
+	st.messages = make([]message, 0, len(msgs))
+	for _, r := range msgs {
 		var m message
-		if err := json.Unmarshal(data, &m); err != nil {
-			st.warn = append(st.warn, fmt.Sprintf("%s: message %s: %v, skipped", st.path, id, err))
+		if err := json.Unmarshal(r.data, &m); err != nil {
+			st.warn = append(st.warn, fmt.Sprintf("%s: message %s: %v, skipped", st.path, r.id, err))
 			continue
 		}
-		m.ID, m.SessionID = id, session // the row's, not the data's (which leaves them out)
+		m.ID, m.SessionID = r.id, r.session // the row's, not the data's (which leaves them out)
 		if m.Time.Created == 0 {
-			m.Time.Created = created
+			m.Time.Created = r.created
 		}
 		st.messages = append(st.messages, m)
-	}
-	if err := closeRows(rows); err != nil {
-		return err
 	}
 	return st.toolParts(db, live)
 }
