@@ -241,3 +241,17 @@ func TestNull(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSkipToolOutput skips a tool's output as the logs hold it: 6 KB of lines, each ending in an
+// escaped newline (Gemini CLI's second copy of a call, Codex's and Qwen Code's tool results).
+func BenchmarkSkipToolOutput(b *testing.B) {
+	text := []byte(`{"output":"` + strings.Repeat(`line of tool output that the agent read back into its context\n`, 100) + `","n":1}`)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for range b.N {
+		sc := New(text)
+		if !sc.Skip() {
+			b.Fatal("not skipped")
+		}
+	}
+}
