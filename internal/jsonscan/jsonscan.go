@@ -43,6 +43,10 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// simpleEscape marks the bytes that make a one-character escape after a backslash (\u, the other
+// escape, is read by escape).
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
 // Eight bytes at a time (SWAR): a word flags every byte that is not plain — a control character, a
 // quote, a backslash, or not ASCII. It may also flag a plain byte above a flagged one (a borrow), never
 // miss one.
@@ -509,8 +513,7 @@ func (s *Scanner) Skip() bool {
 	case c == '[':
 		return s.skipArray()
 	case c == '"':
-		_, _, _, ok := s.Measure(nil)
-		return ok
+		return s.skipString()
 	case c == 't':
 		return s.Literal("true")
 	case c == 'f':
@@ -521,6 +524,41 @@ func (s *Scanner) Skip() bool {
 		_, ok := s.Number()
 		return ok
 	}
+}
+
+// skipString reads a string and drops it, refusing what Measure refuses. A tool's output, the bulk of
+// what is skipped, is lines each ending in \n: a one-character escape is stepped over in the loop, not
+// decoded (BenchmarkSkipToolOutput: 2.1 µs a 6 KB output measured, 1.6 µs skipped).
+func (s *Scanner) skipString() bool {
+	d := s.data
+	for i := s.pos + 1; i < len(d); {
+		if i = plainEnd(d, i); i == len(d) {
+			break
+		}
+		switch b := d[i]; {
+		case b == '"':
+			s.pos = i + 1
+			return true
+		case b == '\\':
+			if i+1 < len(d) && simpleEscape[d[i+1]] {
+				i += 2
+				continue
+			}
+			var ok bool
+			if _, i, ok = s.escape(i); !ok {
+				return false
+			}
+		case b < 0x20:
+			return false
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			i += size
+		}
+	}
+	return false
 }
 
 // skipArray reads an array and drops it, building none of its values (a skipped todo list or file

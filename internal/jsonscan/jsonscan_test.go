@@ -255,3 +255,26 @@ func BenchmarkSkipToolOutput(b *testing.B) {
 		}
 	}
 }
+
+// FuzzSkipString holds Skip's reading of a string to Measure's: the same strings refused, the same end,
+// and nothing encoding/json finds invalid accepted.
+func FuzzSkipString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\nb\tc\"d\\e\/f\bg\fh\ri"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\udc00x"`,
+		`"a\x01b"`, "\"\xff\"", `"é😀"`, `"\q"`, `"\u12"`, `"abc`, `"a\`, `""`, `"` + strings.Repeat(`line\n`, 40) + `"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if len(text) == 0 || text[0] != '"' {
+			return
+		}
+		a, b := New(text), New(text)
+		skipped := a.Skip()
+		_, _, _, measured := b.Measure(nil)
+		if skipped != measured || skipped && a.pos != b.pos {
+			t.Fatalf("%q: Skip %v at %d, Measure %v at %d", text, skipped, a.pos, measured, b.pos)
+		}
+		if skipped && !json.Valid(text[:a.pos]) {
+			t.Fatalf("%q: skipped, but not valid JSON", text[:a.pos])
+		}
+	})
+}
