@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -26,26 +25,10 @@ func messagesInPlace(db *sql.DB, path string) ([]msgRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, closeFile, err := openPageFile(path)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := messagePages(f, t)
-	closeFile()
-	if err != nil {
-		return nil, err
-	}
-	for i := range rows {
-		if !rows[i].read {
-			if rows[i], err = messageByRowid(db, rows[i].rowid); err != nil {
-				return nil, err
-			}
-		}
-	}
-	slices.SortFunc(rows, func(a, b msgRow) int { // ORDER BY session_id, time_created, id
-		return cmp.Or(strings.Compare(a.session, b.session), cmp.Compare(a.created, b.created), strings.Compare(a.id, b.id))
-	})
-	return rows, nil
+	return rowsInPlace(db, path, t, messagePages, func(r *msgRow) (int64, bool) { return r.rowid, !r.read }, messageByRowid,
+		func(a, b msgRow) int { // ORDER BY session_id, time_created, id
+			return cmp.Or(strings.Compare(a.session, b.session), cmp.Compare(a.created, b.created), strings.Compare(a.id, b.id))
+		})
 }
 
 // messagePages reads every row of the message table t from its leaf pages. The ids must be text and the

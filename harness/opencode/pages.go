@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -135,6 +136,31 @@ func openPageFile(path string) (f *pageFile, closeFn func(), err error) {
 		return nil, nil, err
 	}
 	return f, func() { file.Close() }, nil
+}
+
+// rowsInPlace reads the rows of table t from the database file at path with read (the table's leaf
+// reader), has SQLite read by rowid each row read left undone, and sorts them by order, the ORDER BY of
+// the query they stand in for.
+func rowsInPlace[R any](db *sql.DB, path string, t table, read func(*pageFile, table) ([]R, error),
+	undone func(*R) (int64, bool), byRowid func(*sql.DB, int64) (R, error), order func(a, b R) int) ([]R, error) {
+	f, closeFile, err := openPageFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := read(f, t)
+	closeFile()
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if rowid, ok := undone(&rows[i]); ok {
+			if rows[i], err = byRowid(db, rowid); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.SortFunc(rows, order)
+	return rows, nil
 }
 
 // page reads page n (from 1).

@@ -49,22 +49,13 @@ func partData(i int) any {
 // each value kind the schema allows when odd is set, and returns its path, closed: nothing in a -wal.
 func partsDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "opencode.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(schema); err != nil {
-		t.Fatal(err)
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	return writeDB(t, pageSize, schema, func(tx *sql.Tx) {
+		insertParts(t, tx, pageSize, n, odd)
+	})
+}
+
+// insertParts inserts partsDB's rows.
+func insertParts(t testing.TB, tx *sql.Tx, pageSize, n int, odd bool) {
 	for i := range n {
 		msg := fmt.Sprintf("msg_%04d", (i*7919)%(n/3+1)) // parts of a message out of rowid order
 		id := fmt.Sprintf("prt_%06d", (i*104729)%1000003)
@@ -82,6 +73,29 @@ func partsDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
 			}
 		}
 	}
+}
+
+// writeDB writes a new database of the given page size and schema, its rows by fill in one transaction,
+// and returns its path, closed: nothing in a -wal.
+func writeDB(t testing.TB, pageSize int, schema string, fill func(tx *sql.Tx)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "opencode.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(tx)
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -125,29 +139,8 @@ func TestPartsInPlaceAgreeWithSQLite(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			db := immutable(t, c.path)
-			want, err := partsOfSQLite(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := partsInPlace(db, c.path)
-			if c.fallback {
-				if !errors.Is(err, errPages) {
-					t.Fatalf("read from the pages (%v), want errPages", err)
-				}
+			if !agree(t, db, c.path, c.fallback, partsOfSQLite, partsInPlace, func(r *partRow) { r.rowid = 0 }) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d parts from the pages, SQLite reads %d", len(got), len(want))
-			}
-			for i := range want {
-				g := got[i]
-				g.rowid = 0
-				if !reflect.DeepEqual(g, want[i]) {
-					t.Fatalf("part %d: pages %+v, SQLite %+v", i, g, want[i])
-				}
 			}
 			st := &store{tools: map[string][]string{}}
 			if err := st.toolParts(db, c.path); err != nil {
@@ -162,6 +155,38 @@ func TestPartsInPlaceAgreeWithSQLite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// agree holds the rows read from the pages of the database at path (open in db) to SQLite's, row by row
+// (their rowids cleared by clear: the query does not read them), or, when fallback is set, checks that the
+// page reader declines the file. It reports whether the rows were read from the pages.
+func agree[R any](t *testing.T, db *sql.DB, path string, fallback bool, ofSQLite func(*sql.DB) ([]R, error),
+	inPlace func(*sql.DB, string) ([]R, error), clear func(*R)) bool {
+	t.Helper()
+	want, err := ofSQLite(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := inPlace(db, path)
+	if fallback {
+		if !errors.Is(err, errPages) {
+			t.Fatalf("read from the pages (%v), want errPages", err)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d rows from the pages, SQLite reads %d", len(got), len(want))
+	}
+	for i := range want {
+		clear(&got[i])
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d: pages %+v, SQLite %+v", i, got[i], want[i])
+		}
+	}
+	return true
 }
 
 // addColumn adds a column to the part table, and a row after it: older rows' records lack the column.
@@ -264,23 +289,14 @@ func FuzzPartPages(f *testing.F) {
 // data of a few bytes to past a page, and, when odd is set, data that is NULL, a number or a blob.
 func messagesDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "opencode.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(schema); err != nil {
-		t.Fatal(err)
-	}
+	return writeDB(t, pageSize, schema, func(tx *sql.Tx) {
+		insertMessages(t, tx, pageSize, n, odd)
+	})
+}
+
+// insertMessages inserts messagesDB's rows.
+func insertMessages(t testing.TB, tx *sql.Tx, pageSize, n int, odd bool) {
 	times := []int64{0, 1, -5, 127, 40000, 1 << 40, 1796000000000}
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for i := range n {
 		id := fmt.Sprintf("msg_%06d", (i*104729)%1000003)
 		if i%40 == 39 {
@@ -302,10 +318,6 @@ func messagesDB(t testing.TB, pageSize, n int, schema string, odd bool) string {
 			t.Fatal(err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // TestMessagesInPlaceAgreeWithSQLite holds the messages read from the database's pages to SQLite's own
@@ -330,31 +342,7 @@ CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_cr
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			db := immutable(t, c.path)
-			want, err := messagesOfSQLite(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := messagesInPlace(db, c.path)
-			if c.fallback {
-				if !errors.Is(err, errPages) {
-					t.Fatalf("read from the pages (%v), want errPages", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) || len(want) == 0 {
-				t.Fatalf("%d messages from the pages, SQLite reads %d", len(got), len(want))
-			}
-			for i := range want {
-				g := got[i]
-				g.rowid = 0
-				if !reflect.DeepEqual(g, want[i]) {
-					t.Fatalf("message %d: pages %+v, SQLite %+v", i, g, want[i])
-				}
-			}
+			agree(t, immutable(t, c.path), c.path, c.fallback, messagesOfSQLite, messagesInPlace, func(r *msgRow) { r.rowid = 0 })
 		})
 	}
 }

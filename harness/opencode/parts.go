@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -35,26 +34,10 @@ func partsInPlace(db *sql.DB, path string) ([]partRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, closeFile, err := openPageFile(path)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := partPages(f, t)
-	closeFile()
-	if err != nil {
-		return nil, err
-	}
-	for i := range rows {
-		if !rows[i].read {
-			if rows[i], err = partByRowid(db, rows[i].rowid); err != nil {
-				return nil, err
-			}
-		}
-	}
-	slices.SortFunc(rows, func(a, b partRow) int { // ORDER BY message_id, id: text, in its bytes' order
-		return cmp.Or(strings.Compare(a.msg, b.msg), strings.Compare(a.id, b.id))
-	})
-	return rows, nil
+	return rowsInPlace(db, path, t, partPages, func(r *partRow) (int64, bool) { return r.rowid, !r.read }, partByRowid,
+		func(a, b partRow) int { // ORDER BY message_id, id: text, in its bytes' order
+			return cmp.Or(strings.Compare(a.msg, b.msg), strings.Compare(a.id, b.id))
+		})
 }
 
 // partPages reads every row of the part table t from its leaf pages. The ids must be text (SQLite orders

@@ -103,11 +103,16 @@ func TestSkip(t *testing.T) {
 }
 
 func BenchmarkSkipArray(b *testing.B) {
-	text := []byte(`[` + strings.Repeat(`{"content":"run the tests","status":"pending","activeForm":"running"},`, 20) + `1]`)
-	b.SetBytes(int64(len(text)))
+	benchSkip(b, `[`+strings.Repeat(`{"content":"run the tests","status":"pending","activeForm":"running"},`, 20)+`1]`)
+}
+
+// benchSkip times Skip over text.
+func benchSkip(b *testing.B, text string) {
+	data := []byte(text)
+	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for range b.N {
-		sc := New(text)
+		sc := New(data)
 		if !sc.Skip() {
 			b.Fatal("not skipped")
 		}
@@ -245,15 +250,7 @@ func TestNull(t *testing.T) {
 // BenchmarkSkipToolOutput skips a tool's output as the logs hold it: 6 KB of lines, each ending in an
 // escaped newline (Gemini CLI's second copy of a call, Codex's and Qwen Code's tool results).
 func BenchmarkSkipToolOutput(b *testing.B) {
-	text := []byte(`{"output":"` + strings.Repeat(`line of tool output that the agent read back into its context\n`, 100) + `","n":1}`)
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for range b.N {
-		sc := New(text)
-		if !sc.Skip() {
-			b.Fatal("not skipped")
-		}
-	}
+	benchSkip(b, `{"output":"`+strings.Repeat(`line of tool output that the agent read back into its context\n`, 100)+`","n":1}`)
 }
 
 // FuzzSkipString holds Skip's reading of a string to Measure's: the same strings refused, the same end,
