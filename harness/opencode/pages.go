@@ -87,8 +87,10 @@ func tableLayout(db *sql.DB, name string, cols ...string) (table, error) {
 	return t, nil
 }
 
-// pageFile is a database file read page by page. (Mapping the file instead saved a tenth of the part
-// table's reading, but every page the walk faults in counts in the process's RSS: the whole database.)
+// pageFile is a database file read page by page, by ReadAt. (A map of the whole file saved a tenth of the
+// part table's reading, but every page the walk faults in counts in the process's RSS: the whole
+// database; a map of a few MB moved with the walk cost more in faults and unmaps than the reads it saved:
+// docs/performance.md.)
 type pageFile struct {
 	r        io.ReaderAt
 	pageSize int
