@@ -346,3 +346,47 @@ CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_cr
 		})
 	}
 }
+
+// TestRecordRefuses: a record whose header is cut short, names a reserved or an out-of-range serial type,
+// or sizes a value past its payload is an error, never a panic.
+func TestRecordRefuses(t *testing.T) {
+	nine := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff} // a varint of all ones: -1 as int64
+	for _, c := range []struct {
+		name string
+		rec  []byte
+	}{
+		{"empty", nil},
+		{"header past the record", []byte{0x20, 0x0d}},
+		{"header cut inside a varint", []byte{0x02, 0x81}},
+		{"reserved type", []byte{0x02, 0x0a}},
+		{"type past int64", append(append([]byte{0x0a}, nine...), 0)},
+		{"value past the payload", []byte{0x02, 0x7f, 'a'}},
+	} {
+		vals := make([]value, 1)
+		if _, err := record(c.rec, int64(len(c.rec)), []int{0}, vals); !errors.Is(err, errPages) {
+			t.Errorf("%s: %v, want errPages", c.name, err)
+		}
+	}
+}
+
+// FuzzRecord: a record's reader over any bytes ends with values or an error, and the values it hands out
+// lie within the record.
+func FuzzRecord(f *testing.F) {
+	f.Add([]byte{0x04, 0x17, 0x01, 0x13, 'p', 'r', 't', '_', '1', 0x05, 'm'}, int64(11))
+	f.Add([]byte{0x02, 0x0a}, int64(2))
+	f.Add([]byte{0x03, 0x81, 0x80, 'x'}, int64(200))
+	f.Fuzz(func(t *testing.T, rec []byte, size int64) {
+		vals := make([]value, 3)
+		all, err := record(rec, size, []int{0, 1, 2}, vals)
+		if err != nil || !all {
+			return
+		}
+		for _, v := range vals {
+			if int64(len(v.local)) > v.size {
+				t.Fatalf("a value of %d bytes holds %d", v.size, len(v.local))
+			}
+			dataHead(v)
+			v.integer()
+		}
+	})
+}
