@@ -3,10 +3,12 @@ package opencode
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +230,57 @@ func TestStorage(t *testing.T) {
 	checkHistory(t, tr, fx, want)
 	if !(Logs{}).Owns(storage) || !(Logs{}).Owns(filepath.Join("testdata", "run3", "opencode.db")) || (Logs{}).Owns("opencode_test.go") {
 		t.Error("Owns")
+	}
+}
+
+// TestBadPartIsThePartsLoss: a part whose data SQLite cannot read as JSON, and whose first bytes do not
+// say its type, leaves its tool uncounted with a warning naming it; the session's calls, tokens and other
+// tools are read as without it (the page reader takes the part's first bytes; SQLite's JSON reader
+// refuses the rest).
+func TestBadPartIsThePartsLoss(t *testing.T) {
+	snap, err := openCopy(filepath.Join("testdata", "run3", "opencode.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.close()
+	read := func(dir string) agentlog.Record {
+		t.Helper()
+		files, _ := Logs{}.Discover([]string{dir})
+		recs, _ := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+		if len(recs) != 1 {
+			t.Fatalf("%d records", len(recs))
+		}
+		return recs[0]
+	}
+	want := func() agentlog.Record {
+		dir := filepath.Join(t.TempDir(), "opencode")
+		os.MkdirAll(dir, 0o755)
+		if _, err := snap.db.Exec(`VACUUM INTO ?`, filepath.Join(dir, "opencode.db")); err != nil {
+			t.Fatal(err)
+		}
+		return read(dir)
+	}()
+	dir := filepath.Join(t.TempDir(), "opencode")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "opencode.db")
+	if _, err := snap.db.Exec(`VACUUM INTO ?`, path); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data)
+		SELECT 'prt_zzbad', message_id, session_id, time_created, time_updated, '{"id": 1, "type": "tool", "tool": "bash", ' FROM part LIMIT 1`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := read(dir)
+	if got.Calls != want.Calls || got.Tokens != want.Tokens || !reflect.DeepEqual(got.Tools, want.Tools) {
+		t.Errorf("with the bad part: %d calls %+v tools %v; without: %d %+v %v", got.Calls, got.Tokens, got.Tools, want.Calls, want.Tokens, want.Tools)
+	}
+	if w := strings.Join(got.Warnings, "\n"); !strings.Contains(w, "part prt_zzbad") {
+		t.Errorf("warnings %q, want one naming the bad part", got.Warnings)
 	}
 }

@@ -191,7 +191,10 @@ func (st *store) toolParts(db *sql.DB, live string) error {
 		var typ, tool sql.NullString
 		err := db.QueryRow(`SELECT message_id, json_extract(data, '$.type'), json_extract(data, '$.tool') FROM part WHERE id = ?`, id).Scan(&msg, &typ, &tool)
 		if err != nil {
-			return err
+			// One part SQLite cannot read as JSON is that part's loss, not the database's: its tool goes
+			// uncounted, and the calls and every other part still are.
+			st.warn = append(st.warn, fmt.Sprintf("%s: part %s: %v, its tool not counted", st.path, id, err))
+			continue
 		}
 		if typ.String == "tool" {
 			st.tools[msg] = append(st.tools[msg], tool.String)
