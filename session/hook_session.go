@@ -224,28 +224,14 @@ func (b *bridged) inWords(a *bridge.Answer) *bridge.Answer {
 // kindsAgent is the agent's name as the kinds say it.
 const kindsAgent = "Claude"
 
-// agentNamed is text with "Claude" as a kind names the agent ("Claude keeps …") read as agent; "Claude
-// Code", the harness, stays.
+// kindsLead is how every kind begins (the judge's reply is refused otherwise, and the detectors write
+// theirs so): only that phrase is a kind's agent, so a command, a path, a rule's text or a note the
+// person typed that says "Claude" is shown as it is.
+const kindsLead = kindsAgent + " keeps "
+
+// agentNamed is text with each kind's "Claude keeps" read as agent's ("Codex keeps").
 func agentNamed(text, agent string) string {
-	if !strings.Contains(text, kindsAgent+" ") {
-		return text
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(text, kindsAgent+" ")
-		if i < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:i])
-		rest := text[i+len(kindsAgent)+1:]
-		if strings.HasPrefix(rest, "Code") {
-			b.WriteString(kindsAgent + " ")
-		} else {
-			b.WriteString(agent + " ")
-		}
-		text = rest
-	}
+	return strings.ReplaceAll(text, kindsLead, agent+" keeps ")
 }
 
 // takeMail hands over the toasts kept for the next answer.

@@ -674,12 +674,16 @@ func TestSpellingFollowsTheRouteAndTheTyped(t *testing.T) {
 	}
 }
 
-// TestAgentNamed: a kind's agent is the harness's; the harness's own name stays.
+// TestAgentNamed: a kind's agent is the harness's; the harness's own name, and "Claude" anywhere but a
+// kind's lead (a command, a path, a rule, a note the person typed), stay.
 func TestAgentNamed(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Claude keeps re-running `npm run build`", "Codex keeps re-running `npm run build`"},
-		{"1. [execution] Claude keeps a\n- fixed · Claude re-reads b", "1. [execution] Codex keeps a\n- fixed · Codex re-reads b"},
-		{"install Claude Code's hooks; Claude keeps", "install Claude Code's hooks; Codex keeps"},
+		{"1. [execution] Claude keeps a\n- fixed · Claude keeps b", "1. [execution] Codex keeps a\n- fixed · Codex keeps b"},
+		{"install Claude Code's hooks; Claude keeps", "install Claude Code's hooks; Claude keeps"},
+		{"install Claude Code's hooks; Claude keeps x", "install Claude Code's hooks; Codex keeps x"},
+		{"fixed: Claude keeps a — note: ask Claude to run one test", "fixed: Codex keeps a — note: ask Claude to run one test"},
+		{"r3 Read /home/u/Claude Notes/todo.md", "r3 Read /home/u/Claude Notes/todo.md"},
 		{"nothing to name", "nothing to name"},
 		{"Claude", "Claude"},
 	} {
