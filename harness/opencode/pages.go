@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/saverd/saverd/internal/safefile"
 )
 
 // A table's rows read from the database file's own pages (SQLite's file format,
@@ -123,17 +124,15 @@ func openPages(r io.ReaderAt, size int64) (*pageFile, error) {
 	return &pageFile{r: r, pageSize: ps, usable: usable, pages: size / int64(ps), buf: make([]byte, ps)}, nil
 }
 
-// openPageFile opens the database file at path for reading its pages; close closes it.
+// openPageFile opens the database file at path for reading its pages; close closes it. Only a regular
+// file of at most maxDB bytes is read (a FIFO put in its place never holds the reader), which also bounds
+// the walk's pages and its bitmap of those seen.
 func openPageFile(path string) (f *pageFile, closeFn func(), err error) {
-	file, err := os.Open(path)
+	file, size, err := safefile.OpenSized(path, maxDB)
 	if err != nil {
 		return nil, nil, err
 	}
-	info, err := file.Stat()
-	if err == nil {
-		f, err = openPages(file, info.Size())
-	}
-	if err != nil {
+	if f, err = openPages(file, size); err != nil {
 		file.Close()
 		return nil, nil, err
 	}
@@ -319,7 +318,7 @@ func record(rec []byte, size int64, cols []int, out []value) (bool, error) {
 		}
 		types = types[n:]
 		l := valueLen(st)
-		if l < 0 || off+l > size {
+		if l < 0 || l > size-off { // off ≤ size throughout, so size-off cannot overflow where off+l could
 			return false, fmt.Errorf("%w: a record's value", errPages)
 		}
 		for i, c := range cols {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -361,13 +362,27 @@ func TestRecordRefuses(t *testing.T) {
 		{"reserved type", []byte{0x02, 0x0a}},
 		{"type past int64", append(append([]byte{0x0a}, nine...), 0)},
 		{"value past the payload", []byte{0x02, 0x7f, 'a'}},
+		{"values whose sum passes int64", huge},
 	} {
-		vals := make([]value, 1)
-		if _, err := record(c.rec, int64(len(c.rec)), []int{0}, vals); !errors.Is(err, errPages) {
+		size := int64(len(c.rec))
+		if len(c.rec) == len(huge) {
+			size = math.MaxInt64 // a payload that says it holds them all
+		}
+		vals := make([]value, 3)
+		if _, err := record(c.rec, size, []int{0, 1, 2}, vals); !errors.Is(err, errPages) {
 			t.Errorf("%s: %v, want errPages", c.name, err)
 		}
 	}
 }
+
+// huge is a record of three values each near math.MaxInt64/2 bytes long (serial type MaxInt64).
+var huge = func() []byte {
+	rec := []byte{1 + 3*9}
+	for range 3 {
+		rec = append(rec, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	}
+	return rec
+}()
 
 // FuzzRecord: a record's reader over any bytes ends with values or an error, and the values it hands out
 // lie within the record.
@@ -375,6 +390,7 @@ func FuzzRecord(f *testing.F) {
 	f.Add([]byte{0x04, 0x17, 0x01, 0x13, 'p', 'r', 't', '_', '1', 0x05, 'm'}, int64(11))
 	f.Add([]byte{0x02, 0x0a}, int64(2))
 	f.Add([]byte{0x03, 0x81, 0x80, 'x'}, int64(200))
+	f.Add(huge, int64(math.MaxInt64))
 	f.Fuzz(func(t *testing.T, rec []byte, size int64) {
 		vals := make([]value, 3)
 		all, err := record(rec, size, []int{0, 1, 2}, vals)
