@@ -22,7 +22,7 @@ func decodeRollout(malformed func(error), line []byte, l *codexLine, p any) bool
 		return false
 	}
 	if direct(l.Type) {
-		l.Type, l.Payload = "response_item", line
+		l.Type, l.Payload, l.bare = "response_item", line, true
 	}
 	if err := json.Unmarshal(l.Payload, p); err != nil && len(l.Payload) > 0 {
 		malformed(fmt.Errorf("payload: %w", err))
@@ -49,6 +49,7 @@ type codexLine struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Payload   json.RawMessage `json:"payload"`
+	bare      bool            // an item written bare, with no envelope (direct)
 }
 
 // codexPayload holds the fields of every payload kind the reader uses; each kind fills its own.
@@ -117,6 +118,7 @@ type codexSession struct {
 	fallback   []agentlog.Call // older rollouts: one call per token_count whose total changed
 	fallbackID []string        // the session id as each fallback call was read, for its key (resolve)
 	pending    []string        // tool calls waiting for the record of their response
+	bare       bool            // the rollout has items written bare, as Codex CLI's first releases wrote them
 	fast       fastRollout
 	stamp      string    // the last timestamp parsed (a copy), and its time: lines written
 	stampAt    time.Time // in the same millisecond share it
@@ -204,6 +206,7 @@ func (s *codexSession) parseStamp(ts []byte) (time.Time, error) {
 }
 
 func (s *codexSession) line(l *codexLine, p *codexPayload) {
+	s.bare = s.bare || l.bare
 	at, err := s.parseTime(l.Timestamp)
 	if err == nil && at.After(s.rec.End) {
 		s.rec.End = at // the end is the last line's time
@@ -309,10 +312,13 @@ func (s *codexSession) finish(opt agentlog.Options) {
 		s.rec.Warnings = append(s.rec.Warnings, s.rec.Files[0]+": no session_meta and no session id in the name")
 	}
 	if len(s.calls) == 0 && len(s.callIDs) > 0 {
-		// Codex CLI's first Rust releases wrote no token counts: the session ran tools, so it made calls,
-		// and a row of 0 calls and $0 would say it cost nothing.
-		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout records %d tool calls and no token counts (as Codex CLI's first releases wrote it): its API calls, tokens and cost are not known, and not in these figures",
-			s.rec.SessionID, len(s.callIDs)))
+		// The session ran tools, so it made calls: a row of 0 calls and $0 would say it cost nothing.
+		why := "" // a rollout cut before its first count
+		if s.bare {
+			why = " (as Codex CLI's first releases wrote it)"
+		}
+		s.rec.Warnings = append(s.rec.Warnings, fmt.Sprintf("session %s: the rollout records %d tool calls and no token counts%s: its API calls, tokens and cost are not known, and not in these figures",
+			s.rec.SessionID, len(s.callIDs), why))
 	}
 }
 

@@ -2,6 +2,8 @@ package codex
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -115,5 +117,15 @@ func TestCodexDirectItems(t *testing.T) {
 		if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "3 tool calls and no token counts") {
 			t.Errorf("decodeAll %v: warnings %q, want one saying the cost is not known", all, rec.Warnings)
 		}
+	}
+	// A rollout of today's layout that ended before its first count is warned of, not as one of those.
+	cut := filepath.Join(t.TempDir(), "rollout-2026-12-01T10-00-00-0197ab12-3456-7890-abcd-ef0123456780.jsonl")
+	if err := os.WriteFile(cut, []byte(`{"timestamp":"2026-12-01T10:00:00.000Z","type":"session_meta","payload":{"id":"0197ab12-3456-7890-abcd-ef0123456780","timestamp":"2026-12-01T10:00:00.000Z"}}`+"\n"+
+		`{"timestamp":"2026-12-01T10:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := ReadRollout(cut, agentlog.Options{}); err != nil || len(rec.Warnings) != 1 ||
+		!strings.Contains(rec.Warnings[0], "1 tool calls and no token counts: ") {
+		t.Errorf("a rollout cut before its first count: %v, warnings %q", err, rec.Warnings)
 	}
 }
