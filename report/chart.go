@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // chart is an SVG chart laid out here, so the page needs no script and no library: bars (rects), lines
@@ -134,11 +135,25 @@ func lineChart(keys []string, series []string, value func(s, k string) (float64,
 	return c
 }
 
-// yAxis labels 0, a half and the top of the scale.
+// yAxis labels 0, a half and the top of the scale; dollars all with the decimals the half needs ($0.000
+// $0.025 $0.050, not $0.00 $0.025 $0.05).
 func yAxis(top float64, format func(float64) string) []label {
+	decimals := -1
+	if strings.Contains(format(top), "$") {
+		half := top / 2
+		for decimals = 2; decimals < 8; decimals++ { // the fewest that write the half exactly
+			if v := half * math.Pow10(decimals); math.Abs(v-math.Round(v)) < 1e-6 {
+				break
+			}
+		}
+	}
 	var out []label
 	for _, f := range []float64{0, 0.5, 1} {
-		out = append(out, label{X: padLeft - 6, Y: padTop + plotH - f*plotH + 4, Text: format(f * top), Anchor: "end"})
+		text := format(f * top)
+		if decimals >= 0 {
+			text = "$" + strconv.FormatFloat(f*top, 'f', decimals, 64)
+		}
+		out = append(out, label{X: padLeft - 6, Y: padTop + plotH - f*plotH + 4, Text: text, Anchor: "end"})
 	}
 	return out
 }

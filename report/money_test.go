@@ -29,11 +29,21 @@ func TestChartMoney(t *testing.T) {
 			t.Errorf("money(%v) = %q, want %q", v, got, want)
 		}
 	}
-	var got []string
-	for _, l := range yAxis(niceCeil(0.18), money) {
-		got = append(got, l.Text)
+	for top, want := range map[float64]string{0.18: "$0.00 $0.10 $0.20", 0.05: "$0.000 $0.025 $0.050", 0.0025: "$0.00000 $0.00125 $0.00250",
+		40: "$0.00 $25.00 $50.00", 0.0004: "$0.00000 $0.00025 $0.00050"} {
+		var got []string
+		for _, l := range yAxis(niceCeil(top), money) {
+			got = append(got, l.Text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("the axis of a $%v day: %q, want %q", top, got, want)
+		}
 	}
-	if strings.Join(got, " ") != "$0.00 $0.10 $0.20" {
-		t.Errorf("the axis of a $0.18 day: %q", got)
+	var tokens []string
+	for _, l := range yAxis(niceCeil(1800), tokenCount) {
+		tokens = append(tokens, l.Text)
+	}
+	if strings.Join(tokens, " ") != "0 1.0k 2.0k" {
+		t.Errorf("a tokens axis: %q", tokens)
 	}
 }
