@@ -157,9 +157,21 @@ func TestStopAndUninstallStopTheDaemon(t *testing.T) {
 		t.Fatalf("the last uninstall: exit %d\n%s%s", code, stdout, stderr)
 	}
 	waitGone(d)
+}
 
-	// A Codex that loaded the hooks before the uninstall still runs them: they start no daemon, and a
-	// command typed says why.
+// TestUninstallMarkStartsNoDaemon: a Codex that loaded saverd's hooks before `saverd uninstall` still runs
+// them; they start no daemon, and a command typed says why. `saverd install` takes the mark away, and the
+// next hook starts the daemon again.
+func TestUninstallMarkStartsNoDaemon(t *testing.T) {
+	home := t.TempDir()
+	sock := filepath.Join(home, "run", "saverd.sock")
+	env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, "claude"), "CODEX_HOME=" + filepath.Join(home, "codex"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "SAVERD_SOCKET=" + sock, "GORACE=atexit_sleep_ms=0"}
+	for _, args := range [][]string{{"install", "codex"}, {"uninstall", "codex"}} {
+		if _, stderr, code := runBin(t, env, args...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
 	hook := func() string {
 		t.Helper()
 		cmd := exec.Command(binPath, "hook", "--harness", "codex", "UserPromptSubmit")
