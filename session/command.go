@@ -31,7 +31,7 @@ const (
 	cardKind = 60
 )
 
-// commandRun answers /saver and its subcommands, and resets the session on /clear and /resume.
+// CommandRun (command.run) answers /saver and its subcommands, and resets the session on /clear and /resume.
 func (s *Table) CommandRun(p CommandRunParams) (TextResult, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // typed is the origins a person typed: only these count as asks.
 var typed = []string{"composer", "bridge"}
 
-// promptSubmit carries the one-time notes and standing fixes into the prompt, records what the person
+// PromptSubmit (prompt.submit) carries the one-time notes and standing fixes into the prompt, records what the person
 // typed for the process judge, and retries a check still armed.
 func (s *Table) PromptSubmit(p PromptSubmitParams) (ContextResult, error) {
 	sess, err := s.Session(p.SessionID)
@@ -64,7 +64,7 @@ func askHead(text string) string {
 	return jstext.Cut16(jstext.CollapseWs(clean), state.AskHeadMax)
 }
 
-// agentSpawn: the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
+// AgentSpawn (agent.spawn): the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
 // parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
 func (s *Table) AgentSpawn(p AgentSpawnParams) (AgentSpawnResult, error) {
 	sess, err := s.Session(p.SessionID)
@@ -87,7 +87,7 @@ func (s *Table) AgentSpawn(p AgentSpawnParams) (AgentSpawnResult, error) {
 	return res, nil
 }
 
-// agentSpawned closes a spawn agent.spawn opened: the agent it started was reached.
+// AgentSpawned (agent.spawned) closes a spawn AgentSpawn opened: the agent it started was reached.
 func (s *Table) AgentSpawned(p AgentSpawnedParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {

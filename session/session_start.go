@@ -7,7 +7,7 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// sessionStart is ContextSaver's session.start hook: the registry loaded, the window sampled, the
+// SessionStart (session.start) is ContextSaver's session.start hook: the registry loaded, the window sampled, the
 // overhead measured, and a transcript this daemon joined late adopted — with a check armed and fired
 // over it when it passes the row floor.
 func (s *Table) SessionStart(p SessionStartParams) (SessionStartResult, error) {
@@ -105,7 +105,7 @@ func (sess *Session) adopted(n int, now int64, arm bool) bool {
 	return true
 }
 
-// sessionEnd flushes the session's registry and forgets it.
+// SessionEnd (session.end) flushes the session's registry and forgets it.
 func (s *Table) SessionEnd(p SessionParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {

@@ -10,7 +10,7 @@ const answerHead = 100
 
 func turnStartAction(now int64) state.TurnStart { return state.TurnStart{Now: now} }
 
-// turnStart: the clock dates the wait since the last answer, so TURNS can say the person was away.
+// TurnStart (turn.start): the clock dates the wait since the last answer, so TURNS can say the person was away.
 func (s *Table) TurnStart(p SessionParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -29,7 +29,7 @@ func validEnd(r state.TurnEnd) bool {
 	return false
 }
 
-// turnComplete: a subagent's turn is its loop's; the main loop's turn records its stat, samples the
+// TurnComplete (turn.complete): a subagent's turn is its loop's; the main loop's turn records its stat, samples the
 // window and consults the judge and process gates.
 func (s *Table) TurnComplete(p TurnCompleteParams) error {
 	sess, err := s.Session(p.SessionID)
@@ -84,7 +84,7 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 	sess.processAt(now, state.TriggerClock, nil)
 }
 
-// sessionCompact: a compaction we record is the compaction the engine performed.
+// SessionCompact (session.compact): a compaction we record is the compaction the engine performed.
 func (s *Table) SessionCompact(p SessionParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {

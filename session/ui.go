@@ -15,7 +15,7 @@ import (
 // The pane's actions, as ContextSaver's Actions table names them.
 var uiActions = []string{"keep", "steer", "steerDraft", "steerSubmit", "kill", "info", "togglePane", "check", "write", "tryOnce", "skip"}
 
-// uiAction is a press in the pane or the band.
+// UIAction (ui.action) is a press in the pane or the band.
 func (s *Table) UIAction(p UIActionParams) (TextResult, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -220,7 +220,7 @@ func (sess *Session) openForCheck(queued []string) {
 	sess.openPane(false)
 }
 
-// uiClosed: the person (or the host) closed the pane.
+// UIClosed (ui.closed): the person (or the host) closed the pane.
 func (s *Table) UIClosed(p SessionParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -230,7 +230,7 @@ func (s *Table) UIClosed(p SessionParams) error {
 	return nil
 }
 
-// uiColumns: the band's width, for the auto-open decision; a render-path update, so no redraw.
+// UIColumns (ui.columns): the band's width, for the auto-open decision; a render-path update, so no redraw.
 func (s *Table) UIColumns(p ColumnsParams) error {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {

@@ -19,6 +19,7 @@ const (
 
 // The views marshal under the session's lock: a model shares nothing with the state once it is bytes.
 
+// ViewBand (view.band) is the band's model as JSON at the host's clock (bandOf).
 func (s *Table) ViewBand(p SessionParams) (json.RawMessage, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -27,6 +28,7 @@ func (s *Table) ViewBand(p SessionParams) (json.RawMessage, error) {
 	return sess.marshal(func() any { return bandOf(sess.st, p.At) })
 }
 
+// ViewPane (view.pane) is the pane's model as JSON, with the rules it offers.
 func (s *Table) ViewPane(p SessionParams) (json.RawMessage, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -35,6 +37,7 @@ func (s *Table) ViewPane(p SessionParams) (json.RawMessage, error) {
 	return sess.marshal(func() any { return view.BuildPane(sess.st, sess.proposals()) })
 }
 
+// DebugState (debug.state) is the session's whole state as JSON, for the tests and a person debugging.
 func (s *Table) DebugState(p SessionParams) (json.RawMessage, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
@@ -43,6 +46,7 @@ func (s *Table) DebugState(p SessionParams) (json.RawMessage, error) {
 	return sess.marshal(func() any { return sess.st })
 }
 
+// marshal encodes a view's model under the session's lock.
 func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 	var out []byte
 	var err error
@@ -53,7 +57,7 @@ func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 	return out, nil
 }
 
-// viewText draws the band, the pane or the debug dump as plain text at a width.
+// ViewText (view.text) draws the band, the pane or the debug dump as plain text at a width.
 func (s *Table) ViewText(p ViewTextParams) (TextResult, error) {
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
