@@ -33,8 +33,12 @@ func (s *Table) Initialize(p InitializeParams) error {
 }
 
 // DebugPanic (debug.panic, only with TestHooks) changes the session, then panics, so the tests can prove
-// the change is rolled back and the connection goes on.
+// the change is rolled back and the connection goes on. Without TestHooks it refuses, changing nothing: a
+// caller of the API reaches it whether or not an adapter lists the method.
 func (s *Table) DebugPanic(p SessionParams) error {
+	if !s.opt.TestHooks {
+		return requestFailed("debug.panic: the daemon runs without test hooks")
+	}
 	sess, err := s.Session(p.SessionID)
 	if err != nil {
 		return err

@@ -132,6 +132,21 @@ func TestPanicRollsBack(t *testing.T) {
 	}
 }
 
+// TestDebugPanicNeedsTestHooks: without TestHooks the API's DebugPanic refuses and changes nothing, so a
+// caller of the session API that no adapter's method table guards cannot crash an event.
+func TestDebugPanicNeedsTestHooks(t *testing.T) {
+	h := newHarness(t, nil)
+	before := h.stateJSON()
+	err := h.srv.DebugPanic(SessionParams{Hook{SessionID: "s"}})
+	var serr *Error
+	if !errors.As(err, &serr) || serr.Kind != Failed || !strings.Contains(serr.Message, "test hooks") {
+		t.Fatalf("DebugPanic without TestHooks: %v, want a Failed error naming the test hooks", err)
+	}
+	if after := h.stateJSON(); after != before {
+		t.Fatalf("a refused DebugPanic changed the state:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
 // callRecover calls a method that may panic, as rpc's recover would answer it.
 func (h *testHarness) callRecover(method string, params any) (res json.RawMessage, err error) {
 	defer func() {
