@@ -84,7 +84,7 @@ func BenchmarkHeldTexts(b *testing.B) {
 }
 
 // BenchmarkHistory is a join's reading of a 20 MB transcript or rollout into the messages it adopts,
-// through its harness's History within a hook's bounds (as handlers' historyOf reads it).
+// through its harness's History within a hook's bounds (as session/hook.go's historyOf reads it).
 func BenchmarkHistory(b *testing.B) {
 	cc, _ := benchLog(b, "transcript-two-turns.jsonl", 20<<20, `"msg_`, `"toolu_`, `"requestId": "`)
 	cx, _ := benchLog(b, "codex-rollout.jsonl", 20<<20, `"resp_`, `"call_`)

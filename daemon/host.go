@@ -10,7 +10,7 @@ import (
 	"github.com/saverd/saverd/session"
 )
 
-// connHost is the handlers' Host over the rpc connection: model.fork is a call, the rest notifications.
+// connHost is the session.Host over the rpc connection: model.fork is a call, the rest notifications.
 type connHost struct{ conn *rpc.Conn }
 
 func (h connHost) Fork(ctx context.Context, req session.ForkRequest) (*session.ForkResult, error) {

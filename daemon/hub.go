@@ -17,7 +17,7 @@ import (
 	"github.com/saverd/saverd/session"
 )
 
-// hub is the handlers' Host for the socket daemon, which many connections share: short-lived hook
+// hub is the session.Host for the socket daemon, which many connections share: short-lived hook
 // connections, and hosts (an editor, a plugin) that said initialize. Notifications go to the hosts;
 // a fork goes to a host that offers model.fork, else through the fork command (claude -p, codex exec).
 type hub struct {

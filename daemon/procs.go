@@ -29,7 +29,7 @@ func StdioProcs() *LoopProcs {
 	return &LoopProcs{}
 }
 
-// offLoop is the hook rpc.Options.OffLoop and handlers.Options.OffLoop call: the first run off the
+// offLoop is the hook rpc.Options.OffLoop and session.Options.OffLoop call: the first run off the
 // loop restores the default, the last to end takes it back to one. Each done counts once.
 func (p *LoopProcs) offLoop() (done func()) {
 	p.mu.Lock()

@@ -65,7 +65,7 @@ func (l Set) DirsOf(h harness.Logs) []string {
 func (l Set) Discover() ([]agentlog.File, []string) { return l.discoverOf(Harnesses) }
 
 // DiscoverOthers lists the logs of the harnesses whose hooks the daemon does not answer: what
-// impact.query reads beside the live harnesses' logs (handlers.HistoryLogs.Others).
+// impact.query reads beside the live harnesses' logs (session.HistoryLogs.Others).
 func (l Set) DiscoverOthers() ([]agentlog.File, []string) {
 	var others []harness.Logs
 	for _, h := range Harnesses {

@@ -9,8 +9,8 @@
 // the sample session. The core imports none of them (TestLayering checks it).
 //
 // The core stays pure: no I/O, no clock, no goroutines, no logging. Time, file contents and the model's
-// text come in as arguments; the daemon (handlers/) sequences events and talks to the world. A test
-// enforces that state imports none of rpc/, handlers/ or impact/.
+// text come in as arguments; the daemon (session/) sequences events and talks to the world. A test
+// enforces that state imports none of rpc/, handlers/, session/ or impact/.
 //
 // Mutation rule. Reduce changes a *State in place, because the daemon applies tens of thousands of
 // events a second and a full session holds ROW_CAP rows: copying the ledger per event is not an option.

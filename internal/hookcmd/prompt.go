@@ -35,7 +35,7 @@ func promptOf(payload []byte) string {
 }
 
 // runsJudge reports whether a typed prompt is a saverd command that waits for the judge's run: `/saver
-// check` (handlers' saverReply waits for no other).
+// check` (session's saverReply waits for no other).
 func runsJudge(prompt string) bool {
 	args, ok := saverline.Args(prompt)
 	f := strings.Fields(args)
