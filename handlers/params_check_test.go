@@ -7,8 +7,9 @@ import (
 	"github.com/saverd/saverd/rpc"
 )
 
-// TestParamsOutOfRange: a value no host can mean is refused with -32602 naming the member, and the
-// session is left as it was; the same requests with the value in range are taken.
+// TestParamsOutOfRange: a value no host can mean (the session API refuses it, session/params_check.go)
+// is answered -32602 naming the member, and the session is left as it was; the same requests with the
+// value in range are taken.
 func TestParamsOutOfRange(t *testing.T) {
 	tool := map[string]any{"tool": "Bash", "tool_use_id": "t1", "command": "ls"}
 	cases := []struct {

@@ -14,7 +14,7 @@ import (
 const ProtocolVersion = "1"
 
 // Server answers every method of the protocol over the session API (session.Table): each method decodes
-// and checks its params, makes one call, and encodes the result or the error's code. It is safe for the
+// its params, makes one call (which checks their values), and encodes the result or the error's code. It is safe for the
 // rpc read loop and the background runs to call concurrently.
 type Server struct {
 	tbl     *session.Table
@@ -146,15 +146,13 @@ func none[P any](fn func(P) error) method {
 	}
 }
 
-// decode reads a method's params with the rpc layer's decoder and checks their values (check): absent or
-// null params are the zero value.
+// decode reads a method's params with the rpc layer's decoder: absent or null params are the zero value.
+// Their values are the session API's to check (session/params_check.go).
 func decode[T any](raw json.RawMessage) (T, error) {
 	var v T
 	if len(raw) == 0 || string(raw) == "null" {
 		return v, nil
 	}
-	if err := rpc.DecodeParams(raw, &v); err != nil {
-		return v, err
-	}
-	return v, check(v)
+	err := rpc.DecodeParams(raw, &v)
+	return v, err
 }

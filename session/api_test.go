@@ -108,3 +108,71 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestAPIRefusesWhatNoHostMeans: the values no host can mean are refused by the API itself, with no JSON
+// and no adapter: an Invalid error naming the member, and the session left as it was.
+func TestAPIRefusesWhatNoHostMeans(t *testing.T) {
+	neg := func(n int64) *int64 { return &n }
+	s := func(at *int64) session.Hook { return session.Hook{SessionID: "s", At: at} }
+	cases := []struct {
+		name string
+		call func(tbl *session.Table, cwd string) error
+		want string
+	}{
+		{"Initialize storeDir", func(tbl *session.Table, _ string) error {
+			return tbl.Initialize(session.InitializeParams{StoreDir: "state/saverd"})
+		}, `params.storeDir: want an absolute path, got "state/saverd"`},
+		{"SessionStart cwd", func(tbl *session.Table, _ string) error {
+			_, err := tbl.SessionStart(session.SessionStartParams{Hook: session.Hook{SessionID: "n"}, Cwd: "relative/dir"})
+			return err
+		}, `params.cwd: want an absolute path, got "relative/dir"`},
+		{"SessionStart at", func(tbl *session.Table, cwd string) error {
+			_, err := tbl.SessionStart(session.SessionStartParams{Hook: session.Hook{SessionID: "n", At: neg(-1)}, Cwd: cwd})
+			return err
+		}, "params.at: want a value ≥ 0, got -1"},
+		{"SessionStart usage", func(tbl *session.Table, cwd string) error {
+			_, err := tbl.SessionStart(session.SessionStartParams{Hook: session.Hook{SessionID: "n"}, Cwd: cwd,
+				Usage: &session.UsageParams{Usage: state.Usage{Window: 9, CompactAt: neg(-4)}}})
+			return err
+		}, "params.usage.compactAt: want a value ≥ 0, got -4"},
+		{"TurnStart at", func(tbl *session.Table, _ string) error {
+			return tbl.TurnStart(session.SessionParams{Hook: s(neg(-5))})
+		}, "params.at: want a value ≥ 0, got -5"},
+		{"ViewPane at", func(tbl *session.Table, _ string) error {
+			_, err := tbl.ViewPane(session.SessionParams{Hook: s(neg(-2))})
+			return err
+		}, "params.at: want a value ≥ 0, got -2"},
+		{"TurnComplete durationMs", func(tbl *session.Table, _ string) error {
+			return tbl.TurnComplete(session.TurnCompleteParams{Hook: s(nil), Reason: "answer", DurationMs: -1})
+		}, "params.durationMs: want a duration in ms ≥ 0, got -1"},
+		{"TurnComplete usage", func(tbl *session.Table, _ string) error {
+			return tbl.TurnComplete(session.TurnCompleteParams{Hook: s(nil), Reason: "answer", Usage: &session.TurnUsage{OutputTokens: -7}})
+		}, "params.usage.output_tokens: want a token count ≥ 0, got -7"},
+		{"TurnComplete context", func(tbl *session.Table, _ string) error {
+			return tbl.TurnComplete(session.TurnCompleteParams{Hook: s(nil), Reason: "answer", Context: &state.Usage{Window: -1}})
+		}, "params.context.window: want a token count ≥ 0, got -1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tbl := session.New(session.Options{Synchronous: true, Store: memStore{}, Clock: func() int64 { return 1_000 }})
+			cwd := t.TempDir()
+			if _, err := tbl.SessionStart(session.SessionStartParams{Hook: s(nil), Cwd: cwd}); err != nil {
+				t.Fatal(err)
+			}
+			before, err := tbl.DebugState(session.SessionParams{Hook: s(nil)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.call(tbl, cwd)
+			if !isKind(err, session.Invalid) || err.Error() != c.want {
+				t.Fatalf("err = %v, want Invalid %q", err, c.want)
+			}
+			if after, _ := tbl.DebugState(session.SessionParams{Hook: s(nil)}); string(after) != string(before) {
+				t.Fatalf("a refused call changed the session:\nbefore %s\nafter  %s", before, after)
+			}
+			if _, err := tbl.ViewBand(session.SessionParams{Hook: session.Hook{SessionID: "n"}}); !isKind(err, session.UnknownSession) {
+				t.Fatalf("a refused call started session n: %v", err)
+			}
+		})
+	}
+}

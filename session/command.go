@@ -33,7 +33,7 @@ const (
 
 // CommandRun (command.run) answers /saver and its subcommands, and resets the session on /clear and /resume.
 func (s *Table) CommandRun(p CommandRunParams) (TextResult, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return TextResult{}, err
 	}

@@ -11,8 +11,9 @@
 // Table.TurnComplete, Table.CommandRun, Table.UIAction, Table.Hook (one harness hook, its payload read by
 // bridge), Table.Statusline, Table.Impact, and the views. The params and results carry their JSON names
 // (protocol.md), so the adapter decodes straight into them; they live here, not in a protocol package of
-// their own, because the API is their only user. Errors are Error, by Kind; the adapter answers each kind
-// with its wire code, and session links nothing of rpc or handlers (deps_test.go).
+// their own, because the API is their only user. Errors are Error, by Kind (a value no host can mean is
+// refused here, params_check.go, not by the adapter); the adapter answers each kind with its wire code,
+// and session links nothing of rpc or handlers (deps_test.go).
 //
 // Ordering: the adapter calls the API in wire order, and every change to a session happens under that
 // session's lock, as one ordered event (Session.event), so a view sees every event sent before it. A hook

@@ -3,6 +3,9 @@ package session
 // Initialize takes what the host says of itself and its sessions: the registry's directory, the judge's
 // budget and the detectors for the sessions that set none, whether it forks and redraws.
 func (s *Table) Initialize(p InitializeParams) error {
+	if err := checkStoreDir(p); err != nil {
+		return err
+	}
 	if err := checkBudget(p.JudgeBudget); err != nil {
 		return err
 	}
@@ -39,7 +42,7 @@ func (s *Table) DebugPanic(p SessionParams) error {
 	if !s.opt.TestHooks {
 		return requestFailed("debug.panic: the daemon runs without test hooks")
 	}
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ var typed = []string{"composer", "bridge"}
 // PromptSubmit (prompt.submit) carries the one-time notes and standing fixes into the prompt, records what the person
 // typed for the process judge, and retries a check still armed.
 func (s *Table) PromptSubmit(p PromptSubmitParams) (ContextResult, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return ContextResult{}, err
 	}
@@ -67,7 +67,7 @@ func askHead(text string) string {
 // AgentSpawn (agent.spawn): the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
 // parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
 func (s *Table) AgentSpawn(p AgentSpawnParams) (AgentSpawnResult, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return AgentSpawnResult{}, err
 	}
@@ -89,7 +89,7 @@ func (s *Table) AgentSpawn(p AgentSpawnParams) (AgentSpawnResult, error) {
 
 // AgentSpawned (agent.spawned) closes a spawn AgentSpawn opened: the agent it started was reached.
 func (s *Table) AgentSpawned(p AgentSpawnedParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}

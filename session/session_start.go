@@ -11,6 +11,9 @@ import (
 // overhead measured, and a transcript this daemon joined late adopted — with a check armed and fired
 // over it when it passes the row floor.
 func (s *Table) SessionStart(p SessionStartParams) (SessionStartResult, error) {
+	if err := checkStart(p); err != nil {
+		return SessionStartResult{}, err
+	}
 	if p.SessionID == "" {
 		return SessionStartResult{}, invalid("params.sessionId: required")
 	}
@@ -107,7 +110,7 @@ func (sess *Session) adopted(n int, now int64, arm bool) bool {
 
 // SessionEnd (session.end) flushes the session's registry and forgets it.
 func (s *Table) SessionEnd(p SessionParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}

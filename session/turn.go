@@ -12,7 +12,7 @@ func turnStartAction(now int64) state.TurnStart { return state.TurnStart{Now: no
 
 // TurnStart (turn.start): the clock dates the wait since the last answer, so TURNS can say the person was away.
 func (s *Table) TurnStart(p SessionParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,10 @@ func validEnd(r state.TurnEnd) bool {
 // TurnComplete (turn.complete): a subagent's turn is its loop's; the main loop's turn records its stat, samples the
 // window and consults the judge and process gates.
 func (s *Table) TurnComplete(p TurnCompleteParams) error {
-	sess, err := s.Session(p.SessionID)
+	if err := checkTurn(p); err != nil {
+		return err
+	}
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}
@@ -86,7 +89,7 @@ func (sess *Session) turnComplete(p TurnCompleteParams, now int64) {
 
 // SessionCompact (session.compact): a compaction we record is the compaction the engine performed.
 func (s *Table) SessionCompact(p SessionParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}

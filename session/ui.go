@@ -17,7 +17,7 @@ var uiActions = []string{"keep", "steer", "steerDraft", "steerSubmit", "kill", "
 
 // UIAction (ui.action) is a press in the pane or the band.
 func (s *Table) UIAction(p UIActionParams) (TextResult, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return TextResult{}, err
 	}
@@ -222,7 +222,7 @@ func (sess *Session) openForCheck(queued []string) {
 
 // UIClosed (ui.closed): the person (or the host) closed the pane.
 func (s *Table) UIClosed(p SessionParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func (s *Table) UIClosed(p SessionParams) error {
 
 // UIColumns (ui.columns): the band's width, for the auto-open decision; a render-path update, so no redraw.
 func (s *Table) UIColumns(p ColumnsParams) error {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return err
 	}

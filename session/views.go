@@ -21,7 +21,7 @@ const (
 
 // ViewBand (view.band) is the band's model as JSON at the host's clock (bandOf).
 func (s *Table) ViewBand(p SessionParams) (json.RawMessage, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func (s *Table) ViewBand(p SessionParams) (json.RawMessage, error) {
 
 // ViewPane (view.pane) is the pane's model as JSON, with the rules it offers.
 func (s *Table) ViewPane(p SessionParams) (json.RawMessage, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (s *Table) ViewPane(p SessionParams) (json.RawMessage, error) {
 
 // DebugState (debug.state) is the session's whole state as JSON, for the tests and a person debugging.
 func (s *Table) DebugState(p SessionParams) (json.RawMessage, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (sess *Session) marshal(model func() any) (json.RawMessage, error) {
 
 // ViewText (view.text) draws the band, the pane or the debug dump as plain text at a width.
 func (s *Table) ViewText(p ViewTextParams) (TextResult, error) {
-	sess, err := s.Session(p.SessionID)
+	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
 		return TextResult{}, err
 	}
