@@ -83,3 +83,29 @@ func BenchmarkHook20MB(b *testing.B) {
 		b.Fatalf("the session holds %d rows after %d hooks, want one a hook", rows, b.N)
 	}
 }
+
+// BenchmarkHookHugeToolOutput is one PostToolUse carrying 30 MB of output through the hook method as the
+// daemon answers it when the frame's own pass did not read the params (Server.Handle: the params decoded,
+// the payload lent, not copied, then bridge.Parse).
+//
+//	go test -run '^$' -bench HookHugeToolOutput -benchmem ./handlers
+func BenchmarkHookHugeToolOutput(b *testing.B) {
+	srv := New(session.Options{ForkAlways: true})
+	payload, err := json.Marshal(map[string]any{"session_id": "big", "cwd": "/tmp", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_use_id": "t1", "tool_input": map[string]any{"command": "cat big.log"},
+		"tool_response": map[string]any{"stdout": strings.Repeat("x", 30<<20) + strings.Repeat("\n", 1000)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := json.Marshal(HookParams{Harness: "claude-code", Event: "PostToolUse", Payload: payload})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -291,24 +291,6 @@ func TestHookTurnUsageFromTheTranscript(t *testing.T) {
 	}
 }
 
-// BenchmarkHookHugeToolOutput is one PostToolUse carrying 30 MB of output, through the hook method.
-//
-//	go test -run '^$' -bench HookHugeToolOutput -benchmem ./session
-func BenchmarkHookHugeToolOutput(b *testing.B) {
-	srv := New(Options{ForkAlways: true})
-	payload, _ := json.Marshal(map[string]any{"session_id": "big", "cwd": "/tmp", "hook_event_name": "PostToolUse", "tool_name": "Bash",
-		"tool_use_id": "t1", "tool_input": map[string]any{"command": "cat big.log"},
-		"tool_response": map[string]any{"stdout": strings.Repeat("x", 30<<20) + strings.Repeat("\n", 1000)}})
-	raw, _ := json.Marshal(HookParams{Harness: "claude-code", Event: "PostToolUse", Payload: payload})
-	b.SetBytes(int64(len(raw)))
-	b.ResetTimer()
-	for range b.N {
-		if _, err := srv.Handle(context.Background(), rpc.Request{Method: "hook", Params: raw}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // judgedSession is the hook session after the twelve calls, with the fake host holding threeFindings for
 // the next run.
 func (h *hookHarness) judgedSession() *Session {

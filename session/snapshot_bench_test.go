@@ -1,19 +1,20 @@
 package session
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/saverd/saverd/internal/fullsession"
-	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/state/intake"
 )
 
-// BenchmarkSnapshotCall is tool.call handled in-process on a full session, timed one by one and split by
-// whether the call took the session's rollback snapshot (one in snapshotEvery actions) or not: the
-// snapshot's share of the tail. It reports each group's p50 and p99 (and the snapshot calls' max).
+// BenchmarkSnapshotCall is tool.call's work in the session API on a full session (CallOf, then
+// Session.ToolCall, as handlers' runToolCall makes them; the params read before the timer, as the frame's
+// own pass reads them before the handler), timed one by one and split by whether the call took the
+// session's rollback snapshot (one in snapshotEvery actions) or not: the snapshot's share of the tail. It
+// reports each group's p50 and p99.
 //
 //	go test -run '^$' -bench SnapshotCall -benchtime 40000x ./session
 func BenchmarkSnapshotCall(b *testing.B) {
@@ -22,21 +23,33 @@ func BenchmarkSnapshotCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	params := make([]json.RawMessage, 4096)
-	for i := range params {
-		params[i] = json.RawMessage(fullsession.ToolCall("s", 10_000+i))
+	type read struct {
+		p ToolCallParams
+		e intake.ToolEvent
 	}
-	ctx := context.Background()
+	calls := make([]read, 4096)
+	for i := range calls {
+		c := &calls[i]
+		if err := json.Unmarshal(fullsession.ToolCall("s", 10_000+i), &c.p); err != nil {
+			b.Fatal(err)
+		}
+		if c.e, err = intake.ToolEventFromJSON(c.p.Event); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var snap, plain []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sess.mu.Lock()
 		takes := len(sess.journal) >= snapshotEvery
 		sess.mu.Unlock()
+		c := &calls[i%len(calls)]
 		t0 := time.Now()
-		if _, err := srv.Handle(ctx, rpc.Request{Method: "tool.call", Params: params[i%len(params)]}); err != nil {
+		s, call, err := srv.CallOf(&c.p, c.e, c.p.At)
+		if err != nil {
 			b.Fatal(err)
 		}
+		s.ToolCall(&call)
 		d := time.Since(t0)
 		if takes {
 			snap = append(snap, d)
