@@ -158,26 +158,3 @@ func (h *testHarness) stateJSON() string {
 	h.t.Helper()
 	return string(h.call("debug.state", map[string]any{"sessionId": "s"}))
 }
-
-// TestShutdownMethodRefusesAfter: after `shutdown` (which flushes without waiting for a fork in flight:
-// session's TestFlushAllWaitsForNoFork), every request but `exit` is refused with -32002, and `exit`
-// closes Exited.
-func TestShutdownMethodRefusesAfter(t *testing.T) {
-	h := newHarness(t, nil)
-	if _, err := h.callErr("shutdown", nil); err != nil {
-		t.Fatalf("shutdown: %v", err)
-	}
-	_, err := h.callErr("turn.start", map[string]any{"sessionId": "s"})
-	var e *rpc.Error
-	if !errors.As(err, &e) || e.Code != CodeServerShuttingDown {
-		t.Fatalf("turn.start after shutdown = %v, want -32002", err)
-	}
-	if _, err := h.callErr("exit", nil); err != nil {
-		t.Fatalf("exit after shutdown: %v", err)
-	}
-	select {
-	case <-h.srv.Exited():
-	default:
-		t.Fatal("exit did not close Exited")
-	}
-}
