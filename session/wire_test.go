@@ -16,7 +16,8 @@ import (
 // The tests of this package write a method's params as the protocol does, in JSON, and read its result
 // as a host would: Handle decodes them with encoding/json into the API's params and calls the session
 // API, as handlers does (its own tests hold the adapter: the values it refuses, the one-pass readers,
-// the rpc.Then of tool.call, the codes).
+// the rpc.Then of tool.call, the codes). handle's cases are handlers' method table but the connection's
+// shutdown and exit: handlers' TestSessionTestsDispatchTheMethodTable reads them from this file.
 
 // The codes protocol.md's "Errors" gives the API's errors (handlers/errors.go answers them so).
 const (
