@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/internal/fullsession"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
@@ -23,28 +24,12 @@ func (nopHost) Fork(context.Context, session.ForkRequest) (*session.ForkResult, 
 }
 func (nopHost) Notify(string, any) {}
 
-// memRegistry is an in-memory Registry.
-type memRegistry struct{ values map[string]any }
-
-func (m *memRegistry) Get(key string) (any, error) { return m.values[key], nil }
-func (m *memRegistry) Update(key string, merge func(any) (any, error)) error {
-	v, err := merge(m.values[key])
-	if err == nil {
-		// Round-trip through JSON, as the disk store does.
-		b, _ := json.Marshal(v)
-		var back any
-		_ = json.Unmarshal(b, &back)
-		m.values[key] = back
-	}
-	return err
-}
-
 // fullServer is a server holding one session past RowCap with 400 loops and 50 stored patterns.
 func fullServer(tb testing.TB) *Server { return fullServerWith(tb, `{"capabilities":{"fork":false}}`) }
 
 // fullServerWith is fullServer with initialize's params.
 func fullServerWith(tb testing.TB, initialize string) *Server {
-	reg := &memRegistry{values: map[string]any{}}
+	reg := testfake.NewRegistry()
 	if err := reg.Update(state.StoreKey("/p"), func(any) (any, error) { return fullsession.Patterns(), nil }); err != nil {
 		tb.Fatal(err)
 	}

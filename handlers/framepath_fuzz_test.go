@@ -9,32 +9,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
-
-// lockedBuffer is the daemon's output, written by the connection and read by the test.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]byte(nil), b.buf.Bytes()...)
-}
 
 // connHost is the Server's host over an rpc.Conn, as the daemon wires it.
 type connHost struct{ c *rpc.Conn }
@@ -136,12 +118,12 @@ func serveFrames(t *testing.T, cwd string, stream []byte, opt rpc.Options) (*Ser
 // serveFramesFrom is serveFrames reading the stream from r.
 func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*Server, []byte) {
 	t.Helper()
-	srv := New(session.Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	srv := New(session.Options{Synchronous: true, Store: testfake.NewRegistry(), WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(`{"sessionId":"s","cwd":"` + cwd + `"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	out := &lockedBuffer{}
+	out := &testfake.LockedBuffer{}
 	conn := rpc.NewConn(r, out, opt)
 	srv.SetHost(connHost{conn})
 	conn.Serve(ctx, srv.HandleConn)
@@ -155,7 +137,7 @@ func serveFramesFrom(t *testing.T, cwd string, r io.Reader, opt rpc.Options) (*S
 		}
 		t.Fatal("the connection did not end 10s after its input did")
 	}
-	return srv, out.bytes()
+	return srv, out.Bytes()
 }
 
 // outputFrames splits the daemon's output into frame bodies, in whichever framing it wrote.

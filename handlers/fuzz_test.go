@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
@@ -39,7 +40,7 @@ func FuzzHandle(f *testing.F) {
 		if !json.Valid(params) {
 			return // the rpc layer answers a frame that is not JSON before any handler sees it
 		}
-		srv := New(session.Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}})
+		srv := New(session.Options{Synchronous: true, Store: testfake.NewRegistry()})
 		srv.SetHost(nopHost{})
 		ctx := context.Background()
 		if _, err := srv.Handle(ctx, rpc.Request{Method: "initialize", Params: json.RawMessage(`{"capabilities":{"fork":true}}`)}); err != nil {

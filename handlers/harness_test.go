@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
@@ -25,7 +26,7 @@ type testHarness struct {
 func newHarness(t testing.TB, start map[string]any) *testHarness {
 	t.Helper()
 	h := &testHarness{t: t, cwd: t.TempDir()}
-	h.srv = New(session.Options{Synchronous: true, Store: &memRegistry{values: map[string]any{}}, Clock: func() int64 { return 999 }})
+	h.srv = New(session.Options{Synchronous: true, Store: testfake.NewRegistry(), Clock: func() int64 { return 999 }})
 	h.srv.SetHost(nopHost{})
 	h.call("initialize", map[string]any{"capabilities": map[string]any{"fork": false}})
 	params := map[string]any{"sessionId": "s", "cwd": h.cwd, "at": 1_000, "usage": map[string]any{"window": 200_000}}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
@@ -28,7 +29,7 @@ func (heldHost) Notify(string, any) {}
 // and `exit` closes Exited.
 func TestShutdownMethodRefusesAfter(t *testing.T) {
 	h := &testHarness{t: t, cwd: t.TempDir()}
-	h.srv = New(session.Options{Store: &memRegistry{values: map[string]any{}}, Clock: func() int64 { return 999 }})
+	h.srv = New(session.Options{Store: testfake.NewRegistry(), Clock: func() int64 { return 999 }})
 	host := heldHost{forked: make(chan struct{}, 8)}
 	h.srv.SetHost(host)
 	t.Cleanup(func() { _ = h.srv.Shutdown(context.Background()) })

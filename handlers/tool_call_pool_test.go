@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
@@ -19,7 +20,7 @@ import (
 // array used after it went back to the pool shows as a row with another call's members (and, under
 // -race, as a race); every row must be its own call's.
 func TestToolCallReadsReused(t *testing.T) {
-	srv := New(session.Options{Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	srv := New(session.Options{Store: testfake.NewRegistry(), WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	sessions := []string{"a", "b"}
 	for _, id := range sessions {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 )
@@ -15,7 +16,7 @@ import (
 // TestToolCallAnswersBeforeRecording: a host that sends one tool.call at a time gets the answer before
 // the row is recorded (a debug session's row log follows the answer), and its next request sees the row.
 func TestToolCallAnswersBeforeRecording(t *testing.T) {
-	srv := New(session.Options{Store: &memRegistry{values: map[string]any{}}, WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
+	srv := New(session.Options{Store: testfake.NewRegistry(), WriteRoot: t.TempDir(), Clock: func() int64 { return 1_000 }})
 	ctx := context.Background()
 	start := `{"sessionId":"s","cwd":"` + t.TempDir() + `","debug":true}`
 	if _, err := srv.Handle(ctx, rpc.Request{Method: "session.start", Params: json.RawMessage(start)}); err != nil {

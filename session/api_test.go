@@ -7,28 +7,17 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness/claude"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/intake"
 )
 
-// memStore is an in-memory registry.
-type memStore map[string]any
-
-func (m memStore) Get(key string) (any, error) { return m[key], nil }
-func (m memStore) Update(key string, merge func(any) (any, error)) error {
-	v, err := merge(m[key])
-	if err == nil {
-		m[key] = v
-	}
-	return err
-}
-
 // TestAPIWithoutJSON: a host's session and a harness's session driven through the session API alone,
 // from outside the package, as a caller that holds no JSON does: the calls recorded, the turn ended, the
 // command answered, the pane drawn, a typed `/saver` kept from the model, each an ordered event.
 func TestAPIWithoutJSON(t *testing.T) {
-	tbl := session.New(session.Options{Synchronous: true, Store: memStore{}, Clock: func() int64 { return 1_000 }})
+	tbl := session.New(session.Options{Synchronous: true, Store: testfake.NewRegistry(), Clock: func() int64 { return 1_000 }})
 	at := func(ms int64) session.Hook { return session.Hook{SessionID: "s", At: &ms} }
 	res, err := tbl.SessionStart(session.SessionStartParams{Hook: at(1_000), Cwd: t.TempDir(),
 		Usage: &session.UsageParams{Usage: state.Usage{Window: 200_000}}})
@@ -154,7 +143,7 @@ func TestAPIRefusesWhatNoHostMeans(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tbl := session.New(session.Options{Synchronous: true, Store: memStore{}, Clock: func() int64 { return 1_000 }})
+			tbl := session.New(session.Options{Synchronous: true, Store: testfake.NewRegistry(), Clock: func() int64 { return 1_000 }})
 			cwd := t.TempDir()
 			if _, err := tbl.SessionStart(session.SessionStartParams{Hook: s(nil), Cwd: cwd}); err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/saverd/saverd/internal/fullsession"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -16,7 +17,7 @@ import (
 // fullTable is a table holding one session past RowCap with 400 loops and 50 stored patterns, as
 // handlers' fullServer is.
 func fullTable(tb testing.TB) *Table {
-	reg := &memRegistry{values: map[string]any{}}
+	reg := testfake.NewRegistry()
 	if err := reg.Update(state.StoreKey("/p"), func(any) (any, error) { return fullsession.Patterns(), nil }); err != nil {
 		tb.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func TestSaverFix(t *testing.T) {
 			}
 			if c.decided != "" {
 				// A decision is persisted: the registry now holds it.
-				stored := state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)])
+				stored := state.ParseRegistry(h.reg.Values[state.StoreKey(h.cwd)])
 				found := false
 				for _, sp := range stored {
 					found = found || sp.ID == c.decided && sp.LastDecision != nil && *sp.LastDecision == c.decision

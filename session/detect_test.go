@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/state"
 )
 
@@ -201,7 +202,7 @@ func writeProject(t *testing.T, dir, settings string) {
 // session "s" started in a project whose .saverd.json is project ("" for none).
 func hostWithDetectors(t *testing.T, detectors any, project string) *testHarness {
 	t.Helper()
-	h := &testHarness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
+	h := &testHarness{t: t, host: &fakeHost{}, reg: testfake.NewRegistry(), cwd: t.TempDir()}
 	writeProject(t, h.cwd, project)
 	h.srv = New(Options{Synchronous: true, Store: h.reg, Clock: func() int64 { return 999 }})
 	h.srv.SetHost(h.host)

@@ -28,7 +28,7 @@ func TestIdleSessionsAreEvictedAndRejoin(t *testing.T) {
 	if kept || !otherKept {
 		t.Fatalf("after two idle hours: s kept %v, other kept %v; want s evicted, other kept", kept, otherKept)
 	}
-	stored := state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)])
+	stored := state.ParseRegistry(h.reg.Values[state.StoreKey(h.cwd)])
 	if len(stored) != 3 {
 		t.Fatalf("registry after eviction = %+v, want the three patterns", stored)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/judge"
@@ -148,7 +149,7 @@ type testHarness struct {
 	t    testing.TB
 	srv  *Table
 	host *fakeHost
-	reg  *memRegistry
+	reg  *testfake.Registry
 	cwd  string
 }
 
@@ -159,7 +160,7 @@ func newHarness(t testing.TB, start map[string]any) *testHarness {
 
 func newHarnessWith(t testing.TB, opt Options, fork bool, start map[string]any) *testHarness {
 	t.Helper()
-	h := &testHarness{t: t, host: &fakeHost{}, reg: &memRegistry{values: map[string]any{}}, cwd: t.TempDir()}
+	h := &testHarness{t: t, host: &fakeHost{}, reg: testfake.NewRegistry(), cwd: t.TempDir()}
 	if opt.Store == nil {
 		opt.Store = h.reg
 	}

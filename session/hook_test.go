@@ -15,6 +15,7 @@ import (
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/harness/claude"
 	"github.com/saverd/saverd/harness/codex"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -32,7 +33,7 @@ type hookHarness struct {
 
 func newHookHarness(t *testing.T) *hookHarness {
 	h := &hookHarness{t: t, host: &fakeHost{}, cwd: t.TempDir()}
-	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}})
+	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: testfake.NewRegistry()})
 	h.srv.SetHost(h.host)
 	return h
 }

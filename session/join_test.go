@@ -19,6 +19,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
 )
@@ -30,7 +31,7 @@ const hangGuard = 30 * time.Second
 // gatedRegistry is a registry whose read for one project waits until the test lets it go, as a store
 // on a slow disk, or locked by a hung process, makes a session's start wait.
 type gatedRegistry struct {
-	memRegistry
+	testfake.Registry
 	mu      sync.Mutex
 	slowKey string
 	entered chan struct{} // closed when the slow read began
@@ -44,13 +45,13 @@ func (g *gatedRegistry) Get(key string) (any, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.memRegistry.Get(key)
+	return g.Registry.Get(key)
 }
 
 func (g *gatedRegistry) Update(key string, merge func(any) (any, error)) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.memRegistry.Update(key, merge)
+	return g.Registry.Update(key, merge)
 }
 
 // hookAsync sends one hook on a goroutine of its own; the channel gets its error once it answered.
@@ -86,7 +87,7 @@ func answered(t *testing.T, what string, done <-chan error) {
 // its start and find one session, not two.
 func TestSlowJoinHoldsNoOtherSession(t *testing.T) {
 	slow, quick := t.TempDir(), t.TempDir()
-	reg := &gatedRegistry{memRegistry: memRegistry{values: map[string]any{}}, slowKey: state.StoreKey(slow),
+	reg := &gatedRegistry{Registry: *testfake.NewRegistry(), slowKey: state.StoreKey(slow),
 		entered: make(chan struct{}), release: make(chan struct{})}
 	srv := New(Options{Store: reg})
 	srv.SetHost(&fakeHost{})
@@ -149,8 +150,8 @@ func TestHostileTranscriptIsRefused(t *testing.T) {
 		{"a zstd bomb", bomb, "bomb.jsonl.zst: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var log lockedBuffer
-			srv := New(Options{Store: &memRegistry{values: map[string]any{}}, Log: zerolog.New(&log)})
+			var log testfake.LockedBuffer
+			srv := New(Options{Store: testfake.NewRegistry(), Log: zerolog.New(&log)})
 			srv.SetHost(&fakeHost{})
 			cwd := t.TempDir()
 			answered(t, "the hostile session's start", hookAsync(srv, "hostile", cwd, bridge.SessionStart,
@@ -159,7 +160,7 @@ func TestHostileTranscriptIsRefused(t *testing.T) {
 				map[string]any{"transcript_path": tc.path, "tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{"stdout": "a"}}))
 			answered(t, "the hostile session's turn end", hookAsync(srv, "hostile", cwd, bridge.Stop, map[string]any{"transcript_path": tc.path}))
 			answered(t, "another session's start", hookAsync(srv, "other", cwd, bridge.SessionStart, map[string]any{"source": "startup"}))
-			got := string(log.bytes())
+			got := string(log.Bytes())
 			if !strings.Contains(got, tc.path) || !strings.Contains(got, tc.why) || !strings.Contains(got, `"level":"warn"`) ||
 				(tc.path == bomb && !strings.Contains(got, "inflates past") && !strings.Contains(got, "deadline passed")) {
 				t.Fatalf("no warning names %s and says %q:\n%s", tc.path, tc.why, got)

@@ -173,9 +173,9 @@ func TestSessionEnd(t *testing.T) {
 	h := newHarness(t, nil)
 	h.cards(threeFindings())
 	h.saver("ignore 2")
-	h.reg.values = map[string]any{} // only session.end's own write counts
+	h.reg.Values = map[string]any{} // only session.end's own write counts
 	h.call("session.end", map[string]any{"sessionId": "s"})
-	stored := state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)])
+	stored := state.ParseRegistry(h.reg.Values[state.StoreKey(h.cwd)])
 	if len(stored) != 3 {
 		t.Fatalf("registry after session.end = %+v, want the three patterns", stored)
 	}
@@ -207,11 +207,11 @@ func TestStaleRegistryWriteSkipped(t *testing.T) {
 	h.call("session.end", map[string]any{"sessionId": "s"})
 	_ = older() // the write taken before the decision lands last
 	kept := false
-	for _, sp := range state.ParseRegistry(h.reg.values[state.StoreKey(h.cwd)]) {
+	for _, sp := range state.ParseRegistry(h.reg.Values[state.StoreKey(h.cwd)]) {
 		kept = kept || sp.ID == "execution:full-suite" && sp.LastDecision != nil && *sp.LastDecision == state.Ignore
 	}
 	if !kept {
-		t.Fatalf("a stale write undid the decision: %+v", h.reg.values)
+		t.Fatalf("a stale write undid the decision: %+v", h.reg.Values)
 	}
 }
 

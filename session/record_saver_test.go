@@ -12,6 +12,7 @@ import (
 	"github.com/saverd/saverd/agentlog"
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/agentlogtest"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/state/judge"
 )
 
@@ -68,7 +69,7 @@ func TestSaverOfASettledFix(t *testing.T) {
 func TestSessionEndRecordsTheHabits(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "sessions.jsonl")
 	h := &hookHarness{t: t, host: &fakeHost{}, cwd: t.TempDir()}
-	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}, SessionsLog: log})
+	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: testfake.NewRegistry(), SessionsLog: log})
 	h.srv.SetHost(h.host)
 	transcript, err := agentlogtest.WriteClaude(t.TempDir(), agentlogtest.Session{ID: "cc-1", Cwd: h.cwd, Model: "claude-opus-5-5",
 		Calls: agentlogtest.Every(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Minute, 3, agentlogtest.Call{Input: 100, Output: 10})})

@@ -9,6 +9,7 @@ import (
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/harness/codex"
 	"github.com/saverd/saverd/internal/saverline"
+	"github.com/saverd/saverd/internal/testfake"
 	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/store"
 )
@@ -319,7 +320,7 @@ func TestCodexSaverWriteThenUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: &memRegistry{values: map[string]any{}}, Journal: j})
+	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: testfake.NewRegistry(), Journal: j})
 	h.srv.SetHost(h.host)
 	sess := h.firstCardFixed()
 	// The session becomes a Codex one: the /saver its Claude Code person typed is no spelling of Codex's.
