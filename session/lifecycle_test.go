@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/state"
@@ -324,5 +325,16 @@ func TestDecisionNotSavedSaysSo(t *testing.T) {
 	}
 	if st := h.st(); len(st.Standing) == 0 {
 		t.Fatalf("the decision did not hold for the session: %+v", st.Standing)
+	}
+}
+
+func TestNoInvalidateAfterSessionEnd(t *testing.T) {
+	h := newHarnessWith(t, Options{}, true, nil)
+	h.tool(2_000, ev("Read", "file_path", "/a"), nil) // schedules a coalesced ui.invalidate
+	h.call("session.end", map[string]any{"sessionId": "s"})
+	h.host.reset()
+	time.Sleep(3 * invalidateEvery)
+	if n := h.host.count(NotifyInvalidate); n != 0 {
+		t.Fatalf("%d ui.invalidate after session.end", n)
 	}
 }

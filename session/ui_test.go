@@ -1,8 +1,10 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/saverd/saverd/rpc"
@@ -177,5 +179,18 @@ func TestColumnsAndClose(t *testing.T) {
 	}
 	if _, err := h.callErr("ui.columns", map[string]any{"sessionId": "s", "columns": -1}); err == nil {
 		t.Fatal("negative columns accepted")
+	}
+}
+
+func TestViewsDoNotEscapeHTML(t *testing.T) {
+	h := newHarness(t, nil)
+	h.tool(2_000, ev("Bash", "command", "make a && make b > out.txt"), map[string]any{"text": "<ok>"})
+	res, err := h.srv.Handle(context.Background(), rpc.Request{Method: "debug.state", Params: []byte(`{"sessionId":"s"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := string(res.(json.RawMessage))
+	if strings.Contains(raw, `\u0026`) || strings.Contains(raw, `\u003c`) || !strings.Contains(raw, "make a && make b > out.txt") {
+		t.Fatalf("debug.state escapes HTML: %.300s", raw)
 	}
 }
