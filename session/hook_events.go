@@ -182,11 +182,7 @@ func (s *Table) subagentStop(sess *Session, pl bridge.Payload, now int64) {
 // the last read stopped.
 func (s *Table) stop(sess *Session, pl bridge.Payload, now int64) {
 	b := sess.bridge
-	b.readMu.Lock()
-	defer b.readMu.Unlock()
-	r := s.readOn(sess)
-	sess.event(func() {
-		sess.hooked(pl)
+	s.readEvent(sess, pl, s.readOn, func(r logRead) {
 		var u bridge.Usage
 		if b.current(r) {
 			u, b.read = r.u, r.next

@@ -76,14 +76,23 @@ func (s *Table) lateRead(sess *Session) logRead {
 // lateEvent runs fn as the hook's one ordered event, after what every hook's event begins with (hooked)
 // and what the log gained since the last turn ended, given to that turn (applyLate).
 func (s *Table) lateEvent(sess *Session, pl bridge.Payload, now int64, fn func()) {
+	s.readEvent(sess, pl, s.lateRead, func(r logRead) {
+		sess.applyLate(r, now)
+		fn()
+	})
+}
+
+// readEvent is a hook that reads the session's log: read reads it before the session's lock, then fn
+// takes what it read as the hook's one ordered event, after hooked. bridged.readMu is held across both,
+// so a hook that reads the same log waits and reads on from where this one's event left it.
+func (s *Table) readEvent(sess *Session, pl bridge.Payload, read func(*Session) logRead, fn func(logRead)) {
 	b := sess.bridge
 	b.readMu.Lock()
 	defer b.readMu.Unlock()
-	r := s.lateRead(sess)
+	r := read(sess)
 	sess.event(func() {
 		sess.hooked(pl)
-		sess.applyLate(r, now)
-		fn()
+		fn(r)
 	})
 }
 
