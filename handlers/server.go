@@ -13,9 +13,9 @@ import (
 // ProtocolVersion is the version of the method set protocol.md documents.
 const ProtocolVersion = "1"
 
-// Server answers every method of the protocol over the session API (session.Table): each method decodes
-// its params, makes one call (which checks their values), and encodes the result or the error's code. It is safe for the
-// rpc read loop and the background runs to call concurrently.
+// Server answers every method of the protocol over the session API (session.Table): each method decodes its
+// params, makes one call (which checks their values), and encodes the result or the error's code. It is safe
+// for the rpc read loop and the background runs to call concurrently.
 type Server struct {
 	tbl     *session.Table
 	version string

@@ -14,8 +14,8 @@ import (
 // typed is the origins a person typed: only these count as asks.
 var typed = []string{"composer", "bridge"}
 
-// PromptSubmit (prompt.submit) carries the one-time notes and standing fixes into the prompt, records what the person
-// typed for the process judge, and retries a check still armed.
+// PromptSubmit (prompt.submit) carries the one-time notes and standing fixes into the prompt, records what
+// the person typed for the process judge, and retries a check still armed.
 func (s *Table) PromptSubmit(p PromptSubmitParams) (ContextResult, error) {
 	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
@@ -64,8 +64,8 @@ func askHead(text string) string {
 	return jstext.Cut16(jstext.CollapseWs(clean), state.AskHeadMax)
 }
 
-// AgentSpawn (agent.spawn): the standing habit fixes ride a new subagent's prompt; the engine's own forks inherit the
-// parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
+// AgentSpawn (agent.spawn): the standing habit fixes ride a new subagent's prompt; the engine's own forks
+// inherit the parent's context. The spawn stays pending (counted as reached) until agent.spawned closes it.
 func (s *Table) AgentSpawn(p AgentSpawnParams) (AgentSpawnResult, error) {
 	sess, err := s.sessionOf(p.Hook)
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 	"github.com/saverd/saverd/state/intake"
 )
 
-// SessionStart (session.start) is ContextSaver's session.start hook: the registry loaded, the window sampled, the
-// overhead measured, and a transcript this daemon joined late adopted — with a check armed and fired
-// over it when it passes the row floor.
+// SessionStart (session.start) is ContextSaver's session.start hook: the registry loaded, the window sampled,
+// the overhead measured, and a transcript this daemon joined late adopted — with a check armed and fired over
+// it when it passes the row floor.
 func (s *Table) SessionStart(p SessionStartParams) (SessionStartResult, error) {
 	if err := checkStart(p); err != nil {
 		return SessionStartResult{}, err

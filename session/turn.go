@@ -10,7 +10,8 @@ const answerHead = 100
 
 func turnStartAction(now int64) state.TurnStart { return state.TurnStart{Now: now} }
 
-// TurnStart (turn.start): the clock dates the wait since the last answer, so TURNS can say the person was away.
+// TurnStart (turn.start): the clock dates the wait since the last answer, so TURNS can say the person was
+// away.
 func (s *Table) TurnStart(p SessionParams) error {
 	sess, err := s.sessionOf(p.Hook)
 	if err != nil {
@@ -29,8 +30,8 @@ func validEnd(r state.TurnEnd) bool {
 	return false
 }
 
-// TurnComplete (turn.complete): a subagent's turn is its loop's; the main loop's turn records its stat, samples the
-// window and consults the judge and process gates.
+// TurnComplete (turn.complete): a subagent's turn is its loop's; the main loop's turn records its stat,
+// samples the window and consults the judge and process gates.
 func (s *Table) TurnComplete(p TurnCompleteParams) error {
 	if err := checkTurn(p); err != nil {
 		return err
