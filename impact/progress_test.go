@@ -1,33 +1,15 @@
 package impact
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/internal/testfake"
 )
 
-// syncBuffer is a bytes.Buffer safe for the progress goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestProgress(t *testing.T) {
-	var quick syncBuffer
+	var quick testfake.LockedBuffer
 	p := startProgress(&quick, 2, time.Hour, time.Millisecond)
 	p.commit()
 	p.finish()
@@ -35,7 +17,7 @@ func TestProgress(t *testing.T) {
 		t.Errorf("a scan shorter than the delay printed %q", quick.String())
 	}
 
-	var slow syncBuffer
+	var slow testfake.LockedBuffer
 	p = startProgress(&slow, 2, 0, time.Millisecond)
 	for i := 0; i < 3; i++ {
 		p.commit()

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/internal/testfake"
 )
 
 // afterEach is sent after every bad frame: the connection must still answer.
@@ -306,7 +308,7 @@ func TestHugeFrame(t *testing.T) {
 }
 
 func TestOversizedFrameIsAnswered(t *testing.T) {
-	rec := &syncBuffer{}
+	rec := &testfake.LockedBuffer{}
 	h := startHost(t, Options{MaxFrameSize: 1024, Record: rec}, echo)
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":["` + strings.Repeat("y", 100_000) + `"]}` + "\n")
 	h.expectError("null", CodeParseError, "exceeds 1024 bytes")

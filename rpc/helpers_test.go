@@ -10,32 +10,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/saverd/saverd/internal/testfake"
 )
 
 const waitFor = 5 * time.Second
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // wireMsg is any message as the host sees it.
 type wireMsg struct {
@@ -57,7 +39,7 @@ type host struct {
 	in     *io.PipeWriter // host -> conn
 	out    *io.PipeReader // conn -> host
 	frames chan wireMsg
-	log    *syncBuffer
+	log    *testfake.LockedBuffer
 	wait   time.Duration // how long recv waits for a frame
 }
 
@@ -77,7 +59,7 @@ func newHost(t testing.TB, opt Options) *host {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	logs := &syncBuffer{}
+	logs := &testfake.LockedBuffer{}
 	opt.Logger = zerolog.New(logs)
 	hs := &host{
 		t:      t,

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/saverd/saverd/internal/testfake"
 )
 
 func TestRecord(t *testing.T) {
-	rec := &syncBuffer{}
+	rec := &testfake.LockedBuffer{}
 	h := startHost(t, Options{Framing: FramingHeader, Record: rec}, echo)
 	request := "{\"jsonrpc\":\"2.0\",\n \"id\":1,\"method\":\"echo\",\"params\":[1]}"
 	h.sendHeader(request)

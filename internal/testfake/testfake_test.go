@@ -40,7 +40,7 @@ func TestLockedBufferBytesIsACopy(t *testing.T) {
 	fmt.Fprint(&b, "one")
 	got := b.Bytes()
 	fmt.Fprint(&b, "two")
-	if string(got) != "one" || string(b.Bytes()) != "onetwo" {
-		t.Fatalf("Bytes = %q then %q", got, b.Bytes())
+	if string(got) != "one" || string(b.Bytes()) != "onetwo" || b.String() != "onetwo" {
+		t.Fatalf("Bytes = %q then %q, String %q", got, b.Bytes(), b.String())
 	}
 }
