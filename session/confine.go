@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/saverd/saverd/internal/safefile"
-	"github.com/saverd/saverd/state"
 	"github.com/saverd/saverd/state/rules"
 )
 
@@ -122,6 +121,6 @@ func (sess *Session) writeUnder(root string, a rules.Artifact) string {
 	if _, err := landArtifact(a); err != nil {
 		return strings.ReplaceAll(err.Error(), root, "")
 	}
-	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	sess.handledRule(a.PatternID, a.Kind)
 	return "Wrote " + shown
 }

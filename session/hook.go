@@ -159,6 +159,7 @@ func (s *Table) startBridged(live harness.Live, in HookInput, now int64) *Sessio
 	var held []string
 	if len(history) > 0 {
 		r := s.rejoinOf(pl.SessionID, pl.TranscriptPath, stored, before, b.model)
+		r.act.Written = s.handledBy(pl.Cwd, pl.SessionID)
 		rj = &r
 		held = live.HeldTexts(pl.TranscriptPath, r.fixes)
 	}

@@ -42,6 +42,24 @@ func (s *Table) rejoinOf(id, transcript string, stored map[string]storedCopy, be
 	return r
 }
 
+// handledBy is the rules the session handled in project cwd, as the journal kept them (handledRule):
+// "patternId:kind", as State.Written holds them. None without a journal; one that cannot be read is logged.
+func (s *Table) handledBy(cwd, id string) []string {
+	j := s.opt.Journal
+	if j == nil {
+		return nil
+	}
+	hs, err := j.HandledBy(cwd, id)
+	if err != nil {
+		s.log.Warn().Err(err).Str("session", id).Msg("rejoin: the rules the session handled are not known")
+	}
+	out := make([]string, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, h.PatternID+":"+h.Kind)
+	}
+	return out
+}
+
 // decidedSince is the session's decisions and open cards as the registry keeps them: a pattern decided
 // since the session's transcript began was decided in it (an entry stamped before decisions were,
 // decidedAt 0, by when it last changed), and one changed since but not decided was a card of it (a

@@ -39,7 +39,7 @@ func (sess *Session) writeRule(a rules.Artifact) (text string, undoable bool) {
 	if a.Already != "" && a.Mode != rules.ModeMergeSettings {
 		// The file holds the rule already (this session, an earlier one, or by hand): nothing is appended.
 		// A settings merge is idempotent on its own, so it goes ahead and only lays the file out again.
-		sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+		sess.handledRule(a.PatternID, a.Kind)
 		return "ContextSaver: already in " + a.Already + " — not written again", false
 	}
 	if root := sess.srv.opt.WriteRoot; root != "" {
@@ -56,7 +56,7 @@ func (sess *Session) writeRule(a rules.Artifact) (text string, undoable bool) {
 	if err != nil {
 		return err.Error(), false
 	}
-	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	sess.handledRule(a.PatternID, a.Kind)
 	text = "Wrote " + shown
 	if j := sess.srv.opt.Journal; j != nil {
 		w.Shown, w.At = shown, sess.srv.Now(nil)
@@ -67,6 +67,18 @@ func (sess *Session) writeRule(a rules.Artifact) (text string, undoable bool) {
 		}
 	}
 	return text, undoable
+}
+
+// handledRule marks a rule handled in this session (written, skipped, tried or found there already:
+// state.ArtifactDone), so the pane does not offer it again; the project's journal keeps the mark, so a
+// daemon that meets the session after a restart does not offer it either (rejoin.go).
+func (sess *Session) handledRule(id string, kind state.ArtifactKind) {
+	sess.dispatch(state.ArtifactDone{PatternID: id, Kind: kind, Written: true})
+	if j := sess.srv.opt.Journal; j != nil {
+		if err := j.Handle(sess.st.Cwd, store.Handled{Session: sess.id, PatternID: id, Kind: string(kind)}); err != nil {
+			sess.srv.log.Warn().Err(err).Str("session", sess.id).Msg("the rule handled is not kept for a restart")
+		}
+	}
 }
 
 // landArtifact writes a rule into its file (already confined) and says what it changed: the file's

@@ -84,7 +84,7 @@ func (sess *Session) artifactAction(action string, a rules.Artifact) (*string, e
 		return &text, nil
 	}
 	// A skipped rule is handled: Written is the set the pane never offers again.
-	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	sess.handledRule(a.PatternID, a.Kind)
 	return nil, nil
 }
 
@@ -164,7 +164,7 @@ func (sess *Session) tryArtifact(a rules.Artifact) string {
 		body = a.Title
 	}
 	sess.dispatch(state.StandingAdd{Text: state.InstructionOf(body)})
-	sess.dispatch(state.ArtifactDone{PatternID: a.PatternID, Kind: a.Kind, Written: true})
+	sess.handledRule(a.PatternID, a.Kind)
 	text := "Trying \"" + a.Title + "\" for this session"
 	sess.toast(text)
 	return text

@@ -364,3 +364,50 @@ func TestHiddenTextNeverWritten(t *testing.T) {
 		t.Fatalf("CLAUDE.md = %q", text)
 	}
 }
+
+// TestUndoneRuleStaysHandledAfterARestart: `/saver undo` says the session does not offer the rule again;
+// a daemon that meets the session after a restart (the same registry and journal, the session's
+// transcript) keeps that promise: its Fix comes back, and the rule it would write is not offered.
+func TestUndoneRuleStaysHandledAfterARestart(t *testing.T) {
+	h := newHookHarness(t)
+	j, err := store.OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := testfake.NewRegistry()
+	h.srv = New(Options{Synchronous: true, ForkAlways: true, Store: reg, Journal: j})
+	h.srv.SetHost(h.host)
+	h.firstCardFixed()
+	say := func(h *hookHarness, fields map[string]any) string {
+		t.Helper()
+		a := h.send(bridge.UserPromptSubmit, fields)
+		if a == nil || a.Decision != "block" {
+			t.Fatalf("%v answered %+v: want a block", fields, a)
+		}
+		return a.Reason
+	}
+	if got := say(h, map[string]any{"prompt": "/saver write 1"}); !strings.HasPrefix(got, "Wrote ") {
+		t.Fatalf("/saver write 1 = %q", got)
+	}
+	if got := say(h, map[string]any{"prompt": "/saver undo"}); !strings.HasSuffix(got, "(this session does not offer it again)") {
+		t.Fatalf("/saver undo = %q", got)
+	}
+	transcript := filepath.Join(t.TempDir(), "cc-1.jsonl")
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl") // begins 2026-12-01T19:33
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(transcript, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	restart := func() *hookHarness {
+		r := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
+		r.srv = New(Options{Synchronous: true, ForkAlways: true, Store: reg, Journal: j})
+		r.srv.SetHost(r.host)
+		return r
+	}
+	pane := say(restart(), map[string]any{"prompt": "/saver", "transcript_path": transcript})
+	if !strings.Contains(pane, "fixed") || strings.Contains(pane, "/saver write 1") {
+		t.Fatalf("after the restart the pane: want the fix back and the rule taken back not offered again:\n%s", pane)
+	}
+}

@@ -38,6 +38,9 @@ type Rejoined struct {
 	Before  Tokens
 	Judge   PriorRuns
 	Process PriorRuns
+	// Written is the rules the session wrote, skipped or found written ("patternId:kind", as
+	// State.Written): it does not offer them again, a write taken back with undo included.
+	Written []string
 }
 
 func (Rejoined) action() {}
@@ -54,6 +57,9 @@ func rejoined(s *State, a Rejoined) {
 		if undecidedIn(s.Patterns, id) && !slices.Contains(s.Cards, id) {
 			s.Cards = append(slices.Clip(s.Cards), id)
 		}
+	}
+	for _, w := range a.Written {
+		s.Written = pushUnique(s.Written, w)
 	}
 	s.Before = a.Before
 	priorRuns(&s.Judge.JudgeRecord, s, a.Judge)

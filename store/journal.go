@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/saverd/saverd/internal/atomicfile"
 	"github.com/saverd/saverd/internal/safefile"
@@ -37,10 +38,52 @@ type Write struct {
 	At        int64    `json:"at"` // ms since the epoch
 }
 
+// Handled is a rule a session wrote, skipped or found written already: that session does not offer it
+// again, even once undo has taken the write back, and a daemon that meets the session after a restart
+// reads them here (its state, which says so, went with the daemon before).
+type Handled struct {
+	Session   string `json:"session"`
+	PatternID string `json:"patternId"`
+	Kind      string `json:"kind"`
+}
+
 // journalFile is one project's journal on disk.
 type journalFile struct {
-	Project string  `json:"project"`
-	Writes  []Write `json:"writes"`
+	Project string    `json:"project"`
+	Writes  []Write   `json:"writes"`
+	Handled []Handled `json:"handled,omitempty"`
+}
+
+// HandledDepth is how many handled rules a project's journal keeps, the oldest dropped first: many more
+// than one session offers.
+const HandledDepth = 200
+
+// Handle notes h in project's journal (once).
+func (j *Journal) Handle(project string, h Handled) error {
+	return j.change(project, func(f *journalFile) (bool, error) {
+		if slices.Contains(f.Handled, h) {
+			return false, nil
+		}
+		f.Handled = append(f.Handled, h)
+		if over := len(f.Handled) - HandledDepth; over > 0 {
+			f.Handled = f.Handled[over:]
+		}
+		return true, nil
+	})
+}
+
+// HandledBy is the rules session handled in project, oldest first.
+func (j *Journal) HandledBy(project, session string) ([]Handled, error) {
+	var out []Handled
+	err := j.change(project, func(f *journalFile) (bool, error) {
+		for _, h := range f.Handled {
+			if h.Session == session {
+				out = append(out, h)
+			}
+		}
+		return false, nil
+	})
+	return out, err
 }
 
 // JournalDepth is how many writes a project's journal keeps: older ones can no longer be undone.

@@ -120,3 +120,42 @@ func TestJournalTwoDaemons(t *testing.T) {
 		t.Fatalf("%d writes kept of %d: %v", len(seen), JournalDepth, seen)
 	}
 }
+
+// TestHandled: a handled rule is kept once, per session, the oldest dropped past HandledDepth, and the
+// project's writes are left as they are.
+func TestHandled(t *testing.T) {
+	j, err := OpenJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Record("/p", Write{Path: "/p/CLAUDE.md", After: "x", PatternID: "a", Kind: "claude-md"}); err != nil {
+		t.Fatal(err)
+	}
+	a := Handled{Session: "s1", PatternID: "a", Kind: "claude-md"}
+	for _, h := range []Handled{a, a, {Session: "s2", PatternID: "b", Kind: "skill"}} {
+		if err := j.Handle("/p", h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := j.HandledBy("/p", "s1"); err != nil || len(got) != 1 || got[0] != a {
+		t.Fatalf("HandledBy(s1) = %v, %v; want %v once", got, err, a)
+	}
+	if got, _ := j.HandledBy("/other", "s1"); len(got) != 0 {
+		t.Fatalf("another project's: %v", got)
+	}
+	for i := range HandledDepth {
+		if err := j.Handle("/p", Handled{Session: "s3", PatternID: fmt.Sprint(i), Kind: "claude-md"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := j.HandledBy("/p", "s1"); len(got) != 0 {
+		t.Fatalf("past HandledDepth the oldest is still kept: %v", got)
+	}
+	if got, _ := j.HandledBy("/p", "s3"); len(got) != HandledDepth {
+		t.Fatalf("%d of s3's kept, want %d", len(got), HandledDepth)
+	}
+	var undone bool
+	if _, err := j.Undo("/p", func(w Write) (bool, error) { undone = w.PatternID == "a"; return true, nil }); err != nil || !undone {
+		t.Fatalf("the write under the handled rules: %v, %v", undone, err)
+	}
+}
