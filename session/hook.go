@@ -172,8 +172,12 @@ func (s *Table) startBridged(live harness.Live, in HookInput, now int64) *Sessio
 	s.mu.Unlock()
 	sess.event(func() {
 		sess.noteModel(b.model, now) // priced before anything is spent: the transcript names the model
-		if pl.ContextTokens != nil {
+		switch {
+		case pl.ContextTokens != nil:
 			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), max(1, *pl.ContextTokens)), Now: now})
+		case before.Context > 0 && windowOf(b) > 0:
+			// A session rejoined: its window is as full as its transcript's newest call left it.
+			sess.dispatch(state.UsageSample{Usage: *contextOf(windowOf(b), before.Context), Now: now})
 		}
 		n := sess.adoptRows(history)
 		if rj != nil {

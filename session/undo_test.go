@@ -410,4 +410,8 @@ func TestUndoneRuleStaysHandledAfterARestart(t *testing.T) {
 	if !strings.Contains(pane, "fixed") || strings.Contains(pane, "/saver write 1") {
 		t.Fatalf("after the restart the pane: want the fix back and the rule taken back not offered again:\n%s", pane)
 	}
+	// The window is as full as the transcript's newest call left it, not "not measured yet".
+	if strings.Contains(pane, "not measured yet") || !strings.Contains(pane, "Window ") {
+		t.Fatalf("after the restart the pane's window:\n%s", pane)
+	}
 }
