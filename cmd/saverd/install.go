@@ -42,7 +42,7 @@ func newInstallCmd(remove bool) *cli.Command {
 	if remove {
 		cmd.Short = "remove exactly the entries install made"
 		cmd.Long = "A file is given back byte for byte when nothing else changed in it, and the daemon is stopped when no " +
-			"harness uses it any more."
+			"harness uses it any more (a project or local uninstall leaves it running: it serves the other projects too)."
 	}
 	return cmd
 }
@@ -88,7 +88,7 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 	switch {
 	case o.DryRun:
 	case c.remove:
-		stopUnused(o.Dir, e.Out, e.Err)
+		stopUnused(o, changed(reports), e.Out, e.Err)
 	default:
 		if err := unmarkUninstalled(); err != nil {
 			fmt.Fprintf(e.Err, "saverd %s: %v (hooks will not start the daemon)\n", name, err)
@@ -99,22 +99,44 @@ func (c *installCmd) run(_ context.Context, e cli.Env) int {
 	return 0
 }
 
-// stopUnused stops the daemon once no harness uses it here any more (no hooks at any scope for the
-// project, no plugin): otherwise it would idle on until its idle exit.
-func stopUnused(dir string, stdout, stderr io.Writer) {
-	if install.InUse(all.Targets(), dir) {
+// stopUnused stops the daemon, and leaves the uninstall's mark, once an uninstall that changed something
+// leaves no harness using it: no hooks at the user scope or this project's, no plugin. One daemon serves
+// every project of the user, and an uninstall cannot see the other projects' settings, so a project or
+// local uninstall leaves it running (saverd stop ends it); otherwise it would idle on until its idle exit.
+func stopUnused(o install.Options, changed bool, stdout, stderr io.Writer) {
+	if !changed {
+		return
+	}
+	sock := paths.Socket()
+	if o.Scope != "user" {
+		if daemonAnswers(sock) {
+			fmt.Fprintf(stdout, "the daemon keeps running: it serves other projects too (saverd stop ends it)\n")
+		}
+		return
+	}
+	if install.InUse(all.Targets(), o.Dir) {
 		return
 	}
 	if err := markUninstalled(time.Now()); err != nil {
 		fmt.Fprintf(stderr, "saverd uninstall: %v (a client still running saverd's hooks from memory may start the daemon again)\n", err)
 	}
-	pid, err := stopDaemon(paths.Socket(), stopWait)
+	pid, err := stopDaemon(sock, stopWait)
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "saverd uninstall: no harness uses saverd here any more, but %v\n", err)
+		fmt.Fprintf(stderr, "saverd uninstall: no harness uses saverd any more, but %v\n", err)
 	case pid != 0:
-		fmt.Fprintf(stdout, "stopped the daemon (pid %d): no harness uses it here any more\n", pid)
+		fmt.Fprintf(stdout, "stopped the daemon (pid %d): no harness uses it any more\n", pid)
 	}
+}
+
+// changed reports whether an install or uninstall changed any file.
+func changed(reports []install.FileReport) bool {
+	for _, r := range reports {
+		if len(r.Edit.Changes) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // markUninstalled leaves paths.Uninstalled: before the daemon is stopped, so a hook that fires after it

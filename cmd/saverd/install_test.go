@@ -159,6 +159,74 @@ func TestStopAndUninstallStopTheDaemon(t *testing.T) {
 	waitGone(d)
 }
 
+// TestProjectUninstallKeepsTheSharedDaemon: one daemon serves every project of the user, so a project
+// uninstall in one repository leaves it (and writes no uninstall mark) while another repository's hooks
+// still use it; an uninstall that changed nothing writes no mark either.
+func TestProjectUninstallKeepsTheSharedDaemon(t *testing.T) {
+	tests := []struct {
+		name      string
+		setup     [][]string // commands run before the daemon starts; {dir} is replaced by repo A's, {other} by B's
+		uninstall []string
+		wantOut   string // a line the uninstall prints
+	}{
+		{name: "project scope, another project installed",
+			setup: [][]string{{"install", "claude-code", "--scope", "project", "--dir", "{dir}"},
+				{"install", "claude-code", "--scope", "project", "--dir", "{other}"}},
+			uninstall: []string{"uninstall", "claude-code", "--scope", "project", "--dir", "{dir}"},
+			wantOut:   "the daemon keeps running: it serves other projects too (saverd stop ends it)"},
+		{name: "local scope",
+			setup:     [][]string{{"install", "claude-code", "--scope", "local", "--dir", "{dir}"}},
+			uninstall: []string{"uninstall", "claude-code", "--scope", "local", "--dir", "{dir}"},
+			wantOut:   "the daemon keeps running"},
+		{name: "nothing installed", uninstall: []string{"uninstall", "claude-code"}, wantOut: "nothing changed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			sock := filepath.Join(home, "run", "saverd.sock")
+			env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, "claude"), "CODEX_HOME=" + filepath.Join(home, "codex"),
+				"XDG_STATE_HOME=" + filepath.Join(home, "state"), "SAVERD_SOCKET=" + sock, "GORACE=atexit_sleep_ms=0"}
+			dirs := strings.NewReplacer("{dir}", filepath.Join(home, "a"), "{other}", filepath.Join(home, "b"))
+			args := func(a []string) []string {
+				out := make([]string, len(a))
+				for i, s := range a {
+					out[i] = dirs.Replace(s)
+				}
+				return out
+			}
+			for _, a := range [][]string{{"{dir}"}, {"{other}"}} {
+				if err := os.MkdirAll(args(a)[0], 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, a := range tt.setup {
+				if _, stderr, code := runBin(t, env, args(a)...); code != 0 {
+					t.Fatalf("%v: exit %d: %s", a, code, stderr)
+				}
+			}
+			d := exec.Command(binPath, "serve", "--listen", sock, "--idle-exit", "0")
+			d.Env = append(os.Environ(), env...)
+			if err := d.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { d.Process.Kill(); d.Wait() })
+			for i := 0; i < 300 && !daemonAnswers(sock); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			stdout, stderr, code := runBin(t, env, args(tt.uninstall)...)
+			if code != 0 || !strings.Contains(stdout, tt.wantOut) || strings.Contains(stdout, "stopped the daemon") {
+				t.Fatalf("%v: exit %d; want %q and no stop\n%s%s", tt.uninstall, code, tt.wantOut, stdout, stderr)
+			}
+			if !daemonAnswers(sock) {
+				t.Error("the uninstall stopped the shared daemon")
+			}
+			if _, err := os.Stat(filepath.Join(home, "state", "saverd", "uninstalled")); err == nil {
+				t.Error("the uninstall wrote the uninstall's mark")
+			}
+		})
+	}
+}
+
 // TestUninstallMarkStartsNoDaemon: a Codex that loaded saverd's hooks before `saverd uninstall` still runs
 // them; they start no daemon, and a command typed says why. `saverd install` takes the mark away, and the
 // next hook starts the daemon again.

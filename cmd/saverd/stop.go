@@ -72,3 +72,13 @@ func stopDaemon(sock string, wait time.Duration) (int, error) {
 	}
 	return 0, fmt.Errorf("the daemon at %s (pid %d) still answers %v after SIGTERM", sock, pid, wait)
 }
+
+// daemonAnswers reports whether a daemon accepts connections at sock.
+func daemonAnswers(sock string) bool {
+	c, err := net.DialTimeout("unix", sock, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
