@@ -43,15 +43,18 @@ type DoctorOptions struct {
 	JudgeSource string        // where the judge command lines came from ($SAVERD_JUDGE_CMD, the config file), for the report
 	JudgeErr    error         // the judge configuration could not be read
 	DaemonWait  time.Duration // how long the daemon has to answer initialize (1 s)
-	VersionWait time.Duration // how long a judge command has to answer --version (5 s)
+	// UninstallMark is the file `saverd uninstall` leaves (paths.Uninstalled): while it is there a hook
+	// whose settings name none of saverd's hooks starts no daemon.
+	UninstallMark string
+	VersionWait   time.Duration // how long a judge command has to answer --version (5 s)
 }
 
 // Named is a harness doctor checks: its id as the command line names it (claude-code), its name as a
-// person calls it (Claude Code), the judge command line configured for its sessions ("" is the built-in
-// client), and its Target.
+// person calls it (Claude Code), saverd's command as a person types it there (/saver, $saver), the judge
+// command line configured for its sessions ("" is the built-in client), and its Target.
 type Named struct {
-	ID, Name  string
-	JudgeLine string
+	ID, Name, Command string
+	JudgeLine         string
 	Target
 }
 
@@ -69,13 +72,15 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 	if !some && len(o.Harnesses) > 0 {
 		out = append(out, Finding{Level: Fix, Text: noHooks(o.Harnesses)})
 	}
-	out = append(out, checkDaemon(o.Socket, o.DaemonWait))
+	out = append(out, checkDaemon(o.Socket, o.UninstallMark, o.DaemonWait))
 	if o.JudgeErr != nil {
 		out = append(out, Finding{Level: Fix, Text: "judge: " + o.JudgeErr.Error() + ": /saver check fails until it parses"})
 	}
 	for i, h := range o.Harnesses {
-		if role, program, always := h.DoctorJudge(); always || installed[i] {
-			out = append(out, checkCommand(ctx, judgeRole(role, h.JudgeLine, o.JudgeSource), firstWord(h.JudgeLine, program), o.VersionWait))
+		// A harness that is not installed forks no judge: its judge missing is nothing to fix.
+		if installed[i] {
+			role, program := h.DoctorJudge()
+			out = append(out, checkCommand(ctx, judgeRole(role, h.JudgeLine, o.JudgeSource), firstWord(h.JudgeLine, program), h.Command, o.VersionWait))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].First && !out[j].First })
@@ -132,15 +137,18 @@ func Coverage(harness, scope, path string, present []string, want []Handler) Fin
 }
 
 // checkDaemon asks the daemon's socket one initialize and wants a reply within wait. No daemon is not a
-// fault: the first hook starts one. A socket whose directory or listener is not the user's own is
-// (usersock.Dial): the hooks refuse it too, so nothing is asked of it.
-func checkDaemon(socket string, wait time.Duration) Finding {
+// fault: the first hook starts one, unless the uninstall's mark (mark) is there. A socket whose directory
+// or listener is not the user's own is (usersock.Dial): the hooks refuse it too, so nothing is asked of it.
+func checkDaemon(socket, mark string, wait time.Duration) Finding {
 	conn, err := usersock.Dial(socket, wait)
 	if errors.Is(err, usersock.ErrUnsafe) {
 		return Finding{Level: Fix, Text: fmt.Sprintf("daemon: the hooks refuse the socket, and so does doctor: %v", err)}
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			if _, err := os.Stat(mark); mark != "" && err == nil {
+				return Finding{Level: Note, Text: "daemon: no daemon running at " + socket + ", and hooks start none: saverd was uninstalled (" + mark + "); saverd install takes that mark away"}
+			}
 			return Finding{Level: Note, Text: "daemon: no daemon running at " + socket + " — the first hook starts one"}
 		}
 		return Finding{Level: Fix, Text: fmt.Sprintf("daemon: cannot connect to %s: %v", socket, err)}
@@ -186,11 +194,12 @@ func judgeRole(role, line, source string) string {
 	return role
 }
 
-// checkCommand finds a command on PATH and wants `--version` to answer within wait.
-func checkCommand(ctx context.Context, role, name string, wait time.Duration) Finding {
+// checkCommand finds a command on PATH and wants `--version` to answer within wait; saver is saverd's
+// command as the harness spells it, for the report.
+func checkCommand(ctx context.Context, role, name, saver string, wait time.Duration) Finding {
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return Finding{Level: Fix, Text: fmt.Sprintf("%s: %s not found on PATH: /saver check cannot run", role, name)}
+		return Finding{Level: Fix, Text: fmt.Sprintf("%s: %s not found on PATH: %s check cannot run", role, name, saver)}
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()

@@ -67,6 +67,8 @@ func TestDoctor(t *testing.T) {
 		plugin        string // "before" / "after": the saver plugin enabled before or after install
 		codexPlugin   bool   // saverd's plugin installed in Codex and its hooks trusted
 		noCommand     bool   // the /saver command file removed
+		codexJudge    bool   // codex on PATH
+		uninstalled   bool   // the uninstall's mark is there
 	}
 	for _, c := range []struct {
 		name   string
@@ -74,24 +76,31 @@ func TestDoctor(t *testing.T) {
 		fix    bool
 		first  string   // the first line must contain this
 		expect []string // and some line each of these
+		absent []string // and no line any of these
 	}{
 		{"all well", setup{claude: true, socket: "ok", judge: "echo 2.1.328"}, false, "claude-code user",
-			[]string{"hooks installed for all 12 events", "daemon: answers at", "(saverd 0.1.0)", "judge: ", "(2.1.328)"}},
-		{"no daemon is fine", setup{claude: true, judge: "echo 1"}, false, "claude-code user", []string{"no daemon running", "the first hook starts one"}},
-		{"nothing installed", setup{judge: "echo 1"}, true, "claude-code: no saverd hooks", []string{"no saverd hooks installed for Claude Code or Codex"}},
-		{"untrusted first", setup{claude: true, codex: true, untrust: true, judge: "echo 1"}, true, "UNTRUSTED", []string{"codex judge: codex not found"}},
-		{"silent daemon", setup{claude: true, socket: "silent", judge: "echo 1"}, true, "claude-code", []string{"did not answer initialize"}},
-		{"socket directory open to all", setup{claude: true, socket: "open", judge: "echo 1"}, true, "claude-code", []string{"the hooks refuse the socket", "has mode 0777"}},
-		{"no judge", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH"}},
-		{"judge hangs", setup{claude: true, judge: "exec /bin/sleep 30"}, true, "claude-code", []string{"did not answer within"}},
-		{"judge fails", setup{claude: true, judge: "echo broken >&2; exit 3"}, true, "claude-code", []string{"--version failed", "broken"}},
-		{"the plugin brings the hooks", setup{claude: true, plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks", "/saver is known"}},
-		{"plugin and hooks both", setup{claude: true, plugin: "after", judge: "echo 1"}, true, "claude-code", []string{"plugin and saverd's hooks at user are both installed"}},
-		{"no command file", setup{claude: true, noCommand: true, judge: "echo 1"}, true, "claude-code", []string{"no /saver command file", "unknown command"}},
+			[]string{"hooks installed for all 12 events", "daemon: answers at", "(saverd 0.1.0)", "judge: ", "(2.1.328)"}, nil},
+		{"no daemon is fine", setup{claude: true, judge: "echo 1"}, false, "claude-code user", []string{"no daemon running", "the first hook starts one"}, nil},
+		{"nothing installed", setup{judge: "echo 1"}, true, "claude-code: no saverd hooks", []string{"no saverd hooks installed for Claude Code or Codex"}, nil},
+		{"untrusted first", setup{claude: true, codex: true, untrust: true, judge: "echo 1"}, true, "UNTRUSTED", []string{"codex judge: codex not found"}, nil},
+		{"silent daemon", setup{claude: true, socket: "silent", judge: "echo 1"}, true, "claude-code", []string{"did not answer initialize"}, nil},
+		{"socket directory open to all", setup{claude: true, socket: "open", judge: "echo 1"}, true, "claude-code", []string{"the hooks refuse the socket", "has mode 0777"}, nil},
+		{"no judge", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH"}, nil},
+		{"judge hangs", setup{claude: true, judge: "exec /bin/sleep 30"}, true, "claude-code", []string{"did not answer within"}, nil},
+		{"judge fails", setup{claude: true, judge: "echo broken >&2; exit 3"}, true, "claude-code", []string{"--version failed", "broken"}, nil},
+		{"the plugin brings the hooks", setup{claude: true, plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks", "/saver is known"}, nil},
+		{"plugin and hooks both", setup{claude: true, plugin: "after", judge: "echo 1"}, true, "claude-code", []string{"plugin and saverd's hooks at user are both installed"}, nil},
+		{"no command file", setup{claude: true, noCommand: true, judge: "echo 1"}, true, "claude-code", []string{"no /saver command file", "unknown command"}, nil},
 		// A plugin is an install: the Claude Code plugin's command is /saver:saver, which needs no command
 		// file; the Codex plugin's hooks run once trusted.
-		{"only the Claude Code plugin", setup{plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks (its command is /saver:saver)"}},
-		{"only the Codex plugin", setup{codexPlugin: true, judge: "echo 1"}, false, "claude-code", []string{"codex: the saver@saverd plugin brings saverd's hooks, all 8 trusted"}},
+		{"only the Claude Code plugin", setup{plugin: "before", judge: "echo 1"}, false, "claude-code", []string{"the saver@saverd plugin brings saverd's hooks (its command is /saver:saver)"}, nil},
+		{"only the Codex plugin", setup{codexPlugin: true, judge: "echo 1"}, false, "claude-code", []string{"codex: the saver@saverd plugin brings saverd's hooks, all 8 trusted"}, nil},
+		// A harness that is not installed forks no judge: a Codex-only user needs no claude on PATH.
+		{"codex only, no claude", setup{codex: true, codexJudge: true}, false, "claude-code", []string{"codex judge: ", "codex-cli 0.169.0"}, []string{"claude not found"}},
+		{"codex plugin only, no claude", setup{codexPlugin: true}, false, "claude-code", nil, []string{"claude not found"}},
+		{"codex judge missing says $saver", setup{codex: true}, true, "claude-code", []string{"codex judge: codex not found on PATH: $saver check cannot run"}, []string{"/saver", "claude not found"}},
+		{"claude judge missing says /saver", setup{claude: true}, true, "claude-code", []string{"judge: claude not found on PATH: /saver check cannot run"}, []string{"codex judge"}},
+		{"after an uninstall hooks start no daemon", setup{uninstalled: true}, true, "claude-code", []string{"no daemon running", "hooks start none: saverd was uninstalled", "saverd install takes that mark away"}, []string{"the first hook starts one"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home := sandbox(t)
@@ -132,6 +141,13 @@ func TestDoctor(t *testing.T) {
 				installCodexPlugin(t, home)
 				fakeBin(t, binDir, "codex", "echo codex-cli 0.169.0")
 			}
+			if c.s.codexJudge {
+				fakeBin(t, binDir, "codex", "echo codex-cli 0.169.0")
+			}
+			mark := filepath.Join(home, "state", "uninstalled")
+			if c.s.uninstalled {
+				write(t, mark, "saverd was uninstalled\n", 0o600)
+			}
 			if c.s.untrust {
 				cfg, _ := codex.ConfigPath()
 				text := read(t, cfg)
@@ -152,7 +168,7 @@ func TestDoctor(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got := install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond})
+			got := install.Doctor(context.Background(), install.DoctorOptions{Harnesses: live(""), Dir: home, Socket: sock, DaemonWait: 200 * time.Millisecond, VersionWait: 300 * time.Millisecond, UninstallMark: mark})
 			var lines []string
 			fix := false
 			for _, f := range got {
@@ -177,6 +193,11 @@ func TestDoctor(t *testing.T) {
 			for _, e := range c.expect {
 				if !strings.Contains(all, e) {
 					t.Errorf("no line says %q:\n%s", e, all)
+				}
+			}
+			for _, a := range c.absent {
+				if strings.Contains(all, a) {
+					t.Errorf("a line says %q:\n%s", a, all)
 				}
 			}
 		})

@@ -25,9 +25,9 @@ type Target interface {
 	// Findings is doctor's report on it for the project dir, and whether any scope holds saverd's hooks
 	// (or stands in for them: Claude Code's plugin).
 	Findings(dir string) ([]Finding, bool)
-	// DoctorJudge is the judge doctor checks for it: its role in the report, the program its built-in
-	// fork runs, and whether it is checked when nothing of saverd's is installed for it.
-	DoctorJudge() (role, program string, always bool)
+	// DoctorJudge is the judge doctor checks for it when saverd is installed for it (any route): its role
+	// in the report and the program its built-in fork runs.
+	DoctorJudge() (role, program string)
 	// NextSteps is what a person types once saverd is installed for it.
 	NextSteps() []string
 	// PluginHooks is the hooks file saverd's plugin (plugins/saver) declares for it.

@@ -260,6 +260,7 @@ func (c *doctorCmd) run(ctx context.Context, e cli.Env) int {
 		return code
 	}
 	o := install.DoctorOptions{Socket: paths.Socket(), DaemonWait: time.Second, VersionWait: 5 * time.Second, Dir: c.dir}
+	o.UninstallMark, _ = paths.Uninstalled() // no state directory: no mark to find
 	// The judge commands the daemon would fork through: $SAVERD_JUDGE_CMD, else the config file's.
 	cfg, err := forkcmd.Load()
 	o.Harnesses, o.JudgeSource, o.JudgeErr = all.Doctor(cfg), cfg.Source, err

@@ -50,7 +50,7 @@ func TestInstallCommands(t *testing.T) {
 		fileHas string // the settings file must contain this
 		noFile  bool   // and there must be none (not yet, or no longer)
 	}{
-		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running", "ok  judge: "}},
+		{name: "doctor before", args: []string{"doctor", "--dir", proj}, code: 1, stdout: []string{"FIX no saverd hooks installed", "--  daemon: no daemon running"}}, // no harness installed: no judge to check
 		{name: "dry run", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj, "--dry-run"}, stdout: []string{"would change (dry run, nothing written)", "added SessionStart: " + self + " hook SessionStart (timeout 10 s)"}, noFile: true},
 		{name: "install", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{settings + ":", "added UserPromptSubmit: " + self + " hook UserPromptSubmit (timeout 130 s)", "added statusLine: " + self + " statusline", "added the /saver command file", "Next:", "/saver check", "is not on your PATH", "export PATH="}, fileHas: self + " hook PreToolUse"},
 		{name: "again", args: []string{"install", "claude-code", "--scope", "project", "--dir", proj}, stdout: []string{"already up to date, nothing changed"}, fileHas: self + " hook Stop"},

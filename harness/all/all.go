@@ -64,7 +64,7 @@ func LiveNames() string {
 func Doctor(cfg forkcmd.Config) []install.Named {
 	var out []install.Named
 	for _, h := range Live() {
-		out = append(out, install.Named{ID: string(h.ID()), Name: h.Name(), JudgeLine: h.ForkLine(cfg), Target: h})
+		out = append(out, install.Named{ID: string(h.ID()), Name: h.Name(), Command: h.Command(), JudgeLine: h.ForkLine(cfg), Target: h})
 	}
 	return out
 }

@@ -91,9 +91,8 @@ func (Harness) NextSteps() []string {
 	}
 }
 
-// DoctorJudge is the judge doctor checks for Claude Code: claude, whose configured line (judgeCommand)
-// every harness without a client of its own forks through too, so it is checked whatever is installed.
-func (Harness) DoctorJudge() (role, program string, always bool) { return "judge", "claude", true }
+// DoctorJudge is the judge doctor checks for Claude Code, claude, when saverd is installed for it.
+func (Harness) DoctorJudge() (role, program string) { return "judge", "claude" }
 
 // events are the Claude Code events saverd hooks, with the matcher and timeout (seconds) of each.
 // UserPromptSubmit waits longest because `/saver check` waits up to 120 s for the judge; Claude Code

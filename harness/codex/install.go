@@ -91,10 +91,8 @@ func (Harness) NextSteps() []string {
 	}
 }
 
-// DoctorJudge is the judge doctor checks for Codex, codex, when saverd's hooks are installed for it.
-func (Harness) DoctorJudge() (role, program string, always bool) {
-	return "codex judge", "codex", false
-}
+// DoctorJudge is the judge doctor checks for Codex, codex, when saverd is installed for it.
+func (Harness) DoctorJudge() (role, program string) { return "codex judge", "codex" }
 
 // events are the Codex events saverd hooks (the eight Codex 0.169.0 fires for a session). Codex
 // clamps SessionEnd hooks to 3 s, and the declared timeout is part of the trust hash, so 3 is declared.
