@@ -51,12 +51,13 @@ func unanswered(harness string, payload []byte, err error) []byte {
 	if _, ok := saverline.Args(prompt); !ok {
 		return nil
 	}
+	var declined *declinedLaunch
+	if errors.As(err, &declined) {
+		return BlockAnswer(harness, "UserPromptSubmit", declined.block(prompt))
+	}
 	why := err.Error()
 	var ne net.Error
-	var declined *declinedLaunch
 	switch {
-	case errors.As(err, &declined):
-		why = declined.Error()
 	case errors.Is(err, errHung):
 		why = "the daemon at " + paths.Socket() + " is running but did not read the command (stopped or hung?)"
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED):

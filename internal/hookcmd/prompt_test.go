@@ -143,8 +143,13 @@ func TestUninstalledStartsNoDaemon(t *testing.T) {
 	if _, err := os.Stat(started); err == nil {
 		t.Error("a hook after the uninstall started the daemon")
 	}
-	if !strings.Contains(out.String(), "saverd was uninstalled") {
-		t.Errorf("answer %q; want the block to say saverd was uninstalled", out.String())
+	var block struct{ Reason string }
+	if err := json.Unmarshal(out.Bytes(), &block); err != nil {
+		t.Fatalf("answer %q: %v", out.String(), err)
+	}
+	// Short, and ends with the command to type for this hook's harness; the paths are the log's.
+	if want := "saverd was uninstalled, so $saver check did nothing. To use it again, run: saverd install codex"; block.Reason != want {
+		t.Errorf("block %q; want %q", block.Reason, want)
 	}
 	for _, f := range []string{filepath.Join(dir, "codex", "hooks.json"), filepath.Join(dir, "proj", ".codex", "hooks.json")} {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {

@@ -12,14 +12,21 @@ import (
 // app-server keeps the hooks it loaded until it exits), and a daemon it started would idle on for
 // nobody.
 type declinedLaunch struct {
-	mark  string   // the uninstall's mark (paths.Uninstalled)
-	files []string // the settings files that name none of saverd's hooks
-	err   error    // what the call without a launch met
+	harness string   // the hook's harness id, as saverd install names it
+	mark    string   // the uninstall's mark (paths.Uninstalled)
+	files   []string // the settings files that name none of saverd's hooks
+	err     error    // what the call without a launch met
 }
 
+// Error is the hook log's line: where the mark is and which files were read.
 func (e *declinedLaunch) Error() string {
 	return "saverd was uninstalled (" + e.mark + ") and " + strings.Join(e.files, ", ") +
-		" name none of its hooks, so no daemon was started; saverd install puts them back"
+		" name none of its hooks, so no daemon was started; saverd install " + e.harness + " puts them back"
+}
+
+// block is what a person who typed prompt reads: what happened and the command that undoes it.
+func (e *declinedLaunch) block(prompt string) string {
+	return "saverd was uninstalled, so " + prompt + " did nothing. To use it again, run: saverd install " + e.harness
 }
 
 func (e *declinedLaunch) Unwrap() error { return e.err }
@@ -41,5 +48,5 @@ func uninstalled(harness string) *declinedLaunch {
 			return nil // installed again by hand, or at another scope
 		}
 	}
-	return &declinedLaunch{mark: mark, files: files}
+	return &declinedLaunch{harness: harness, mark: mark, files: files}
 }
