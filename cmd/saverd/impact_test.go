@@ -186,7 +186,7 @@ func TestImpactExitCodes(t *testing.T) {
 		{"bad now", []string{"--sessions", sessions, "--now", "yesterday"}, 2, "--now"},
 		{"negative days", []string{"--sessions", sessions, "--days", "-1"}, 2, "--days"},
 		{"zero days", []string{"--sessions", sessions, "--days", "0"}, 2, "--days: want ≥ 1"},
-		{"unknown flag", []string{"--sessions", sessions, "--bogus"}, 2, "flag provided but not defined"},
+		{"unknown flag", []string{"--sessions", sessions, "--bogus"}, 2, "saverd impact: unknown flag --bogus"},
 		{"stray argument", []string{"--sessions", sessions, "extra"}, 2, `unexpected argument "extra"`},
 		{"decide without subject", []string{"decide", "--yes", "0.5", "--decisions", "d"}, 2, "exactly one SUBJECT"},
 		{"decide without yes", []string{"decide", "s:abcdef01", "--decisions", "d"}, 2, "--yes"},

@@ -269,3 +269,30 @@ func TestUninstallMarkStartsNoDaemon(t *testing.T) {
 		t.Errorf("a hook after the install answered %q; want the daemon's answer", out)
 	}
 }
+
+// TestHelpAndFlagWords: a command line saverd cannot read is answered in its own words, naming what was
+// wrong, for every command alike.
+func TestHelpAndFlagWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // the first line of stderr
+		then string // and what follows it: the command's help, or the list of commands
+	}{
+		{[]string{"doctor", "--json"}, "saverd doctor: unknown flag --json", "Usage:\n  saverd doctor [flags]"},
+		{[]string{"sessions", "-bogus"}, "saverd sessions: unknown flag --bogus", "Usage:\n  saverd sessions [flags]"},
+		{[]string{"install", "--scope"}, "saverd install: --scope needs a value", "Usage:\n  saverd install claude-code|codex"},
+		{[]string{"help", "nosuch"}, `saverd help: unknown command "nosuch"`, "  uninstall "},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(t.Context(), tc.args, strings.NewReader(""), &out, &errb)
+			first, rest, _ := strings.Cut(errb.String(), "\n")
+			if code != 2 || first != tc.want {
+				t.Errorf("exit %d, stderr %q; want 2 and first line %q", code, errb.String(), tc.want)
+			}
+			if !strings.Contains(rest, tc.then) {
+				t.Errorf("stderr after the error %q; want %q", rest, tc.then)
+			}
+		})
+	}
+}

@@ -78,7 +78,7 @@ func (c *Command) Main(ctx context.Context, args []string, o IO) int {
 	if fs == nil {
 		fs = NewFlagSet()
 	}
-	fs.set.SetOutput(o.Err)
+	fs.set.SetOutput(io.Discard) // flag's own words (-json, "flag provided but not defined") are not ours
 	fs.set.Usage = func() {}
 	pos, err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -86,7 +86,7 @@ func (c *Command) Main(ctx context.Context, args []string, o IO) int {
 		return 0
 	}
 	if err != nil {
-		return e.UsageError("") // flag said what was wrong
+		return e.UsageError(flagError(err))
 	}
 	e.Args = pos
 	return c.Run(ctx, e)
@@ -153,11 +153,19 @@ func (p *Program) help(args []string, o IO) int {
 		fmt.Fprint(o.Out, p.Overview())
 		return 0
 	}
-	if c := p.find(args[0]); c != nil && len(args) == 1 {
+	c := p.find(args[0])
+	switch {
+	case c == nil && args[0] != "help" && args[0] != "version":
+		fmt.Fprintf(o.Err, "%s help: unknown command %q\n\n%s", prog, args[0], p.Overview())
+	case len(args) > 1:
+		fmt.Fprintf(o.Err, "%s help: want one command, got %q\n\n%s", prog, strings.Join(args, " "), p.Overview())
+	case c == nil:
+		fmt.Fprint(o.Out, p.Overview()) // help and version are the overview's own
+		return 0
+	default:
 		fmt.Fprint(o.Out, c.HelpText())
 		return 0
 	}
-	fmt.Fprintf(o.Err, "%s help: want one command, got %q\n\n%s", prog, strings.Join(args, " "), p.Overview())
 	return 2
 }
 
@@ -171,3 +179,27 @@ func (p *Program) find(name string) *Command {
 }
 
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
+
+// flagError is what the flag package's parse error says, in the words saverd's other usage errors use:
+// flags spelled --name, "unknown flag" for one the command does not take.
+func flagError(err error) string {
+	msg := err.Error()
+	for _, r := range []struct{ prefix, form string }{
+		{"flag provided but not defined: -", "unknown flag --%s"},
+		{"flag needs an argument: -", "--%s needs a value"},
+	} {
+		if name, ok := strings.CutPrefix(msg, r.prefix); ok {
+			return fmt.Sprintf(r.form, strings.TrimLeft(name, "-"))
+		}
+	}
+	// invalid value "x" for flag -times: parse error; invalid boolean value "x" for -loud: parse error
+	if rest, ok := strings.CutPrefix(msg, "invalid "); ok {
+		for _, sep := range []string{" for flag -", " for -"} {
+			if what, after, ok := strings.Cut(rest, sep); ok {
+				name, why, _ := strings.Cut(after, ": ")
+				return fmt.Sprintf("--%s: invalid %s: %s", strings.TrimLeft(name, "-"), what, why)
+			}
+		}
+	}
+	return msg
+}

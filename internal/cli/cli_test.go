@@ -64,14 +64,20 @@ func TestProgramRun(t *testing.T) {
 		{"the default command", []string{"--word", "yo"}, 0, "yo  \n", ""},
 		{"nothing: the default command", nil, 0, "hi  \n", ""},
 		{"a flag's -h", []string{"echo", "-h"}, 0, "", ""},
-		{"an unknown flag", []string{"echo", "--nope"}, 2, "", "flag provided but not defined: -nope\nUsage:\n  saverd echo [flags] ARG..."},
-		{"a bad value", []string{"echo", "--times", "x"}, 2, "", `invalid value "x" for flag -times`},
+		{"an unknown flag", []string{"echo", "--nope"}, 2, "", "saverd echo: unknown flag --nope\nUsage:\n  saverd echo [flags] ARG..."},
+		{"an unknown flag, one dash", []string{"echo", "-json"}, 2, "", "saverd echo: unknown flag --json\n"},
+		{"an unknown flag of the default command", []string{"--json"}, 2, "", "saverd echo: unknown flag --json\n"},
+		{"a bad value", []string{"echo", "--times", "x"}, 2, "", `saverd echo: --times: invalid value "x": parse error` + "\n"},
+		{"a bad boolean", []string{"echo", "--loud=maybe"}, 2, "", `saverd echo: --loud: invalid boolean value "maybe": parse error` + "\n"},
+		{"no value", []string{"echo", "--times"}, 2, "", "saverd echo: --times needs a value\n"},
 		{"a usage error", []string{"echo", "bad"}, 2, "", "saverd echo: bad is no argument\nUsage:\n"},
 		{"unknown command", []string{"nope"}, 2, "", "saverd: unknown command \"nope\"\n\nA test program."},
 		{"version", []string{"version"}, 0, "saverd 1.2.3\n", ""},
 		{"raw arguments", []string{"raw", "--x", "-h", "y"}, 0, "--x|-h|y\n", ""},
 		{"help of a raw command", []string{"help", "raw"}, 0, "raw's own help\n", ""},
-		{"help of nothing known", []string{"help", "nope"}, 2, "", `saverd help: want one command, got "nope"`},
+		{"help of nothing known", []string{"help", "nope"}, 2, "", "saverd help: unknown command \"nope\"\n\nA test program."},
+		{"help of two commands", []string{"help", "echo", "raw"}, 2, "", `saverd help: want one command, got "echo raw"`},
+		{"help of help", []string{"help", "help"}, 0, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := testProgram()
