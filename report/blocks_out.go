@@ -15,6 +15,24 @@ import (
 type BlocksReport struct {
 	Blocks   []Block  `json:"blocks"`
 	Warnings []string `json:"warnings"`
+	// None is the table's line when there is no window: what was looked in (NoBlocks).
+	None string `json:"-"`
+}
+
+// NoBlocks says where no call was found: in the agents' logs, or in what f and active kept of them, in
+// the words of the flags that asked for it.
+func NoBlocks(f *Filter, active bool) string {
+	if active {
+		return "no window open now"
+	}
+	text := "no calls"
+	if f.Harness != "" {
+		text += " of " + f.Harness
+	}
+	if f.Span.Unbounded() {
+		return text + " in the agents' logs"
+	}
+	return text + " in the span asked for"
 }
 
 // KeepBlocks cuts the calls of recs the filter keeps (its harness, its span; each call by its own time)
@@ -61,7 +79,11 @@ func (rep BlocksReport) Write(w io.Writer, format string) error {
 		return err
 	}
 	if len(rep.Blocks) == 0 {
-		buf.WriteString("no calls in the span asked for\n")
+		none := rep.None
+		if none == "" {
+			none = "no calls in the agents' logs"
+		}
+		buf.WriteString(none + "\n")
 	}
 	var unpriced Group
 	for _, b := range rep.Blocks {

@@ -278,8 +278,8 @@ func writeSessionsTable(w io.Writer, recs []agentlog.Record, loc *time.Location)
 		return err
 	}
 	t := Totals(recs)
-	fmt.Fprintf(&buf, "\n%d sessions, %d calls, %s tokens (input %s, output %s, cache read %s, cache write %s), cost %s\n",
-		t.Sessions, t.Calls, textout.Tokens(t.Tokens.Total()), textout.Tokens(t.Tokens.Input), textout.Tokens(t.Tokens.Output),
+	fmt.Fprintf(&buf, "\n%s, %s, %s tokens (input %s, output %s, cache read %s, cache write %s), cost %s\n",
+		textout.Plural(t.Sessions, "session"), textout.Plural(t.Calls, "call"), textout.Tokens(t.Tokens.Total()), textout.Tokens(t.Tokens.Input), textout.Tokens(t.Tokens.Output),
 		textout.Tokens(t.Tokens.CacheRead), textout.Tokens(t.Tokens.CacheWrite), textout.USD(t.Cost, t.Priced))
 	writeUnpriced(&buf, t)
 	_, err := w.Write(textout.TrimRight(buf.Bytes()))

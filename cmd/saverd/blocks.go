@@ -67,7 +67,8 @@ func (c *blocksCmd) write(ctx context.Context, stdout, stderr io.Writer) error {
 	for _, w := range warn {
 		fmt.Fprintf(stderr, "saverd blocks: warning: %s\n", w)
 	}
-	rep := report.BlocksReport{Blocks: report.KeepBlocks(recs, agentlog.Options{Prices: tab}, &c.filter, c.now, c.active), Warnings: warn}
+	rep := report.BlocksReport{Blocks: report.KeepBlocks(recs, agentlog.Options{Prices: tab}, &c.filter, c.now, c.active), Warnings: warn,
+		None: report.NoBlocks(&c.filter, c.active)}
 	if err := rep.Write(stdout, c.format); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
