@@ -32,12 +32,26 @@ func (r *Report) WriteTable(w io.Writer) error {
 	s := r.Summary
 	fmt.Fprintf(&buf, "\nsessions: %d, linked: %d, pending: %d, unlinked cost: %s\n",
 		s.SessionsTotal, s.Linked, s.Pending, money(s.UnlinkedCost))
-	if n := len(r.Warnings); n > 0 {
-		// The warnings go to stderr; the table alone must not read as the whole story.
-		fmt.Fprintf(&buf, "%s: what they name (a repo, a file, a line, a price) is left out of these figures\n", textout.Plural(n, "warning"))
+	if f := warningsFooter(len(r.Warnings), s.SessionsTotal); f != "" {
+		buf.WriteString(f + "\n")
 	}
 	_, err := w.Write(textout.TrimRight(buf.Bytes()))
 	return err
+}
+
+// warningsFooter is the table's last line when the warnings (n, on stderr) went before it: the table
+// alone must not read as the whole story. With no session counted they say why there is nothing to
+// count, and no figure leaves anything out.
+func warningsFooter(n, sessions int) string {
+	switch {
+	case n == 0:
+		return ""
+	case sessions == 0 && n == 1:
+		return "1 warning (on stderr) says why no session is counted here"
+	case sessions == 0:
+		return textout.Plural(n, "warning") + " (on stderr) say why no session is counted here"
+	}
+	return textout.Plural(n, "warning") + ": what they name (a repo, a file, a line, a price) is left out of these figures"
 }
 
 // writeSessionSection lists who produced what: one line per record (a
@@ -109,7 +123,7 @@ func WritePendingTable(w io.Writer, pending []PendingSubject) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	for _, p := range pending {
-		fmt.Fprintf(tw, "%s\t%s %s–%s, %d calls, %s\t\n", p.Subject, p.Harness, p.Start, p.End, p.Calls, money(p.Cost))
+		fmt.Fprintf(tw, "%s\t%s %s–%s, %s, %s\t\n", p.Subject, p.Harness, p.Start, p.End, textout.Plural(p.Calls, "call"), money(p.Cost))
 		for _, r := range p.Repos {
 			for _, c := range r.Commits {
 				fmt.Fprintf(tw, "  %s\t%s %s +%d -%d, %s\t\n", r.RepoLabel, short(c.SHA), c.TS, c.Added, c.Deleted, textout.Plural(c.Files, "file"))
