@@ -12,6 +12,7 @@ import (
 	"github.com/saverd/saverd/handlers"
 	"github.com/saverd/saverd/internal/cli"
 	"github.com/saverd/saverd/internal/paths"
+	"github.com/saverd/saverd/internal/textout"
 	"github.com/saverd/saverd/rpc"
 	"github.com/saverd/saverd/session"
 	"github.com/saverd/saverd/store"
@@ -117,6 +118,10 @@ func (f *serveCmd) run(ctx context.Context, e cli.Env) int {
 	srv := handlers.New(opt)
 	if f.listen != "" {
 		return daemon.ServeSocket(ctx, srv, daemon.SocketOptions{Path: f.listen, IdleExit: f.idleExit, FrameWait: f.frameWait, Log: log})
+	}
+	if in, ok := e.In.(*os.File); ok && textout.IsTerminal(in) {
+		// A person who typed bare saverd would otherwise face a silent wait for JSON-RPC frames.
+		fmt.Fprintln(e.Err, "saverd: serving JSON-RPC on stdin (saverd --help lists the commands)")
 	}
 	daemon.ServeStdio(ctx, srv, e.In, e.Out, daemon.StdioOptions{Framing: rpc.Framing(f.framing), Record: record, OffLoop: opt.OffLoop, Log: log})
 	return 0
