@@ -257,6 +257,10 @@ func TestUninstallMarkStartsNoDaemon(t *testing.T) {
 	if _, err := os.Stat(sock); err == nil {
 		t.Fatal("a hook after the uninstall started a daemon")
 	}
+	// doctor does not promise that the first hook starts one.
+	if stdout, _, _ := runBin(t, env, "doctor"); !strings.Contains(stdout, "hooks start none: saverd was uninstalled") || strings.Contains(stdout, "the first hook starts one") {
+		t.Errorf("doctor after the uninstall:\n%s", stdout)
+	}
 	// Installed again: the mark is gone, and the next hook starts the daemon.
 	if _, stderr, code := runBin(t, env, "install", "codex"); code != 0 {
 		t.Fatal(stderr)
