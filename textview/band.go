@@ -15,9 +15,10 @@ const bandName = "ContextSaver"
 
 // Band draws the one teaser line shown above the prompt, at most width columns: the session's state
 // (the first that applies: died, checking, found, saved, watching), the running workflow when there is
-// one, and how to open or close the pane. When it does not fit, the pane hint goes first, then the
-// name, then whole figures from the end (a trailing … says some were left out); a figure is never cut
-// in half unless the state's own words do not fit.
+// one, the net when there is one, and how to open or close the pane. When it does not fit, the net is
+// told shorter first (bandMoney), then the pane hint goes, then the name, then the net, then whole figures
+// from the end (a trailing … says some were left out); a figure is never cut in half unless the state's own
+// words do not fit.
 //
 // The command it names is spelled /saver, as a host's pane and Claude Code take it (BandAs).
 func Band(m view.BandModel, width int) string { return BandAs(m, width, saverline.Slash) }
@@ -31,18 +32,32 @@ func BandAs(m view.BandModel, width int, command string) string {
 		hint = command + " to close"
 	}
 	named := append([]string{bandName}, parts...)
-	var lines []string
-	// The net goes first when the line is short of room: the band's own figures say more at a glance.
-	if m.Money != nil && (m.State == view.BandSaved || m.State == view.BandFound || m.State == view.BandWatching) {
-		withNet := append(append([]string(nil), named...), bandMoney(m.Money))
-		lines = append(lines, join(append(withNet, hint)...), join(withNet...))
-	}
-	for _, line := range append(lines, join(append(named, hint)...), join(named...)) {
+	for _, line := range bandLines(named, bandMoney(m), hint) {
 		if fits(line, width) {
 			return line
 		}
 	}
 	return fitParts(parts, width)
+}
+
+// bandLines are the band's candidate lines, longest first. With a net: each telling of it with the hint,
+// each without, then the state and the net alone (the net outlasts the name, so a band that holds it
+// says a session is losing money). Without one: the name and the state with the hint, then without.
+func bandLines(named, money []string, hint string) []string {
+	if len(money) == 0 {
+		return []string{join(append(named, hint)...), join(named...)}
+	}
+	var lines []string
+	for _, withHint := range []bool{true, false} {
+		for _, net := range money {
+			line := append(append([]string(nil), named...), net)
+			if withHint {
+				line = append(line, hint)
+			}
+			lines = append(lines, join(line...))
+		}
+	}
+	return append(lines, join(append(append([]string(nil), named[1:]...), money[len(money)-1])...))
 }
 
 // fitParts joins as many leading parts as fit in w with " …" after them, or cuts the first.
@@ -85,14 +100,37 @@ func bandState(m view.BandModel) []string {
 	return []string{"watching " + count(m.Calls, "call")}
 }
 
-// bandMoney is the net, saved against the judges' spend, plain about a judge that cost more than it
-// saved. A band too narrow for it drops it whole, before anything else.
-func bandMoney(m *view.MoneyView) string {
-	text := clean(m.Text)
-	if m.Losing {
-		text += " (" + view.LosingText(m) + ")"
+// bandMoney is the net as the band may tell it, longest first: the money line with, for a net below zero,
+// who cost more than it saved; without that; without the instructions' share; the net alone. The net
+// itself is the last figure of the money a narrow band gives up. Nil when the state shows no money.
+func bandMoney(m view.BandModel) []string {
+	if m.Money == nil || !(m.State == view.BandSaved || m.State == view.BandFound || m.State == view.BandWatching) {
+		return nil
 	}
-	return text
+	text := clean(m.Money.Text)
+	var tellings []string
+	if m.Money.Losing {
+		tellings = append(tellings, text+" ("+view.LosingText(m.Money)+")")
+	}
+	tellings = append(tellings, text)
+	figures := strings.Split(text, " · ")
+	var short []string
+	net := ""
+	for _, f := range figures {
+		if strings.HasPrefix(f, "net ") {
+			net = f
+		}
+		if !strings.HasPrefix(f, "instructions ") {
+			short = append(short, f)
+		}
+	}
+	if len(short) < len(figures) {
+		tellings = append(tellings, join(short...))
+	}
+	if net != "" && net != text {
+		tellings = append(tellings, net)
+	}
+	return tellings
 }
 
 // bandRunning names the newest active workflow run: its loops, their calls, the running stage.

@@ -260,3 +260,34 @@ func TestPaneShowsEachRuleInFull(t *testing.T) {
 		t.Errorf("a lone rule's hint:\n%s", one)
 	}
 }
+
+// TestBandKeepsTheLosingNet: a band too narrow for the whole money line tells it shorter, step by step —
+// the explanation, then the instructions' share, then the hint — and gives up the net last, so a session
+// losing money never reads as a plain "watching".
+func TestBandKeepsTheLosingNet(t *testing.T) {
+	m := view.BandModel{State: view.BandWatching, Calls: 10, Money: &view.MoneyView{
+		Priced: true, JudgeUSD: 0.01, InstructionsUSD: 0.0012, NetUSD: -0.0112, Losing: true,
+		Text: "saved $0 · judge $0.01 · instructions $0.0012 · net −$0.01"}}
+	cases := []struct {
+		w    int
+		want string
+	}{
+		{200, "ContextSaver · watching 10 calls · saved $0 · judge $0.01 · instructions $0.0012 · net −$0.01 (the judge and the instructions cost more than they saved) · /saver to open"},
+		{140, "ContextSaver · watching 10 calls · saved $0 · judge $0.01 · instructions $0.0012 · net −$0.01 · /saver to open"},
+		{90, "ContextSaver · watching 10 calls · saved $0 · judge $0.01 · net −$0.01 · /saver to open"},
+		{70, "ContextSaver · watching 10 calls · net −$0.01 · /saver to open"},
+		{50, "ContextSaver · watching 10 calls · net −$0.01"},
+		{35, "watching 10 calls · net −$0.01"},
+		{25, "watching 10 calls"},
+		{10, "watching…"},
+	}
+	for _, c := range cases {
+		got := Band(m, c.w)
+		if got != c.want {
+			t.Errorf("width %d:\n got %q\nwant %q", c.w, got, c.want)
+		}
+		if width(got) > c.w {
+			t.Errorf("width %d: %q is %d wide", c.w, got, width(got))
+		}
+	}
+}
