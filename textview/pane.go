@@ -201,12 +201,15 @@ func judgeOf(h view.Header) []string {
 }
 
 // budgetText is what the judges may still spend on automatic runs; nothing before the first turn is
-// measured, since a share of nothing is no cap yet.
+// measured, since a share of nothing is no cap yet. The share is the cap the host or the project set,
+// named as one: what the judges did spend is /saver debug's, and a share beside "spent" read as that.
 func budgetText(b state.Budget) string {
 	share := strconv.FormatFloat(math.Round(b.Share*1000)/10, 'f', -1, 64) + "%"
 	switch {
+	case b.Over && b.Share == 0:
+		return "automatic checks off (judgeBudget 0) · checks only when asked"
 	case b.Over:
-		return "budget spent (" + share + " of the session) · checks only when asked"
+		return "budget spent (cap " + share + " of the session) · checks only when asked"
 	case b.Allowed > 0:
 		return "budget " + kilo(float64(b.Left)) + " left of " + share
 	}

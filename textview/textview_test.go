@@ -291,3 +291,28 @@ func TestBandKeepsTheLosingNet(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeRowNamesTheCap: the Judge row never puts the configured share after "budget spent", where it
+// reads as what the judges spent; a budget of 0 says automatic checks are off.
+func TestJudgeRowNamesTheCap(t *testing.T) {
+	cases := []struct {
+		name string
+		h    view.Header
+		want string
+	}{
+		{"budget 0, not run", view.Header{Budget: state.Budget{Share: 0, Over: true}},
+			"not run yet · automatic checks off (judgeBudget 0) · checks only when asked"},
+		{"budget 0, run when asked", view.Header{JudgeRuns: 1, JudgeTokens: 320, Budget: state.Budget{Share: 0, Spent: 320, Over: true}},
+			"1 run · 320 tokens · automatic checks off (judgeBudget 0) · checks only when asked"},
+		{"cap reached", view.Header{JudgeRuns: 2, JudgeTokens: 3_400, Budget: state.Budget{Share: 0.005, Allowed: 1_100, Spent: 3_400, Over: true}},
+			"2 runs · 3.4k tokens · budget spent (cap 0.5% of the session) · checks only when asked"},
+		{"room left", view.Header{JudgeRuns: 3, JudgeTokens: 5_100, Budget: state.Budget{Share: 0.05, Allowed: 11_000, Spent: 5_100, Left: 5_900}},
+			"3 runs · 5.1k tokens · budget 5.9k left of 5%"},
+		{"nothing measured yet", view.Header{Budget: state.Budget{Share: 0.05}}, "not run yet"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(judgeOf(c.h), " · "); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
