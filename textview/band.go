@@ -93,7 +93,7 @@ func bandState(m view.BandModel) []string {
 	case view.BandChecking:
 		return []string{"Checking…", count(m.Calls, "call") + " watched"}
 	case view.BandFound:
-		return parts(count(m.Fresh, "waster")+" waiting", pctOf(m.CostPct), msOf(m.CostMs))
+		return parts(count(m.Fresh, "waster")+" waiting", pctOf(m.CostPct), costMsOf(m.CostMs))
 	case view.BandSaved:
 		return append([]string{"saved"}, savedParts(m.SavedPct, m.SavedChars, m.SavedMs)...)
 	}

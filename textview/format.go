@@ -53,8 +53,15 @@ func pctOf(pct float64) string {
 }
 
 // msOf is a duration, or "" for none.
-func msOf(ms float64) string {
-	if !(ms > 0) {
+func msOf(ms float64) string { return durationFrom(ms, 0) }
+
+// costMsOf is the band's time the waiting wasters cost, or "" under a second: ContextSaver's whole seconds
+// would print a cost that small as "0s" or "1s", a figure that reads as noise on a one-line teaser.
+func costMsOf(ms float64) string { return durationFrom(ms, 1000) }
+
+// durationFrom is a duration of more than nothing and at least least ms, else "".
+func durationFrom(ms, least float64) string {
+	if !(ms > 0 && ms >= least) {
 		return ""
 	}
 	return duration(ms)
