@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
@@ -161,7 +162,22 @@ func (sess *Session) cardReply(patternID string, seat int, tail string) string {
 	if p := sess.st.PatternByID(patternID); p != nil {
 		kind = p.Kind
 	}
-	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + jstext.Fit(kind, cardKind) + "\" · " + tail
+	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + fitWords(kind, cardKind) + "\" · " + tail
+}
+
+// fitWords is text cut to n UTF-16 units at a word's end, with … after it: a behaviour quoted back reads
+// as words, never "after every e…". A first word longer than half of n is cut inside, as jstext.Fit does.
+func fitWords(text string, n int) string {
+	if jstext.Len16(text) <= n {
+		return text
+	}
+	head := jstext.Cut16(text, n-1)
+	if next, _ := utf8.DecodeRuneInString(text[len(head):]); !unicode.IsSpace(next) {
+		if i := strings.LastIndexFunc(head, unicode.IsSpace); jstext.Len16(head[:max(i, 0)]) > n/2 {
+			head = head[:i]
+		}
+	}
+	return strings.TrimRightFunc(head, unicode.IsSpace) + "…"
 }
 
 // decideByNumber: `/saver ignore 2` and `/saver fix 2` decide the card the pane numbers 2, and say which.
@@ -180,6 +196,9 @@ func (sess *Session) decideByNumber(choice state.Choice, token string) string {
 	tail := "fixed"
 	if choice == state.Ignore {
 		tail = "ignored"
+	}
+	if p := sess.st.PatternByID(id); choice == state.Fix && sess.replyTells && p != nil {
+		tail += " — " + p.Alternative // what the Fix's toast says, said once in the reply a harness shows
 	}
 	reply := sess.cardReply(id, int(n), tail)
 	sess.decide(id, choice, nil)
@@ -248,14 +267,15 @@ func (sess *Session) decide(patternID string, choice state.Choice, text *string)
 		sess.decidedAt = map[string]int64{}
 	}
 	sess.decidedAt[patternID] = sess.srv.Now(nil)
-	// A line typed in a harness is answered by its reply (`card 1 — "…" · ignored`), which says what an
-	// Ignore or a note's toast would say again; a Fix's toast says what it sends.
+	// A line typed in a harness is answered by its reply (`card 1 — "…" · ignored`), which says what the
+	// toast would say again; a Fix's reply there names what it sends (decideByNumber).
 	switch {
-	case choice == state.Ignore && !sess.replyTells:
+	case sess.replyTells:
+	case choice == state.Ignore:
 		sess.toast("ContextSaver: ignored \"" + kind + "\"")
 	case choice == state.Fix:
 		sess.toast("ContextSaver: fixed — " + alternative)
-	case choice == state.FixWithNote && !sess.replyTells:
+	case choice == state.FixWithNote:
 		sess.toast("ContextSaver: fixed with your note — " + firstLine(state.Str(text)))
 	}
 	if err := sess.persistNow(); err != nil {

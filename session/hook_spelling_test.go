@@ -158,8 +158,8 @@ func TestAgentNamed(t *testing.T) {
 	}
 }
 
-// TestTypedDecisionSaidOnce: `/saver ignore 1` typed in a harness answers one line that says it (the
-// reply), not the reply and a toast in other words; a Fix's toast stays, as it says what is sent.
+// TestTypedDecisionSaidOnce: `/saver ignore 1` or `/saver fix 3` typed in a harness answers one line that
+// says it (the reply, a Fix's naming what it sends), not the reply and a toast in other words.
 func TestTypedDecisionSaidOnce(t *testing.T) {
 	h := newHookHarness(t)
 	sess := h.judgedSession()
@@ -168,7 +168,7 @@ func TestTypedDecisionSaidOnce(t *testing.T) {
 	for _, c := range []struct{ line, want, not string }{
 		{"/saver ignore 1", `ContextSaver: card 1 — "` + suiteKind + `" · ignored`, "ContextSaver: ignored"},
 		{"/saver fix 2 only grep src/", "· fixed with your note: only grep src/", "ContextSaver: fixed with your note —"},
-		{"/saver fix 3", "ContextSaver: fixed — " + rereadAlt, ""},
+		{"/saver fix 3", `ContextSaver: card 3 — "` + rereadKind + `" · fixed — ` + rereadAlt, "ContextSaver: fixed —"},
 	} {
 		a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": c.line})
 		if a == nil || !strings.Contains(a.Reason, c.want) || (c.not != "" && strings.Contains(a.Reason, c.not)) {
