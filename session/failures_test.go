@@ -23,7 +23,7 @@ func textReply(text string) *ForkResult {
 
 // TestCheckFailuresSayWhy: every way a check can come back empty is told in words a person reads, never
 // a bare count or a word of the code's: a host error, a null fork, a reply with no text, prose, JSON
-// without findings, and findings that cite rows the ledger does not have.
+// without findings, and findings that cite rows the ledger does not have, dropped beside one kept too.
 func TestCheckFailuresSayWhy(t *testing.T) {
 	ghost := finding("execution:ghost-suite", suiteKind, suiteAlt, []string{"r999", "r4"}, nil, nil)
 	ghost2 := finding("reading:ghost-read", grepKind, grepAlt, []string{"r3", "r1000"}, nil, nil)
@@ -50,6 +50,8 @@ func TestCheckFailuresSayWhy(t *testing.T) {
 			"ContextSaver: nothing new — 1 finding dropped: it cites row r999 that the ledger does not have", "", 1700},
 		{"a row lacking and another reason", reply(ghost, finding("reading:no-why", grepKind, "", []string{"r3", "r5"}, nil, nil)),
 			"ContextSaver: nothing new — 2 findings dropped: 1 cites row r999 that the ledger does not have; reading:no-why alternative is empty", "", 1700},
+		{"one kept, one dropped", reply(suiteFinding(nil), ghost2),
+			"ContextSaver: 1 new waster — 1 finding dropped: it cites row r1000 that the ledger does not have", "", 1700},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -126,20 +126,21 @@ func (sess *Session) judged(reason string, res *ForkResult, forkErr error, alias
 	sess.openForCheck(e.Queued)
 }
 
-// checkedText is what a run put in front of the person: a recurrence is news too. A run that queued
-// nothing says what it dropped and why (note, from judge.DropNote), so "nothing new" is never a judge
-// whose findings all fell through unseen.
+// checkedText is what a run put in front of the person: a recurrence is news too. What it dropped and
+// why (note, from judge.DropNote) follows whatever it kept, so "nothing new" or "1 new waster" is never a
+// judge whose other findings fell through unseen.
 func checkedText(queued int, note string) string {
-	if queued == 0 && note != "" {
-		return "ContextSaver: nothing new — " + note
-	}
+	text := "ContextSaver: " + strconv.Itoa(queued) + " new wasters"
 	switch queued {
 	case 0:
-		return "ContextSaver: nothing new"
+		text = "ContextSaver: nothing new"
 	case 1:
-		return "ContextSaver: 1 new waster"
+		text = "ContextSaver: 1 new waster"
 	}
-	return "ContextSaver: " + strconv.Itoa(queued) + " new wasters"
+	if note != "" {
+		text += " — " + note
+	}
+	return text
 }
 
 // failedToast: a run someone asked for answers them, whatever it found; an armed check nobody asked for

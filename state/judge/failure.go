@@ -38,7 +38,8 @@ var missingRow = regexp.MustCompile(`^evidence (\S+) not in the ledger$`)
 
 // DropNote sums up the findings a reply returned and the run dropped, in words a person reads, or ""
 // when none was dropped: `2 findings dropped: they cite rows r999, r1000 that the ledger does not have`.
-// Reasons other than a missing row are named with the finding they dropped, at most three of them.
+// Reasons other than a missing row are named with the finding they dropped, at most three of them, in
+// the person's words where the drop line keeps the seed's (personReason).
 func DropNote(dropped []string) string {
 	var missing, other []string
 	n := 0
@@ -52,7 +53,7 @@ func DropNote(dropped []string) string {
 			missing = append(missing, row[1])
 			continue
 		}
-		other = append(other, m[1]+" "+m[2])
+		other = append(other, m[1]+" "+personReason(m[2]))
 	}
 	if n == 0 {
 		return ""
@@ -99,4 +100,23 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return inum(n) + " " + noun + "s"
+}
+
+// capDrop is a drop line's reason for a finding past one of a run's caps, as capFindings words it.
+var capDrop = regexp.MustCompile(`^over (MAX_FINDINGS|MAX_BEHAVIORAL_FINDINGS) \(([0-9]+)\)$`)
+
+// personReason is a drop line's reason as the person who asked for the check reads it. The drop lines
+// keep the seed's words for /saver debug and the run reports; there "kept" is ContextSaver's name for a
+// behaviour the person ignored, and a cap is the seed's constant.
+func personReason(reason string) string {
+	if reason == "kept this session" {
+		return "was ignored earlier this session"
+	}
+	if m := capDrop.FindStringSubmatch(reason); m != nil {
+		if m[1] == "MAX_FINDINGS" {
+			return "is past the " + m[2] + " findings one check keeps"
+		}
+		return "is past the " + m[2] + " findings without a call signature one check keeps"
+	}
+	return reason
 }
