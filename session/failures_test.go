@@ -49,7 +49,7 @@ func TestCheckFailuresSayWhy(t *testing.T) {
 		{"one row the ledger lacks", reply(ghost),
 			"ContextSaver: nothing new — 1 finding dropped: it cites row r999 that the ledger does not have", "", 1700},
 		{"a row lacking and another reason", reply(ghost, finding("reading:no-why", grepKind, "", []string{"r3", "r5"}, nil, nil)),
-			"ContextSaver: nothing new — 2 findings dropped: 1 cites row r999 that the ledger does not have; reading:no-why alternative is empty", "", 1700},
+			"ContextSaver: nothing new — 2 findings dropped: 1 cites row r999 that the ledger does not have; reading:no-why: alternative is empty", "", 1700},
 		{"one kept, one dropped", reply(suiteFinding(nil), ghost2),
 			"ContextSaver: 1 new waster — 1 finding dropped: it cites row r1000 that the ledger does not have", "", 1700},
 	}

@@ -17,7 +17,7 @@ func TestDropNoteInThePersonsWords(t *testing.T) {
 		{"past the cap", []string{"reading:a: over MAX_FINDINGS (5)", "#7: over MAX_BEHAVIORAL_FINDINGS (3)"},
 			"2 findings dropped: reading:a is past the 5 findings one check keeps; #7 is past the 3 findings without a call signature one check keeps"},
 		{"rows missing and a reason", []string{"reading:a: evidence r999 not in the ledger", "reading:b: alternative is empty"},
-			"2 findings dropped: 1 cites row r999 that the ledger does not have; reading:b alternative is empty"},
+			"2 findings dropped: 1 cites row r999 that the ledger does not have; reading:b: alternative is empty"},
 	}
 	for _, c := range cases {
 		if got := DropNote(c.dropped); got != c.want {

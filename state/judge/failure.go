@@ -53,7 +53,7 @@ func DropNote(dropped []string) string {
 			missing = append(missing, row[1])
 			continue
 		}
-		other = append(other, m[1]+" "+personReason(m[2]))
+		other = append(other, personDrop(m[1], m[2]))
 	}
 	if n == 0 {
 		return ""
@@ -105,18 +105,19 @@ func plural(n int, noun string) string {
 // capDrop is a drop line's reason for a finding past one of a run's caps, as capFindings words it.
 var capDrop = regexp.MustCompile(`^over (MAX_FINDINGS|MAX_BEHAVIORAL_FINDINGS) \(([0-9]+)\)$`)
 
-// personReason is a drop line's reason as the person who asked for the check reads it. The drop lines
-// keep the seed's words for /saver debug and the run reports; there "kept" is ContextSaver's name for a
-// behaviour the person ignored, and a cap is the seed's constant.
-func personReason(reason string) string {
+// personDrop is a drop line (its finding's id and reason) as the person who asked for the check reads it.
+// The drop lines keep the seed's words for /saver debug and the run reports; there "kept" is
+// ContextSaver's name for a behaviour the person ignored, and a cap is the seed's constant. A reason of
+// the judge's own words follows the id after a colon.
+func personDrop(id, reason string) string {
 	if reason == "kept this session" {
-		return "was ignored earlier this session"
+		return id + " was ignored earlier this session"
 	}
 	if m := capDrop.FindStringSubmatch(reason); m != nil {
 		if m[1] == "MAX_FINDINGS" {
-			return "is past the " + m[2] + " findings one check keeps"
+			return id + " is past the " + m[2] + " findings one check keeps"
 		}
-		return "is past the " + m[2] + " findings without a call signature one check keeps"
+		return id + " is past the " + m[2] + " findings without a call signature one check keeps"
 	}
-	return reason
+	return id + ": " + reason
 }
