@@ -3,7 +3,6 @@ package report
 import (
 	"math"
 	"strconv"
-	"strings"
 )
 
 // chart is an SVG chart laid out here, so the page needs no script and no library: bars (rects), lines
@@ -52,11 +51,11 @@ const (
 
 // dailyChart stacks each day's spend by harness and model.
 func dailyChart(days []day) chart {
-	return stacked(days, money, func(k string) string { return k[len("2006-"):] })
+	return stacked(days, inDollars, func(k string) string { return k[len("2006-"):] })
 }
 
 // stacked draws a bar per column (a day, a habit), its parts stacked.
-func stacked(days []day, format func(float64) string, xLabel func(string) string) chart {
+func stacked(days []day, u unit, xLabel func(string) string) chart {
 	c := chart{Width: chartW, Height: chartH}
 	colour := map[string]string{}
 	var top float64
@@ -74,7 +73,7 @@ func stacked(days []day, format func(float64) string, xLabel func(string) string
 		return c
 	}
 	top = niceCeil(top)
-	c.Labels = append(c.Labels, yAxis(top, format)...)
+	c.Labels = append(c.Labels, yAxis(top, u)...)
 	slot := float64(plotW) / float64(len(days))
 	every := max(1, (len(days)+maxXLabels-1)/maxXLabels)
 	for i, d := range days {
@@ -84,7 +83,7 @@ func stacked(days []day, format func(float64) string, xLabel func(string) string
 			h := s.Priced / top * plotH
 			y -= h
 			c.Bars = append(c.Bars, bar{X: x, Y: y, W: slot * 0.7, H: h, Fill: colour[s.Name],
-				Title: d.Key + " " + s.Name + ": " + format(s.Priced)})
+				Title: d.Key + " " + s.Name + ": " + u.figure(s.Priced)})
 		}
 		if i%every == 0 {
 			c.Labels = append(c.Labels, label{X: x + slot*0.35, Y: padTop + plotH + 16, Text: xLabel(d.Key), Anchor: "middle"})
@@ -95,7 +94,7 @@ func stacked(days []day, format func(float64) string, xLabel func(string) string
 
 // lineChart draws one line per series over the shared x keys; a point with no value breaks nothing, it
 // is left out of its line.
-func lineChart(keys []string, series []string, value func(s, k string) (float64, bool), format func(float64) string) chart {
+func lineChart(keys []string, series []string, value func(s, k string) (float64, bool), u unit) chart {
 	c := chart{Width: chartW, Height: chartH}
 	var top float64
 	for _, s := range series {
@@ -110,7 +109,7 @@ func lineChart(keys []string, series []string, value func(s, k string) (float64,
 		return c
 	}
 	top = niceCeil(top)
-	c.Labels = append(c.Labels, yAxis(top, format)...)
+	c.Labels = append(c.Labels, yAxis(top, u)...)
 	slot := float64(plotW) / float64(len(keys))
 	every := max(1, (len(keys)+maxXLabels-1)/maxXLabels)
 	for i, k := range keys {
@@ -127,7 +126,7 @@ func lineChart(keys []string, series []string, value func(s, k string) (float64,
 			}
 			x, y := padLeft+slot*(float64(i)+0.5), padTop+plotH-v/top*plotH
 			l.Points += strconv.FormatFloat(x, 'f', 1, 64) + "," + strconv.FormatFloat(y, 'f', 1, 64) + " "
-			l.Dots = append(l.Dots, bar{X: x - 3, Y: y - 3, W: 6, H: 6, Fill: l.Stroke, Title: s + " " + k + ": " + format(v)})
+			l.Dots = append(l.Dots, bar{X: x - 3, Y: y - 3, W: 6, H: 6, Fill: l.Stroke, Title: s + " " + k + ": " + u.figure(v)})
 		}
 		c.Lines = append(c.Lines, l)
 		c.Legend = append(c.Legend, legendItem{Fill: l.Stroke, Name: s})
@@ -135,25 +134,44 @@ func lineChart(keys []string, series []string, value func(s, k string) (float64,
 	return c
 }
 
-// yAxis labels 0, a half and the top of the scale; dollars all with the decimals the half needs ($0.000
-// $0.025 $0.050, not $0.00 $0.025 $0.05).
-func yAxis(top float64, format func(float64) string) []label {
-	decimals := -1
-	if strings.Contains(format(top), "$") {
-		half := top / 2
-		for decimals = 2; decimals < 8; decimals++ { // the fewest that write the half exactly
-			if v := half * math.Pow10(decimals); math.Abs(v-math.Round(v)) < 1e-6 {
-				break
-			}
+// unit is what a chart's values are. A tooltip writes one value as it is (figure); an axis writes its
+// three labels alike (axis).
+type unit int
+
+const (
+	inDollars unit = iota
+	inTokens
+)
+
+// figure is one value as a tooltip writes it.
+func (u unit) figure(v float64) string {
+	if u == inDollars {
+		return money(v)
+	}
+	return tokenCount(v)
+}
+
+// axis writes v on an axis whose top is top: dollars with the decimals the half needs, so the three
+// labels share them ($0.000 $0.025 $0.050, not $0.00 $0.025 $0.05).
+func (u unit) axis(top float64) func(v float64) string {
+	if u != inDollars {
+		return tokenCount
+	}
+	decimals, half := 2, top/2
+	for ; decimals < 8; decimals++ { // the fewest that write the half exactly
+		if v := half * math.Pow10(decimals); math.Abs(v-math.Round(v)) < 1e-6 {
+			break
 		}
 	}
+	return func(v float64) string { return "$" + strconv.FormatFloat(v, 'f', decimals, 64) }
+}
+
+// yAxis labels 0, a half and the top of the scale.
+func yAxis(top float64, u unit) []label {
+	write := u.axis(top)
 	var out []label
 	for _, f := range []float64{0, 0.5, 1} {
-		text := format(f * top)
-		if decimals >= 0 {
-			text = "$" + strconv.FormatFloat(f*top, 'f', decimals, 64)
-		}
-		out = append(out, label{X: padLeft - 6, Y: padTop + plotH - f*plotH + 4, Text: text, Anchor: "end"})
+		out = append(out, label{X: padLeft - 6, Y: padTop + plotH - f*plotH + 4, Text: write(f * top), Anchor: "end"})
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func TestChartMoney(t *testing.T) {
 	for top, want := range map[float64]string{0.18: "$0.00 $0.10 $0.20", 0.05: "$0.000 $0.025 $0.050", 0.0025: "$0.00000 $0.00125 $0.00250",
 		40: "$0.00 $25.00 $50.00", 0.0004: "$0.00000 $0.00025 $0.00050"} {
 		var got []string
-		for _, l := range yAxis(niceCeil(top), money) {
+		for _, l := range yAxis(niceCeil(top), inDollars) {
 			got = append(got, l.Text)
 		}
 		if strings.Join(got, " ") != want {
@@ -40,7 +40,7 @@ func TestChartMoney(t *testing.T) {
 		}
 	}
 	var tokens []string
-	for _, l := range yAxis(niceCeil(1800), tokenCount) {
+	for _, l := range yAxis(niceCeil(1800), inTokens) {
 		tokens = append(tokens, l.Text)
 	}
 	if strings.Join(tokens, " ") != "0 1.0k 2.0k" {

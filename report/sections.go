@@ -75,7 +75,7 @@ func impactSection(rep *impact.Report, loc *time.Location) *impactView {
 	v.Chart = lineChart(keys, repos, func(s, k string) (float64, bool) {
 		x, ok := values[s][k]
 		return x, ok
-	}, money)
+	}, inDollars)
 	return v
 }
 
@@ -165,7 +165,7 @@ func habitChart(rows []habitRow) chart {
 			cols = append(cols, day{Key: r.ID, Priced: r.SavedTokens, Series: []share{{Name: "saved", Priced: r.SavedTokens}}})
 		}
 	}
-	c := stacked(cols, tokenCount, func(k string) string { return k })
+	c := stacked(cols, inTokens, func(k string) string { return k })
 	c.Legend = nil
 	return c
 }
