@@ -114,7 +114,7 @@ func TestFastLineOnFixtures(t *testing.T) {
 
 // TestFastLineRefuses: what the one-pass reader is unsure of goes to the decoder.
 func TestFastLineRefuses(t *testing.T) {
-	for name, line := range map[string]string{
+	agentlogtest.LeftToTheDecoder(t, map[string]string{
 		"escaped key":          `{"typ\u0065":"assistant"}`,
 		"repeated key":         `{"type":"user","type":"assistant"}`,
 		"repeated message key": `{"message":{"id":"a","id":"b"}}`,
@@ -131,15 +131,7 @@ func TestFastLineRefuses(t *testing.T) {
 		"trailing data":        `{"type":"assistant"} x`,
 		"truncated":            `{"type":"assistant","message":{"id":"m"`,
 		"invalid utf-8":        "{\"type\":\"\xff\"}",
-	} {
-		t.Run(name, func(t *testing.T) {
-			var f fastLine
-			var l claudeLine
-			if f.read([]byte(line), &l) {
-				t.Errorf("%s: taken, want it left to the decoder", line)
-			}
-		})
-	}
+	}, (&fastLine{}).read)
 }
 
 // FuzzFastLine holds the one-pass reader to the decoder's answer on every line it takes.

@@ -38,7 +38,7 @@ func TestFastLineOnFixtures(t *testing.T) {
 
 // TestFastLineRefuses: what the one-pass reader is unsure of goes to the decoder.
 func TestFastLineRefuses(t *testing.T) {
-	for name, raw := range map[string]string{
+	agentlogtest.LeftToTheDecoder(t, map[string]string{
 		"escaped key":         `{"typ\u0065":"gemini"}`,
 		"folded key":          `{"ID":"m","type":"gemini"}`,
 		"folded token key":    `{"id":"m","tokens":{"Input":1}}`,
@@ -55,15 +55,7 @@ func TestFastLineRefuses(t *testing.T) {
 		"trailing data":       `{"id":"m"} x`,
 		"truncated":           `{"id":"m","toolCalls":[{"name":"x"`,
 		"invalid utf-8":       "{\"id\":\"\xff\"}",
-	} {
-		t.Run(name, func(t *testing.T) {
-			var f fastLine
-			var l line
-			if f.read([]byte(raw), &l) {
-				t.Errorf("%s: taken, want it left to the decoder", raw)
-			}
-		})
-	}
+	}, (&fastLine{}).read)
 }
 
 // FuzzFastLine holds the one-pass reader to the decoder's answer on every line it takes.

@@ -46,7 +46,7 @@ func TestFastLineOnFixtures(t *testing.T) {
 
 // TestFastLineRefuses: what the one-pass reader is unsure of goes to the decoder.
 func TestFastLineRefuses(t *testing.T) {
-	for name, raw := range map[string]string{
+	agentlogtest.LeftToTheDecoder(t, map[string]string{
 		"escaped key":         `{"typ\u0065":"assistant"}`,
 		"folded key":          `{"UUID":"a","type":"assistant"}`,
 		"folded usage key":    `{"usageMetadata":{"PromptTokenCount":1}}`,
@@ -62,15 +62,7 @@ func TestFastLineRefuses(t *testing.T) {
 		"trailing data":       `{"uuid":"a"} x`,
 		"truncated":           `{"uuid":"a","message":{"parts":[`,
 		"invalid utf-8":       "{\"uuid\":\"\xff\"}",
-	} {
-		t.Run(name, func(t *testing.T) {
-			var f fastLine
-			var l line
-			if f.read([]byte(raw), &l) {
-				t.Errorf("%s: taken, want it left to the decoder", raw)
-			}
-		})
-	}
+	}, (&fastLine{}).read)
 }
 
 // FuzzFastLine holds the one-pass reader to the decoder's answer on every record it takes.

@@ -68,3 +68,17 @@ func Scan(files []agentlog.File) (Scanned, error) {
 	}
 	return Scanned{Records: recs, Warnings: warns}, nil
 }
+
+// LeftToTheDecoder fails t for each of lines (by a name saying what is odd in it) that fast takes: a
+// one-pass reader leaves what it is unsure of to the decoder.
+func LeftToTheDecoder[T any](t *testing.T, lines map[string]string, fast func([]byte, *T) bool) {
+	t.Helper()
+	for name, raw := range lines {
+		t.Run(name, func(t *testing.T) {
+			var got T
+			if fast([]byte(raw), &got) {
+				t.Errorf("%s: taken, want it left to the decoder", raw)
+			}
+		})
+	}
+}
