@@ -129,18 +129,9 @@ func TestHookRejoinKeepsTheSessionsFixes(t *testing.T) {
 	if a := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"}); a == nil || !strings.Contains(a.Reason, "· fixed") {
 		t.Fatalf("/saver fix 1 answered %+v", a)
 	}
-	transcript := filepath.Join(t.TempDir(), "cc-1.jsonl")
-	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl") // begins 2026-12-01T19:33
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(transcript, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	data, transcript := twoTurnsTranscript(t)
 	// The daemon is gone; a new one, on the same registry, meets the session's next prompt first.
-	restarted := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
-	restarted.srv = New(Options{Synchronous: true, ForkAlways: true, Store: h.srv.opt.Store})
-	restarted.srv.SetHost(restarted.host)
+	restarted := h.restarted(Options{Store: h.srv.opt.Store})
 	a := restarted.send(bridge.UserPromptSubmit, map[string]any{"prompt": "go on", "transcript_path": transcript})
 	if a == nil || a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, suiteAlt) {
 		t.Fatalf("after the restart the prompt carried %+v, want the session's fix", a)
@@ -152,9 +143,7 @@ func TestHookRejoinKeepsTheSessionsFixes(t *testing.T) {
 	if err := os.WriteFile(held, append(append(data, line...), '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
-	again.srv = New(Options{Synchronous: true, ForkAlways: true, Store: h.srv.opt.Store})
-	again.srv.SetHost(again.host)
+	again := h.restarted(Options{Store: h.srv.opt.Store})
 	if a := again.send(bridge.SessionStart, map[string]any{"source": "resume", "transcript_path": held}); a != nil && a.HookSpecificOutput != nil {
 		t.Fatalf("a resume into a context that holds the fix answered %+v", a)
 	}

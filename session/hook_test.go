@@ -33,6 +33,30 @@ func newHookHarness(t *testing.T) *hookHarness {
 	return h
 }
 
+// twoTurnsTranscript copies the two-turns fixture (it begins 2026-12-01T19:33) to a session's transcript
+// path: its bytes, and the path.
+func twoTurnsTranscript(t *testing.T) (data []byte, path string) {
+	t.Helper()
+	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "cc-1.jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return data, path
+}
+
+// restarted is a daemon started after h's died, on the same project and on opt's registry and journal.
+func (h *hookHarness) restarted(opt Options) *hookHarness {
+	r := &hookHarness{t: h.t, host: &fakeHost{}, cwd: h.cwd}
+	opt.Synchronous, opt.ForkAlways = true, true
+	r.srv = New(opt)
+	r.srv.SetHost(r.host)
+	return r
+}
+
 // send is one hook; it answers what the hook would print (nil: nothing).
 func (h *hookHarness) send(event string, fields map[string]any) *bridge.Answer {
 	h.t.Helper()
@@ -212,14 +236,7 @@ func TestHookAutomaticRunSaysWhatItFound(t *testing.T) {
 
 func TestHookNeverRecordsACallTwice(t *testing.T) {
 	h := newHookHarness(t)
-	path := filepath.Join(t.TempDir(), "cc-1.jsonl")
-	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, path := twoTurnsTranscript(t)
 	// The daemon joins with the transcript already holding the calls; the hooks then report them.
 	h.send(bridge.SessionStart, map[string]any{"source": "startup", "transcript_path": path})
 	for _, p := range payloads(t) {

@@ -120,15 +120,8 @@ func withUsage(r *ForkResult, u judge.ForkUsage, cost *float64) *ForkResult {
 // judge; the band and the header show the measured net, the projection apart; a relapse takes the
 // saving back out of it.
 func TestNetAfterASavingSettles(t *testing.T) {
-	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
-	h.twelve()
-	h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": "claude-test", "input_tokens": 40_000}})
-	h.turnStart(16_000)
-	h.host.queue(withUsage(threeFindings(), judge.ForkUsage{InputTokens: 100, OutputTokens: 100, CacheReadInputTokens: 10_000}, nil))
-	h.saver("check")
-	h.srv.Quiesce()
 	const note = "run only the auth tests"
-	h.saver("fix 1 " + note)
+	h := fixedWithNote(t, note)
 	h.turnComplete(map[string]any{"at": 17_000})
 	h.turnStart(18_000)
 	sent := h.prompt(18_001, "next", "composer")
@@ -235,4 +228,19 @@ func TestSmallFiguresTold(t *testing.T) {
 	if got := relapseText("k", state.Saved{Ms: 400, Chars: 61}, 1_000_000); got != `ContextSaver: back after it was fixed — "k"; its credit is withdrawn (−0.4s · −~15 tokens of context)` {
 		t.Errorf("relapseText = %q", got)
 	}
+}
+
+// fixedWithNote is a priced session of twelve calls whose judge (100 in, 100 out, 10k cache read) found
+// three habits, the first fixed with the person's note: the saving's accounting starts here.
+func fixedWithNote(t *testing.T, note string) *testHarness {
+	t.Helper()
+	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
+	h.twelve()
+	h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": "claude-test", "input_tokens": 40_000}})
+	h.turnStart(16_000)
+	h.host.queue(withUsage(threeFindings(), judge.ForkUsage{InputTokens: 100, OutputTokens: 100, CacheReadInputTokens: 10_000}, nil))
+	h.saver("check")
+	h.srv.Quiesce()
+	h.saver("fix 1 " + note)
+	return h
 }

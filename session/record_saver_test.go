@@ -13,7 +13,6 @@ import (
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/internal/agentlogtest"
 	"github.com/saverd/saverd/internal/testfake"
-	"github.com/saverd/saverd/state/judge"
 )
 
 // TestSaverOfASettledFix: the record's habits are the judge's three, the fixed one credited with what
@@ -23,14 +22,7 @@ import (
 // fix's note, sent with the run's result, written once at $3.75 a million and re-read on that turn at
 // $0.30; and the net of the three.
 func TestSaverOfASettledFix(t *testing.T) {
-	h := newHarnessWith(t, Options{Synchronous: true, Prices: fakePrices{}}, true, nil)
-	h.twelve()
-	h.turnComplete(map[string]any{"at": 15_000, "usage": map[string]any{"model": "claude-test", "input_tokens": 40_000}})
-	h.turnStart(16_000)
-	h.host.queue(withUsage(threeFindings(), judge.ForkUsage{InputTokens: 100, OutputTokens: 100, CacheReadInputTokens: 10_000}, nil))
-	h.saver("check")
-	h.srv.Quiesce()
-	h.saver("fix 1 run only the auth tests")
+	h := fixedWithNote(t, "run only the auth tests")
 	h.turnComplete(map[string]any{"at": 17_000})
 	h.turnStart(18_000)
 	h.tool(19_000, ev("Bash", "command", "bun test auth"), map[string]any{"text": "3 pass"})

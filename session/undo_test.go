@@ -392,21 +392,8 @@ func TestUndoneRuleStaysHandledAfterARestart(t *testing.T) {
 	if got := say(h, map[string]any{"prompt": "/saver undo"}); !strings.HasSuffix(got, "(this session does not offer it again)") {
 		t.Fatalf("/saver undo = %q", got)
 	}
-	transcript := filepath.Join(t.TempDir(), "cc-1.jsonl")
-	data, err := os.ReadFile("../bridge/testdata/transcript-two-turns.jsonl") // begins 2026-12-01T19:33
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(transcript, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	restart := func() *hookHarness {
-		r := &hookHarness{t: t, host: &fakeHost{}, cwd: h.cwd}
-		r.srv = New(Options{Synchronous: true, ForkAlways: true, Store: reg, Journal: j})
-		r.srv.SetHost(r.host)
-		return r
-	}
-	pane := say(restart(), map[string]any{"prompt": "/saver", "transcript_path": transcript})
+	_, transcript := twoTurnsTranscript(t)
+	pane := say(h.restarted(Options{Store: reg, Journal: j}), map[string]any{"prompt": "/saver", "transcript_path": transcript})
 	if !strings.Contains(pane, "fixed") || strings.Contains(pane, "/saver write 1") {
 		t.Fatalf("after the restart the pane: want the fix back and the rule taken back not offered again:\n%s", pane)
 	}
