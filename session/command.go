@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
@@ -162,22 +161,7 @@ func (sess *Session) cardReply(patternID string, seat int, tail string) string {
 	if p := sess.st.PatternByID(patternID); p != nil {
 		kind = p.Kind
 	}
-	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + fitWords(kind, cardKind) + "\" · " + tail
-}
-
-// fitWords is text cut to n UTF-16 units at a word's end, with … after it: a behaviour quoted back reads
-// as words, never "after every e…". A first word longer than half of n is cut inside, as jstext.Fit does.
-func fitWords(text string, n int) string {
-	if jstext.Len16(text) <= n {
-		return text
-	}
-	head := jstext.Cut16(text, n-1)
-	if next, _ := utf8.DecodeRuneInString(text[len(head):]); !unicode.IsSpace(next) {
-		if i := strings.LastIndexFunc(head, unicode.IsSpace); jstext.Len16(head[:max(i, 0)]) > n/2 {
-			head = head[:i]
-		}
-	}
-	return strings.TrimRightFunc(head, unicode.IsSpace) + "…"
+	return "ContextSaver: card " + strconv.Itoa(seat) + " — \"" + jstext.FitWords(kind, cardKind) + "\" · " + tail
 }
 
 // decideByNumber: `/saver ignore 2` and `/saver fix 2` decide the card the pane numbers 2, and say which.

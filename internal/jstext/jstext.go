@@ -120,6 +120,21 @@ func Fit(text string, cells int) string {
 	return strings.TrimRightFunc(Cut16(text, cells-1), unicode.IsSpace) + "…"
 }
 
+// FitWords is text cut to n UTF-16 units at a word's end, with … after it: a behaviour quoted back reads
+// as words, never "after every e…". A first word longer than half of n is cut inside, as Fit does.
+func FitWords(text string, n int) string {
+	if Len16(text) <= n {
+		return text
+	}
+	head := Cut16(text, n-1)
+	if next, _ := utf8.DecodeRuneInString(text[len(head):]); !unicode.IsSpace(next) {
+		if i := strings.LastIndexFunc(head, unicode.IsSpace); Len16(head[:max(i, 0)]) > n/2 {
+			head = head[:i]
+		}
+	}
+	return strings.TrimRightFunc(head, unicode.IsSpace) + "…"
+}
+
 // Short cuts text to max UTF-16 units and marks the cut with ….
 func Short(text string, max int) string {
 	if Len16(text) <= max {

@@ -42,3 +42,27 @@ func TestMarshal(t *testing.T) {
 		t.Error("Marshal of a func: no error")
 	}
 }
+
+// TestFitWords: a behaviour quoted back in a reply is cut at a word's end, never inside one, unless its
+// first word alone is most of the room.
+func TestFitWords(t *testing.T) {
+	cases := []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"Claude keeps running the whole npm test suite after every edit", 60, "Claude keeps running the whole npm test suite after every…"},
+		{"Claude keeps running the whole npm test suite after every e", 60, "Claude keeps running the whole npm test suite after every e"},
+		{"Claude keeps running the whole npm test suite after every edit", 59, "Claude keeps running the whole npm test suite after every…"},
+		{"Claude keeps re-reading", 13, "Claude keeps…"},
+		{"Claude keeps re-reading", 14, "Claude keeps…"},
+		{"Claudekeepsrereading files", 10, "Claudekee…"},
+		{"ab", 2, "ab"},
+		{"日本語の テキスト です", 7, "日本語の…"},
+	}
+	for _, c := range cases {
+		if got := FitWords(c.text, c.n); got != c.want {
+			t.Errorf("FitWords(%q, %d) = %q, want %q", c.text, c.n, got, c.want)
+		}
+	}
+}
