@@ -107,28 +107,17 @@ func bandMoney(m view.BandModel) []string {
 	if m.Money == nil || !(m.State == view.BandSaved || m.State == view.BandFound || m.State == view.BandWatching) {
 		return nil
 	}
-	text := clean(m.Money.Text)
+	text, p := clean(m.Money.Text), m.Money.Parts
 	var tellings []string
 	if m.Money.Losing {
 		tellings = append(tellings, text+" ("+view.LosingText(m.Money)+")")
 	}
 	tellings = append(tellings, text)
-	figures := strings.Split(text, " · ")
-	var short []string
-	net := ""
-	for _, f := range figures {
-		if strings.HasPrefix(f, "net ") {
-			net = f
-		}
-		if !strings.HasPrefix(f, "instructions ") {
-			short = append(short, f)
-		}
+	if p.Instructions != "" {
+		tellings = append(tellings, clean(join(p.Saved, p.Judge, p.Net)))
 	}
-	if len(short) < len(figures) {
-		tellings = append(tellings, join(short...))
-	}
-	if net != "" && net != text {
-		tellings = append(tellings, net)
+	if p.Net != "" && p.Net != text {
+		tellings = append(tellings, clean(p.Net))
 	}
 	return tellings
 }

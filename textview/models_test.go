@@ -30,9 +30,11 @@ func bandCases() []struct {
 		{"saved", view.BandModel{State: view.BandSaved, SavedPct: 2.4, SavedMs: 65_400, Calls: 300, PaneOpen: true}},
 		{"watching", view.BandModel{State: view.BandWatching, Calls: 17}},
 		{"saved-net", view.BandModel{State: view.BandSaved, SavedPct: 2.4, SavedMs: 65_400, Calls: 300, Money: &view.MoneyView{
-			Priced: true, SavedUSD: 0.42, JudgeUSD: 0.11, NetUSD: 0.31, Text: "saved $0.42 · judge $0.11 · net +$0.31"}}},
+			Priced: true, SavedUSD: 0.42, JudgeUSD: 0.11, NetUSD: 0.31, Text: "saved $0.42 · judge $0.11 · net +$0.31",
+			Parts: view.MoneyParts{Saved: "saved $0.42", Judge: "judge $0.11", Net: "net +$0.31"}}}},
 		{"found-net-losing-tokens", view.BandModel{State: view.BandFound, Fresh: 1, CostPct: 1.2, CostMs: 8_000, Calls: 40, Money: &view.MoneyView{
 			JudgeTokens: 24_000, NetTokens: -24_000, Losing: true, Text: "saved ~0 tokens · judge 24k tokens · net −24k tokens",
+			Parts: view.MoneyParts{Saved: "saved ~0 tokens", Judge: "judge 24k tokens", Net: "net −24k tokens"},
 			Basis: "tokens: no price for local-llm"}}},
 		{"watching-running-unlabelled", view.BandModel{State: view.BandWatching, Calls: 9,
 			Running: &view.BandRunning{Name: "移行-ワークフロー", Loops: 1, Calls: 1}}},

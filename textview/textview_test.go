@@ -273,7 +273,8 @@ func TestPaneShowsEachRuleInFull(t *testing.T) {
 func TestBandKeepsTheLosingNet(t *testing.T) {
 	m := view.BandModel{State: view.BandWatching, Calls: 10, Money: &view.MoneyView{
 		Priced: true, JudgeUSD: 0.01, InstructionsUSD: 0.0012, NetUSD: -0.0112, Losing: true,
-		Text: "saved $0 · judge $0.01 · instructions $0.0012 · net −$0.01"}}
+		Text:  "saved $0 · judge $0.01 · instructions $0.0012 · net −$0.01",
+		Parts: view.MoneyParts{Saved: "saved $0", Judge: "judge $0.01", Instructions: "instructions $0.0012", Net: "net −$0.01"}}}
 	cases := []struct {
 		w    int
 		want string

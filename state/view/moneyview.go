@@ -3,6 +3,7 @@ package view
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/saverd/saverd/internal/jstext"
 	"github.com/saverd/saverd/state"
@@ -28,11 +29,26 @@ type MoneyView struct {
 	NetTokens          int64   `json:"netTokens"`
 	Losing             bool    `json:"losing"`
 	Text               string  `json:"text"`
-	Basis              string  `json:"basis"`
-	ProjectedUSD       float64 `json:"projectedUsd"`
-	ProjectedTokens    int64   `json:"projectedTokens"`
+	// Parts are Text's figures, for a line short of room to tell it shorter (the band).
+	Parts           MoneyParts `json:"-"`
+	Basis           string     `json:"basis"`
+	ProjectedUSD    float64    `json:"projectedUsd"`
+	ProjectedTokens int64      `json:"projectedTokens"`
 	// Projection is the projection in words (`on pace for ~$0.04 more by compaction`), "" when there is none.
 	Projection string `json:"projection"`
+}
+
+// MoneyParts are the money line's figures as written: saved, judge, the instructions' share ("" when
+// saverd sent none) and the net.
+type MoneyParts struct{ Saved, Judge, Instructions, Net string }
+
+// text is the money line: the figures there are, in order.
+func (p MoneyParts) text() string {
+	figs := []string{p.Saved, p.Judge}
+	if p.Instructions != "" {
+		figs = append(figs, p.Instructions)
+	}
+	return strings.Join(append(figs, p.Net), " · ")
 }
 
 // The basis of each kind of figure, as the pane and protocol.md say it.
@@ -55,9 +71,11 @@ func MoneyOf(s *state.State) *MoneyView {
 		net := roundUSD(saved - judge - instr)
 		v := &MoneyView{
 			Priced: true, SavedUSD: saved, JudgeUSD: judge, InstructionsUSD: instr, NetUSD: net, Losing: net < 0,
-			Text:  "saved " + USD(saved) + " · judge " + USD(judge) + instructionsPart(instr, USD) + " · net " + signed(net, USD),
+			Parts: MoneyParts{Saved: "saved " + USD(saved), Judge: "judge " + USD(judge),
+				Instructions: instructionsPart(instr, USD), Net: "net " + signed(net, USD)},
 			Basis: "dollars at " + m.Model + "'s prices: " + measuredBasis,
 		}
+		v.Text = v.Parts.text()
 		if projected > 0 {
 			v.ProjectedUSD = roundUSD(projected * m.CacheRead / 1e6)
 			v.ProjectedTokens = int64(math.Round(projected))
@@ -74,10 +92,11 @@ func MoneyOf(s *state.State) *MoneyView {
 	}
 	v := &MoneyView{
 		SavedTokens: saved, JudgeTokens: judgeTokens, InstructionsTokens: instr, NetTokens: net, Losing: net < 0,
-		Text: "saved ~" + jstext.Kilo(float64(saved)) + " tokens · judge " + jstext.Kilo(float64(judgeTokens)) + " tokens" +
-			instructionsPart(float64(instr), tokensText) + " · net " + signed(float64(net), tokensText),
+		Parts: MoneyParts{Saved: "saved ~" + jstext.Kilo(float64(saved)) + " tokens", Judge: "judge " + jstext.Kilo(float64(judgeTokens)) + " tokens",
+			Instructions: instructionsPart(float64(instr), tokensText), Net: "net " + signed(float64(net), tokensText)},
 		Basis: basis,
 	}
+	v.Text = v.Parts.text()
 	if projected > 0 {
 		v.ProjectedTokens = int64(math.Round(projected))
 		v.Projection = "on pace for ~" + tokensText(projected) + " more by compaction"
@@ -85,12 +104,12 @@ func MoneyOf(s *state.State) *MoneyView {
 	return v
 }
 
-// instructionsPart is the instructions' share of the spend in the money line, when saverd sent any.
+// instructionsPart is the instructions' share of the spend in the money line, "" when saverd sent none.
 func instructionsPart(x float64, format func(float64) string) string {
 	if x <= 0 {
 		return ""
 	}
-	return " · instructions " + format(x)
+	return "instructions " + format(x)
 }
 
 // LosingText is what the pane and the band add to a net below zero: who cost more than it saved.
