@@ -28,6 +28,16 @@ type phased struct {
 	judgedAt   time.Time     // when it last answered
 }
 
+// judgeUsage is what each of the judge's forks reports it used.
+var judgeUsage = claudeapi.Usage{Input: 20, Output: 300, CacheRead: 30000}
+
+// judgeRuns is how many times the judge has answered.
+func (p *phased) judgeRuns() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.judged)
+}
+
 func (p *phased) set(main claudeapi.Script) {
 	p.mu.Lock()
 	p.main = main
@@ -47,7 +57,7 @@ func (p *phased) script(req claudeapi.Request) claudeapi.Reply {
 			p.mu.Lock()
 		}
 		p.judgedAt = time.Now()
-		return claudeapi.Text(findingsFor(last)).WithUsage(claudeapi.Usage{Input: 20, Output: 300, CacheRead: 30000})
+		return claudeapi.Text(findingsFor(last)).WithUsage(judgeUsage)
 	case claudeapi.IsSubagent(req):
 		return p.subagent(req)
 	}

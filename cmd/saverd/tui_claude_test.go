@@ -210,7 +210,13 @@ func TestClaudeCodeTUI(t *testing.T) {
 
 	answered := e.saver(saverLine{line: "/saver check", shows: "1 new waster", judge: true})
 	t.Logf("the band followed /saver check in %v", e.bandAfter(answered, func(band string) bool { return strings.Contains(band, "1 waster waiting") }))
-	answered = e.saver(saverLine{line: "/saver fix 1", shows: "· fixed"})
+	// The band keeps the net the judge cost, however narrow, recomputed from what its fork reported.
+	net := "net −" + dollars(float64(e.p.judgeRuns())*byHand(judgeUsage))
+	e.tm.WaitFor("the band's "+net, 15*time.Second, func(s string) bool { return strings.Contains(statusLine(s), net) })
+	answered = e.saver(saverLine{line: "/saver fix 1", shows: "· fixed — run only the tests"}) // the reply names the fix it sends (the UI wraps it)
+	if s := e.tm.Screen(); strings.Contains(s, "ContextSaver: fixed —") {
+		t.Errorf("/saver fix 1 was answered twice (its reply and a toast saying the same):\n%s", s)
+	}
 	t.Logf("the band followed /saver fix 1 in %v", e.bandAfter(answered, func(band string) bool { return !strings.Contains(band, "waiting") }))
 	claudeMD := filepath.Join(e.c.Dir, "CLAUDE.md")
 	for _, l := range []saverLine{
