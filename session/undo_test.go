@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -392,13 +395,44 @@ func TestUndoneRuleStaysHandledAfterARestart(t *testing.T) {
 	if got := say(h, map[string]any{"prompt": "/saver undo"}); !strings.HasSuffix(got, "(this session does not offer it again)") {
 		t.Fatalf("/saver undo = %q", got)
 	}
-	_, transcript := twoTurnsTranscript(t)
+	data, transcript := twoTurnsTranscript(t)
 	pane := say(h.restarted(Options{Store: reg, Journal: j}), map[string]any{"prompt": "/saver", "transcript_path": transcript})
 	if !strings.Contains(pane, "fixed") || strings.Contains(pane, "/saver write 1") {
 		t.Fatalf("after the restart the pane: want the fix back and the rule taken back not offered again:\n%s", pane)
 	}
-	// The window is as full as the transcript's newest call left it, not "not measured yet".
-	if strings.Contains(pane, "not measured yet") || !strings.Contains(pane, "Window ") {
-		t.Fatalf("after the restart the pane's window:\n%s", pane)
+	// The window is as full as the transcript's newest call left it (its prompt and output, recomputed
+	// here from the transcript's own usage), not "not measured yet".
+	if want := "Window   " + newestCallShare(t, data) + " "; !strings.Contains(pane, want) {
+		t.Fatalf("after the restart the pane's window: want %q in\n%s", want, pane)
 	}
+}
+
+// newestCallShare is the share of its model's window (1M for claude-opus-5-5, as Claude Code 2.1.328
+// reports it) that a transcript's newest call leaves full — its input, both cache kinds and its output —
+// read with encoding/json from the transcript's lines, as the pane writes it ("0.6%").
+func newestCallShare(t *testing.T, transcript []byte) string {
+	t.Helper()
+	var tokens int64
+	for _, line := range bytes.Split(transcript, []byte("\n")) {
+		var l struct {
+			Message struct {
+				Model string `json:"model"`
+				Usage *struct {
+					Input         int64 `json:"input_tokens"`
+					Output        int64 `json:"output_tokens"`
+					CacheRead     int64 `json:"cache_read_input_tokens"`
+					CacheCreation int64 `json:"cache_creation_input_tokens"`
+				} `json:"usage"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &l) != nil || l.Message.Usage == nil {
+			continue
+		}
+		if l.Message.Model != "claude-opus-5-5" {
+			t.Fatalf("a call of %q: this share is of claude-opus-5-5's window", l.Message.Model)
+		}
+		u := l.Message.Usage
+		tokens = u.Input + u.Output + u.CacheRead + u.CacheCreation
+	}
+	return strconv.FormatFloat(float64(tokens)*100/1_000_000, 'f', 1, 64) + "%"
 }
