@@ -338,6 +338,14 @@ func TestCodexTUI(t *testing.T) {
 			}
 		}
 	}
+
+	// Uninstalled while this Codex still runs the hooks it loaded: they start no daemon, and a line typed
+	// is kept from the model, saying what to type to have saverd back.
+	e.saverd("uninstall", "codex")
+	e.saver("$saver check", "run: saverd install codex")
+	if _, err := os.Stat(e.sock); err == nil {
+		t.Error("a hook after the uninstall started a daemon")
+	}
 }
 
 // TestCodexPluginTUI installs saverd's plugin in the real Codex CLI from this repository's marketplace
