@@ -23,6 +23,7 @@ type Local struct {
 	// Discover lists the agent logs to read: every harness's (harness/all), or those a person named.
 	Discover func() ([]File, []string)
 	Prices   *prices.Table // nil: the embedded table
+	Cache    *Cache        // nil: every log is read (ScanOptions.Cache)
 	// SessionsLog is the daemon's sessions log (paths.SessionsLog); "" reads none.
 	SessionsLog string
 	// ForksLog is the socket daemon's forks log (paths.ForksLog); "" reads none.
@@ -52,7 +53,7 @@ func ReadLocal(ctx context.Context, l Local) ([]json.RawMessage, []string, error
 		f, w := ReadForks(l.ForksLog)
 		forks, warn = f, append(warn, w...)
 	}
-	recs, w := Scan(ctx, files, ScanOptions{Options: Options{Prices: l.Prices}, Forks: forks, Done: l.Done})
+	recs, w := Scan(ctx, files, ScanOptions{Options: Options{Prices: l.Prices}, Forks: forks, Done: l.Done, Cache: l.Cache})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

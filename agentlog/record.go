@@ -259,9 +259,25 @@ func (r *Record) finishWith(tab *prices.Table, canon map[string]string) {
 // unpricedWarnings names each model with no price once.
 func (r *Record) unpricedWarnings() {
 	for _, m := range r.Cost.Unpriced {
-		r.Warnings = append(r.Warnings, "session "+r.SessionID+": no price for model "+quote(m)+
-			": its calls have no cost (cost.total is null; add the model to a prices file)")
+		r.Warnings = append(r.Warnings, r.unpricedWarning(m))
 	}
+}
+
+// unpricedWarning is the warning of a session with calls of model m, which has no price.
+func (r *Record) unpricedWarning(m string) string {
+	return "session " + r.SessionID + ": no price for model " + quote(m) + ": its calls have no cost" + unpricedFix
+}
+
+const unpricedFix = " (cost.total is null; add the model to a prices file)"
+
+// isUnpricedWarning reports whether w is one of the record's unpricedWarnings.
+func (r *Record) isUnpricedWarning(w string) bool {
+	for _, m := range r.Cost.Unpriced {
+		if w == r.unpricedWarning(m) {
+			return true
+		}
+	}
+	return false
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -136,6 +136,9 @@ type ScanOptions struct {
 	// codex exec), from the forks log: fork session id → its record. A fork is no session of its own;
 	// its spend is its parent's judge spend.
 	Forks map[string]ForkRecord
+	// Cache, when set, keeps what the readers found of each log between runs (OpenCache); a log unchanged
+	// since is not read again.
+	Cache *Cache
 }
 
 // Scan reads every file with its Reader, in parallel, into one record per session, oldest first. A file
@@ -175,10 +178,10 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 			return
 		}
 		if sr, one := f.Reader.(SessionReader); one {
-			recs[*i], errs[*i] = sr.ReadSession(*f, opt.Options)
+			recs[*i], errs[*i] = readSession(f, sr, opt)
 			hashCalls(&recs[*i])
 		} else {
-			more[*i], moreWarn[*i], errs[*i] = readFile(f, opt.Options)
+			more[*i], moreWarn[*i], errs[*i] = readFile(f, opt)
 		}
 		if opt.Done != nil {
 			opt.Done(f.Size)
@@ -221,19 +224,88 @@ func Scan(ctx context.Context, files []File, opt ScanOptions) ([]Record, []strin
 		}
 		return recs[i].SessionID < recs[j].SessionID
 	})
+	return recs, append(warn, warnings(recs)...)
+}
+
+// warnings are the records' warnings, with a model that has no price named once for all the sessions
+// that called it rather than once a session (hundreds of lines for a person whose agent's model has
+// none).
+func warnings(recs []Record) []string {
+	var warn []string
+	unpriced := map[string][]int{} // model → the records that called it
 	for i := range recs {
-		warn = append(warn, recs[i].Warnings...)
+		r := &recs[i]
+		for _, w := range r.Warnings {
+			if !r.isUnpricedWarning(w) {
+				warn = append(warn, w)
+			}
+		}
+		for _, m := range r.Cost.Unpriced {
+			unpriced[m] = append(unpriced[m], i)
+		}
 	}
-	return recs, warn
+	models := make([]string, 0, len(unpriced))
+	for m := range unpriced {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		if in := unpriced[m]; len(in) == 1 {
+			warn = append(warn, recs[in[0]].unpricedWarning(m))
+		} else {
+			warn = append(warn, fmt.Sprintf("no price for model %s: the calls of %d sessions have no cost%s", quote(m), len(in), unpricedFix))
+		}
+	}
+	return warn
+}
+
+// readSession reads a file that is one session, or takes its record from opt.Cache.
+func readSession(f *File, sr SessionReader, opt ScanOptions) (Record, error) {
+	got, err := cached(f, opt, func() ([]Record, error) {
+		r, err := sr.ReadSession(*f, opt.Options)
+		return []Record{r}, err
+	})
+	if err != nil {
+		return Record{}, err
+	}
+	if len(got) != 1 {
+		return Record{}, fmt.Errorf("%s: %d sessions where one was read: %w", f.Path, len(got), errCache)
+	}
+	return got[0], nil
+}
+
+// cached is what read finds of f, taken from opt.Cache when f and what its reader read with it are as
+// they were when kept, and kept when its reader may be cached (CacheableReader).
+func cached(f *File, opt ScanOptions, read func() ([]Record, error)) ([]Record, error) {
+	cr, ok := f.Reader.(CacheableReader)
+	if opt.Cache == nil || !ok {
+		return read()
+	}
+	setting, ok := cr.CacheSetting(*f)
+	if !ok {
+		return read()
+	}
+	key := cacheKey(f, setting, opt.Options)
+	if recs, ok := opt.Cache.lookup(key); ok {
+		for i := range recs {
+			recs[i].FinishWith(opt.Options, nil)
+		}
+		return recs, nil
+	}
+	recs, err := read()
+	if err == nil {
+		opt.Cache.store(key, f, cr.CacheDeps(*f, recs), recs)
+	}
+	return recs, err
 }
 
 // readFile reads one file with a Reader that is no SessionReader; its records are hashed for sharedCalls
 // as they are read, in parallel, and a session with no dated line is left out with a warning.
-func readFile(f *File, opt Options) ([]Record, []string, error) {
+func readFile(f *File, opt ScanOptions) ([]Record, []string, error) {
 	if f.Reader == nil {
 		return nil, nil, fmt.Errorf("%s: no reader for %s's logs, skipped", f.Path, f.Harness)
 	}
-	got, err := f.Reader.ReadFile(*f, opt)
+	got, err := cached(f, opt, func() ([]Record, error) { return f.Reader.ReadFile(*f, opt.Options) })
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,8 @@ type Set struct {
 	Prices string
 	// ForksLog is the log of the forks saverd ran (agentlog.ReadForks); "" reads the state directory's.
 	ForksLog string
+	// Cache is the file that keeps what was read of each log between runs (agentlog.Cache); "": none.
+	Cache string
 }
 
 // Harnesses are the harnesses whose logs the commands read, in the order they are listed to a person.
@@ -135,7 +137,9 @@ func (l Set) Read(ctx context.Context, stderr io.Writer) ([]agentlog.Record, []s
 	bar := newProgress(stderr)
 	defer bar.finish()
 	bar.files(files)
-	recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks, Done: bar.done})
+	cache := l.openCache()
+	recs, w := agentlog.Scan(ctx, files, agentlog.ScanOptions{Options: agentlog.Options{Prices: tab}, Forks: forks, Done: bar.done, Cache: cache})
+	_ = cache.Save() // a cache that cannot be kept costs the next run its reading, nothing else
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -151,7 +155,8 @@ func (l Set) ReadLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage
 	}
 	bar := newProgress(stderr)
 	defer bar.finish()
-	local := agentlog.Local{Discover: l.Discover, Prices: tab, Files: bar.files, Done: bar.done}
+	local := agentlog.Local{Discover: l.Discover, Prices: tab, Files: bar.files, Done: bar.done, Cache: l.openCache()}
+	defer func() { _ = local.Cache.Save() }() // as in Read
 	if path, err := paths.SessionsLog(); err == nil {
 		local.SessionsLog = path
 	}
@@ -160,6 +165,14 @@ func (l Set) ReadLocal(ctx context.Context, stderr io.Writer) ([]json.RawMessage
 	}
 	found, warn, err := agentlog.ReadLocal(ctx, local)
 	return found, append(l.dirWarnings(), warn...), err
+}
+
+// openCache is the set's cache of what was read of each log, nil when it keeps none.
+func (l Set) openCache() *agentlog.Cache {
+	if l.Cache == "" {
+		return nil
+	}
+	return agentlog.OpenCache(l.Cache, time.Now())
 }
 
 // dirWarnings: a directory named by a flag that is none reads nothing, and says so.

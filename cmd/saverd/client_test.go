@@ -32,6 +32,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Nor its cache of the agents' logs (`saverd sessions` and the commands like it keep one).
+	if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-race", "-o", binPath, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		// -race needs cgo; fall back to a plain build rather than skipping the end-to-end tests.

@@ -31,6 +31,7 @@ func newImpactCmd() *cli.Command {
 		"are read, from the directories below")
 	c.logs.registerDirs(fs, "with no --sessions: ")
 	fs.String(&c.logs.prices, "prices", "", "FILE", pricesHelp("with no --sessions: "))
+	c.logs.registerCache(fs, "with no --sessions: ")
 	fs.Var((*cli.StringList)(&c.opt.Repos), "repo", "DIR", "repository to scan (repeatable; default: the sessions' repos)")
 	fs.String(&c.opt.Decisions, "decisions", "", "FILE", "the decide log, decisions.jsonl")
 	fs.Int(&c.opt.Days, "days", impact.DefaultDays, "N", fmt.Sprintf("sessions that ended within N days (default %d)", impact.DefaultDays))

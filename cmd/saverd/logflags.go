@@ -6,6 +6,7 @@ import (
 
 	"github.com/saverd/saverd/harness"
 	"github.com/saverd/saverd/internal/cli"
+	"github.com/saverd/saverd/internal/paths"
 	"github.com/saverd/saverd/internal/timespan"
 	"github.com/saverd/saverd/logset"
 )
@@ -13,7 +14,8 @@ import (
 // logFlags are the flags that say where the agents' logs and the prices are, shared by `saverd sessions`,
 // `blocks`, `report`, `impact` and `audit`.
 type logFlags struct {
-	prices string
+	prices  string
+	noCache bool
 	// dirs are the directories named for each harness's logs (--claude-dir, --gemini-dir, …), by harness.
 	dirs map[harness.ID]*cli.StringList
 }
@@ -27,6 +29,12 @@ func pricesHelp(when string) string {
 func (l *logFlags) register(fs *cli.FlagSet) {
 	l.registerDirs(fs, "")
 	fs.String(&l.prices, "prices", "", "FILE", pricesHelp(""))
+	l.registerCache(fs, "")
+}
+
+// registerCache registers --no-cache; when says when the command reads the logs.
+func (l *logFlags) registerCache(fs *cli.FlagSet, when string) {
+	fs.Bool(&l.noCache, "no-cache", false, when+"read every log, not what <cache dir>/logs.cache kept of the logs unchanged since the last run")
 }
 
 // registerDirs registers the directory flag of every harness; when says when the command reads them.
@@ -44,6 +52,9 @@ func (l *logFlags) set() logset.Set {
 	s := logset.Set{Prices: l.prices, Dirs: map[harness.ID][]string{}}
 	for id, d := range l.dirs {
 		s.Dirs[id] = *d
+	}
+	if !l.noCache {
+		s.Cache, _ = paths.LogCache() // no cache directory: no cache
 	}
 	return s
 }

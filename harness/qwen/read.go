@@ -73,13 +73,17 @@ func (r reader) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Reco
 	if err != nil {
 		return nil, err
 	}
-	qwenDir := filepath.Dir(filepath.Dir(filepath.Dir(dir))) // <dir>/projects/<cwd>/chats
-	if last, ok := r.totals(qwenDir)[rec.SessionID]; ok {
+	if last, ok := r.totals(qwenDirOf(f.Path))[rec.SessionID]; ok {
 		if w := last.check(&rec); w != "" {
 			rec.Warnings = append(rec.Warnings, w)
 		}
 	}
 	return []agentlog.Record{rec}, nil
+}
+
+// qwenDirOf is the Qwen Code directory of a chat log: <dir>/projects/<cwd>/chats/<session>.jsonl.
+func qwenDirOf(chat string) string {
+	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(chat))))
 }
 
 // readChat reads one chat log: its session's calls, each assistant record with usageMetadata once (a

@@ -78,3 +78,25 @@ func Uninstalled() (string, error) {
 	}
 	return filepath.Join(d, "uninstalled"), nil
 }
+
+// CacheDir is where saverd keeps what it can make again: $XDG_CACHE_HOME/saverd, else ~/.cache/saverd.
+func CacheDir() (string, error) {
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "saverd"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cache directory: neither XDG_CACHE_HOME nor a home directory: %w", err)
+	}
+	return filepath.Join(home, ".cache", "saverd"), nil
+}
+
+// LogCache is the file `saverd sessions`, `blocks`, `report` and `impact` keep what they read of each
+// agent log in (agentlog.Cache), so that a log unchanged since is not read again.
+func LogCache() (string, error) {
+	d, err := CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "logs.cache"), nil
+}
