@@ -132,7 +132,7 @@ func encodeRecords(recs []Record) string {
 // Their strings share s's memory.
 func decodeRecords(s string) ([]Record, error) {
 	r := decoder{s: s}
-	recs := make([]Record, r.count())
+	recs := make([]Record, r.countOf(minRecordBytes))
 	for i := range recs {
 		rec := &recs[i]
 		rec.SessionID = r.str()
@@ -151,7 +151,7 @@ func decodeRecords(s string) ([]Record, error) {
 			f.Tokens = r.tokens()
 			rec.figure = f
 		}
-		if n := r.count(); n > 0 {
+		if n := r.countOf(minCallBytes); n > 0 {
 			rec.calls = make([]Call, n)
 		}
 		for j := range rec.calls {
@@ -287,14 +287,25 @@ func (r *decoder) int() int64 {
 }
 
 // count is a length, at most what is left to read (each item takes a byte at least).
-func (r *decoder) count() int {
+func (r *decoder) count() int { return r.countOf(1) }
+
+// countOf is a length of items that take size bytes at least each: what is left to read bounds it, so
+// that no count in a damaged entry makes a list of more items than the entry could hold.
+func (r *decoder) countOf(size int) int {
 	n := r.uint()
-	if n > uint64(len(r.s)-r.i) {
+	if n > uint64((len(r.s)-r.i)/size) {
 		r.fail()
 		return 0
 	}
 	return int(n)
 }
+
+// The fewest bytes a record and a call take (encodeRecords): a byte for each string, time, list and flag,
+// a call's five token counts a byte each.
+const (
+	minRecordBytes = 13
+	minCallBytes   = 10
+)
 
 func (r *decoder) str() string {
 	n := r.count()
