@@ -86,7 +86,7 @@ func decodeCache(data []byte, build string) (map[string]cacheEntry, error) {
 // encodeRecords is what a reader found of one log: each record's fields that no price sets (Finish sums
 // the rest from its calls again), its reader's warnings (not the ones Finish adds), and its calls.
 func encodeRecords(recs []Record) string {
-	var w encoder
+	w := encoder{b: make([]byte, 0, encodedSize(recs))}
 	w.uint(uint64(len(recs)))
 	for i := range recs {
 		r := &recs[i]
@@ -126,6 +126,30 @@ func encodeRecords(recs []Record) string {
 		}
 	}
 	return string(w.b)
+}
+
+// encodedSize is about what encodeRecords writes of recs, so that it writes in one buffer: the strings'
+// bytes and a few bytes for each number, length and time.
+func encodedSize(recs []Record) int {
+	n := 8
+	for i := range recs {
+		r := &recs[i]
+		n += 128 + len(r.SessionID) + len(r.Harness) + len(r.Cwd) + len(r.Unlogged)
+		for _, f := range r.Files {
+			n += len(f) + 4
+		}
+		for _, w := range r.Warnings {
+			n += len(w) + 4
+		}
+		for j := range r.calls {
+			c := &r.calls[j]
+			n += 48 + len(c.Key) + len(c.Owner) + len(c.Model)
+			for _, t := range c.Tools {
+				n += len(t) + 2
+			}
+		}
+	}
+	return n
 }
 
 // decodeRecords reads encodeRecords's records back, to be finished (FinishWith) at this run's prices.
