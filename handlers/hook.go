@@ -27,6 +27,10 @@ type HookParams struct {
 	// to read the request. A request read after it was sent to a daemon that was stopped or wedged: its
 	// event is recorded, and its answer goes nowhere (late).
 	ReadBy int64 `json:"readBy,omitempty"`
+	// Width is how many columns the harness shows the hook's answer in (saverd-hook sends it with a
+	// UserPromptSubmit of a harness whose margins it knows): the pane a `/saver` line answers is drawn to
+	// it, no wider than its own 100 columns, so the harness never wraps the pane's lines.
+	Width int64 `json:"width,omitempty"`
 }
 
 // hookWire is HookParams as the hook method reads them: the payload, which can hold tens of megabytes of
@@ -39,6 +43,7 @@ type hookWire struct {
 	Debug   bool   `json:"debug,omitempty"`
 	Plugin  bool   `json:"plugin,omitempty"`
 	ReadBy  int64  `json:"readBy,omitempty"`
+	Width   int64  `json:"width,omitempty"`
 }
 
 // lent is a JSON value kept as the decoder found it in its input, not copied (json.RawMessage copies).
@@ -62,7 +67,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, Plugin: w.Plugin, ReadBy: w.ReadBy}
+	p := HookParams{Harness: w.Harness, Event: w.Event, Payload: json.RawMessage(w.Payload), Debug: w.Debug, Plugin: w.Plugin, ReadBy: w.ReadBy, Width: w.Width}
 	late := p.lateNow()
 	live, err := harnessOf(&p)
 	if err != nil {
@@ -72,7 +77,7 @@ func (s *Server) hook(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
-	return s.answerHook(ctx, live, session.HookInput{Payload: pl, Debug: p.Debug, Plugin: p.Plugin, Late: late})
+	return s.answerHook(ctx, live, session.HookInput{Payload: pl, Debug: p.Debug, Plugin: p.Plugin, Late: late, Width: p.Width})
 }
 
 // runHook is the hook method for params read with the frame (readHookParams): checked as hook checks
@@ -86,7 +91,7 @@ func (s *Server) runHook(ctx context.Context, r *hookRead) (any, error) {
 	if err := bridge.Check(r.p.Event, &r.pl); err != nil {
 		return nil, rpc.InvalidParams("params.payload: %v", err)
 	}
-	return s.answerHook(ctx, live, session.HookInput{Payload: r.pl, Debug: r.p.Debug, Plugin: r.p.Plugin, Late: late})
+	return s.answerHook(ctx, live, session.HookInput{Payload: r.pl, Debug: r.p.Debug, Plugin: r.p.Plugin, Late: late, Width: r.p.Width})
 }
 
 // lateNow: the hook stopped waiting for the daemon to read it before it was read (HookParams.ReadBy).

@@ -22,7 +22,7 @@ func readHookParams(sc *jsonscan.Scanner) (any, bool) {
 		return nil, false
 	}
 	r := new(hookRead)
-	var seen struct{ harness, event, payload, debug, plugin, readBy bool }
+	var seen struct{ harness, event, payload, debug, plugin, readBy, width bool }
 	for {
 		key, more, ok := sc.Key()
 		switch {
@@ -50,6 +50,11 @@ func readHookParams(sc *jsonscan.Scanner) (any, bool) {
 			if ok {
 				_, ok = readInt(sc, &r.p.ReadBy)
 			}
+		case "width":
+			ok = jsonscan.Once(&seen.width)
+			if ok {
+				_, ok = readInt(sc, &r.p.Width)
+			}
 		default:
 			ok = !jsonscan.FoldsTo(key, hookMembers) && sc.Skip()
 		}
@@ -60,4 +65,4 @@ func readHookParams(sc *jsonscan.Scanner) (any, bool) {
 }
 
 // hookMembers are HookParams' names on the wire.
-var hookMembers = []string{"harness", "event", "payload", "debug", "plugin", "readBy"}
+var hookMembers = []string{"harness", "event", "payload", "debug", "plugin", "readBy", "width"}

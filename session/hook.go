@@ -19,7 +19,8 @@ import (
 // gives up on the hook.
 const DefaultCheckWait = 110 * time.Second
 
-// paneWidth is the width the pane is drawn at in a harness's block reason.
+// paneWidth is the width the pane is drawn at in a harness's block reason, when the hook says no
+// narrower room (HookInput.Width).
 const paneWidth = 100
 
 // HookInput is one harness hook as the session API takes it: its payload read (bridge.Payload), and
@@ -34,6 +35,9 @@ type HookInput struct {
 	// Late: the daemon read the hook after the hook stopped waiting for it (the hook method's readBy):
 	// its event is recorded, and its answer goes nowhere.
 	Late bool
+	// Width is how many columns the harness shows the hook's answer in; 0: not said (the pane is drawn at
+	// paneWidth).
+	Width int64
 }
 
 // Hook applies one hook of live's to its session, starting the session when the daemon does not hold
@@ -47,6 +51,9 @@ func (s *Table) Hook(ctx context.Context, live harness.Live, in HookInput) (*bri
 		return nil, err
 	}
 	sess.bridge.plugin.Store(in.Plugin)
+	if in.Width > 0 {
+		sess.bridge.columns.Store(int32(min(in.Width, paneWidth)))
+	}
 	ans := s.hookEvent(ctx, sess, pl, hookAt{now: now, late: in.Late, started: started})
 	if in.Late { // the toasts wait for an answer someone reads
 		if ans.Empty() {

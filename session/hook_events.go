@@ -77,10 +77,15 @@ func (s *Table) saverReply(ctx context.Context, sess *Session, reply string, wai
 	return joinText(joinText(sess.takeMail()...), pane)
 }
 
-// paneText is the pane drawn as text, its commands as the harness's person types them. Called under the
-// lock.
+// paneText is the pane drawn as text, its commands as the harness's person types them, as wide as the
+// harness last said it shows a hook's answer (a line wider than that, the harness wraps at its own
+// indent, and the pane's columns and gutters fall apart). Called under the lock.
 func (sess *Session) paneText() string {
-	return textview.PaneAs(view.BuildPane(sess.st, sess.proposals()), paneWidth, sess.command())
+	width := paneWidth
+	if c := sess.bridge.columns.Load(); c > 0 {
+		width = int(c)
+	}
+	return textview.PaneAs(view.BuildPane(sess.st, sess.proposals()), width, sess.command())
 }
 
 // preToolUse rewrites an Agent (or Task) call's prompt with the standing fixes: the whole input goes

@@ -25,8 +25,11 @@ type bridged struct {
 	// typed is the spelling of saverd's command the person typed last in this session (one the harness
 	// takes: its own or its plugin's), and plugin that the hooks come through saverd's plugin (--plugin):
 	// the replies name the commands so (Session.command). Any goroutine may read them.
-	typed      atomic.Pointer[string]
-	plugin     atomic.Bool
+	typed  atomic.Pointer[string]
+	plugin atomic.Bool
+	// columns is the room the harness last said it shows a hook's answer in (HookInput.Width, at most
+	// paneWidth); 0 while no hook said. Any goroutine may read it.
+	columns    atomic.Int32
 	transcript string
 	cwd        string
 	model      string

@@ -34,6 +34,7 @@ type HookParams struct {
 	Debug   bool            `json:"debug,omitempty"`
 	Plugin  bool            `json:"plugin,omitempty"`
 	ReadBy  int64           `json:"readBy,omitempty"`
+	Width   int64           `json:"width,omitempty"`
 }
 
 // HookResult is the hook method's result.
@@ -150,7 +151,7 @@ func (s *Table) hookJSON(ctx context.Context, p HookParams) (HookResult, error) 
 		return HookResult{}, invalid("params.payload: %v", err)
 	}
 	late := p.ReadBy > 0 && time.Now().UnixMilli() > p.ReadBy
-	out, err := s.Hook(ctx, live, HookInput{Payload: pl, Debug: p.Debug, Plugin: p.Plugin, Late: late})
+	out, err := s.Hook(ctx, live, HookInput{Payload: pl, Debug: p.Debug, Plugin: p.Plugin, Late: late, Width: p.Width})
 	return HookResult{Output: out}, err
 }
 

@@ -24,6 +24,7 @@ type claudeTUI struct {
 	bins string
 	sock string
 	tm   *ptyterm.Term
+	cols int // the terminal's width; 0: claudeapi.TUICols
 }
 
 func newClaudeTUI(t *testing.T) *claudeTUI {
@@ -61,7 +62,11 @@ func (e *claudeTUI) saverd(args ...string) string {
 // start opens the interactive UI and waits for its prompt box.
 func (e *claudeTUI) start(args ...string) {
 	e.t.Helper()
-	e.tm = e.c.Interactive(e.t, append([]string{"--permission-mode", "default", "--allowedTools", "Bash Read Edit Agent"}, args...)...)
+	cols := e.cols
+	if cols == 0 {
+		cols = claudeapi.TUICols
+	}
+	e.tm = e.c.InteractiveSized(e.t, cols, claudeapi.TUIRows, append([]string{"--permission-mode", "default", "--allowedTools", "Bash Read Edit Agent"}, args...)...)
 	e.tm.WaitText(60*time.Second, "Claude Code v", "❯")
 }
 

@@ -22,13 +22,20 @@ const (
 // check ignores ANTHROPIC_BASE_URL and fails offline), the API key approved, the project trusted.
 func (c *Claude) Interactive(t testing.TB, args ...string) *ptyterm.Term {
 	t.Helper()
+	return c.InteractiveSized(t, TUICols, TUIRows, args...)
+}
+
+// InteractiveSized is Interactive on a terminal of cols×rows: what a person with a narrower terminal
+// sees.
+func (c *Claude) InteractiveSized(t testing.TB, cols, rows int, args ...string) *ptyterm.Term {
+	t.Helper()
 	if err := c.firstRunAnswered(); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(c.Path, args...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(append([]string(nil), c.Env...), "TERM=xterm-256color", "COLUMNS=", "LINES=")
-	return ptyterm.Start(t, cmd, TUICols, TUIRows, c.Netns.Start)
+	return ptyterm.Start(t, cmd, cols, rows, c.Netns.Start)
 }
 
 // firstRunAnswered merges the first run's answers into $HOME/.claude.json, keeping what the client

@@ -3,6 +3,7 @@ package hookcmd
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // What the hook binary knows of each harness whose hooks saverd answers, without linking its package:
@@ -21,17 +22,42 @@ type liveHarness struct {
 	settings func(proj string) []string
 	// client is its client's program, which runs the hooks.
 	client string
+	// replyMargin is how many of the terminal's columns ($COLUMNS, which the client sets for every hook)
+	// its UI keeps around a UserPromptSubmit's block reason: the reason is wrapped at COLUMNS less this,
+	// so the pane a `/saver` line answers is drawn that wide (replyWidth). 0: not measured, and the
+	// daemon draws the pane at its own width.
+	replyMargin int
 }
 
 // harnesses are the live harnesses by id.
 var harnesses = map[string]liveHarness{
-	"claude-code": {suppress: true, client: "claude", settings: func(proj string) []string {
+	// Claude Code 2.1.328 wraps a block reason at COLUMNS-10 (80 columns: 70, 100: 90, 150: 140).
+	"claude-code": {suppress: true, client: "claude", replyMargin: 10, settings: func(proj string) []string {
 		return []string{filepath.Join(userDir("CLAUDE_CONFIG_DIR", ".claude"), "settings.json"),
 			filepath.Join(proj, ".claude", "settings.json"), filepath.Join(proj, ".claude", "settings.local.json")}
 	}},
 	"codex": {client: "codex", settings: func(proj string) []string {
 		return []string{filepath.Join(userDir("CODEX_HOME", ".codex"), "hooks.json"), filepath.Join(proj, ".codex", "hooks.json")}
 	}},
+}
+
+// replyWidth is how many columns harness shows a hook's answer in, from the terminal's width in
+// $COLUMNS; 0 when it cannot tell (no $COLUMNS, or the harness's margins were never measured).
+func replyWidth(harness string) int {
+	h, ok := harnesses[harness]
+	if !ok || h.replyMargin == 0 {
+		return 0
+	}
+	return max(0, columns()-h.replyMargin)
+}
+
+// columns is the terminal's width the client put in $COLUMNS; 0 when it put none.
+func columns() int {
+	n, err := strconv.Atoi(os.Getenv("COLUMNS"))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }
 
 // DefaultHarness is the harness of a hook line that names none (harness.Hooked).

@@ -158,6 +158,10 @@ func frame(harness, event string, plugin bool, payload []byte) []byte {
 	if plugin {
 		b.WriteString(`,"plugin":true`)
 	}
+	// The one answer a person reads drawn in columns is the pane a `/saver` line gets.
+	if w := replyWidth(harness); w > 0 && event == "UserPromptSubmit" {
+		b.WriteString(`,"width":` + strconv.Itoa(w))
+	}
 	b.WriteString(`,"payload":`)
 	payload = bytes.TrimSpace(payload)
 	// The frame is one line: a payload written over several (pretty-printed; both clients send one line)

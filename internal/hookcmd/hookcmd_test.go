@@ -94,3 +94,43 @@ func TestFrameIsOneLine(t *testing.T) {
 		t.Fatalf("a payload that is no JSON was changed: %q", bad)
 	}
 }
+
+// TestFrameSaysTheReplyWidth: a UserPromptSubmit of a harness whose margins are measured says how many
+// columns its UI shows the answer in — the terminal's $COLUMNS less the margin — and no other hook, no
+// other harness and no terminal that gives no width says any.
+func TestFrameSaysTheReplyWidth(t *testing.T) {
+	cases := []struct {
+		name, harness, event, columns string
+		width                         int64
+	}{
+		{"Claude Code, 80 columns", "claude-code", "UserPromptSubmit", "80", 70},
+		{"Claude Code, 200 columns", "claude-code", "UserPromptSubmit", "200", 190},
+		{"Claude Code, no COLUMNS", "claude-code", "UserPromptSubmit", "", 0},
+		{"Claude Code, COLUMNS not a number", "claude-code", "UserPromptSubmit", "wide", 0},
+		{"Claude Code, narrower than its margin", "claude-code", "UserPromptSubmit", "8", 0},
+		{"Claude Code, another hook", "claude-code", "Stop", "80", 0},
+		{"Codex, margins not measured", "codex", "UserPromptSubmit", "80", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("COLUMNS", c.columns)
+			frame := Frame(c.harness, c.event, []byte(`{"session_id":"s"}`))
+			var msg struct {
+				Params map[string]json.RawMessage `json:"params"`
+			}
+			if err := json.Unmarshal(frame, &msg); err != nil {
+				t.Fatalf("frame %q: %v", frame, err)
+			}
+			raw, said := msg.Params["width"]
+			var width int64
+			if said {
+				if err := json.Unmarshal(raw, &width); err != nil || width <= 0 {
+					t.Fatalf("width %s in %q", raw, frame)
+				}
+			}
+			if width != c.width {
+				t.Errorf("width %d (said: %v), want %d: %q", width, said, c.width, frame)
+			}
+		})
+	}
+}
