@@ -32,10 +32,7 @@ func (s *Table) Statusline(in StatuslineInput) TextResult {
 	if sess == nil || sess.bridge == nil {
 		return TextResult{Text: &text}
 	}
-	width := in.Width
-	if width < textview.MinWidth || width > maxWidth {
-		width = defaultWidth
-	}
+	width := drawWidth(in.Width)
 	now := s.Now(nil)
 	draw := func() {
 		band := view.BuildBandAt(sess.st, now)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/saverd/saverd/bridge"
 	"github.com/saverd/saverd/rpc"
+	"github.com/saverd/saverd/textview"
 )
 
 // typedIn is `/saver …` typed in a harness that says it shows the answer in width columns (0: says
@@ -73,5 +74,25 @@ func TestPaneFitsTheRoomTheHookSays(t *testing.T) {
 				t.Errorf("widest line %d columns, want it wider than 70: %v\n%s", n, c.wide, pane)
 			}
 		})
+	}
+}
+
+// TestStatuslineFitsItsWidth: the band is drawn within the width the status line asks for; a width under
+// the drawings' least is drawn at that least (never at the 100 columns of a width not given), and one past
+// the most at the most.
+func TestStatuslineFitsItsWidth(t *testing.T) {
+	h := newHookHarness(t)
+	h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+	h.builds("build it", 4)
+	for _, c := range []struct{ width, max int }{{0, defaultWidth}, {36, textview.MinWidth}, {60, 60}, {5000, maxWidth}} {
+		raw, _ := json.Marshal(StatuslineParams{Payload: json.RawMessage(`{"session_id":"cc-1"}`), Width: c.width})
+		out, err := h.srv.Handle(context.Background(), rpc.Request{Method: "statusline", Params: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		band := *out.(TextResult).Text
+		if n := utf8.RuneCountInString(band); n > c.max || !strings.HasPrefix(band, "ContextSaver · 1 waster waiting") && c.width >= 60 {
+			t.Errorf("width %d: band of %d columns, want at most %d: %q", c.width, n, c.max, band)
+		}
 	}
 }

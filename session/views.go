@@ -63,15 +63,7 @@ func (s *Table) ViewText(p ViewTextParams) (TextResult, error) {
 	if err != nil {
 		return TextResult{}, err
 	}
-	width := p.Width
-	switch {
-	case width == 0:
-		width = defaultWidth
-	case width < textview.MinWidth:
-		width = textview.MinWidth // the narrowest the drawings are made for, band and pane alike
-	case width > maxWidth:
-		width = maxWidth
-	}
+	width := drawWidth(p.Width)
 	var text string
 	switch p.View {
 	case "band":
@@ -84,6 +76,21 @@ func (s *Table) ViewText(p ViewTextParams) (TextResult, error) {
 		return TextResult{}, invalid("params.view: want band, pane or debug, got %q", p.View)
 	}
 	return TextResult{Text: &text}, nil
+}
+
+// drawWidth is the width a band or a pane is drawn at for a caller that asked for width: defaultWidth
+// when it named none, else within MinWidth (the narrowest the drawings are made for, band and pane
+// alike: a narrow terminal gets that, not the width of none said) and maxWidth.
+func drawWidth(width int) int {
+	switch {
+	case width == 0:
+		return defaultWidth
+	case width < textview.MinWidth:
+		return textview.MinWidth
+	case width > maxWidth:
+		return maxWidth
+	}
+	return width
 }
 
 // bandOf is the band at the host's clock, or — with no `at` — at the newest clock the session holds, as

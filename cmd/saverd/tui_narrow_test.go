@@ -72,7 +72,8 @@ func paneFrom(pane, from string) []string {
 // TestClaudeCodeTUINarrow drives the real Claude Code in an 80-column terminal, as many people run it:
 // the pane `/saver` answers — a card's why, fix and evidence, then the rule to write with its text in a
 // gutter — is on the screen line for line as saverd draws it for the room Claude Code gives a hook's
-// answer ($COLUMNS less 10), never torn apart by the UI's own wrapping.
+// answer ($COLUMNS less 10), never torn apart by the UI's own wrapping; and the band, with the terminal
+// made just too narrow for it, is the band saverd shortens by its own rules, never cut mid-word by the UI.
 func TestClaudeCodeTUINarrow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Claude Code")
@@ -112,4 +113,18 @@ func TestClaudeCodeTUINarrow(t *testing.T) {
 		}
 	}
 
+	// The band, in a terminal two columns wider than the whole band: Claude Code shows 4 fewer.
+	full := viewText(t, e.sock, id, "band", 1000)
+	cols := len([]rune(full)) + 2
+	if err := e.tm.Resize(cols, claudeapi.TUIRows); err != nil {
+		t.Fatal(err)
+	}
+	want := viewText(t, e.sock, id, "band", cols-4)
+	if want == full {
+		t.Fatalf("the band %q is drawn whole in %d columns: no shorter telling to see", full, cols-4)
+	}
+	s := e.tm.WaitFor("the band drawn for "+strings.TrimSpace(want), 20*time.Second, func(s string) bool { return statusLine(s) == want })
+	if band := statusLine(s); strings.HasSuffix(band, "…") {
+		t.Errorf("the band is cut by the UI: %q", band)
+	}
 }

@@ -260,6 +260,11 @@ func hookLog(format string, a ...any) {
 	fmt.Fprintf(f, "%s saverd hook: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 }
 
+// statusMargin is how many of the terminal's columns Claude Code 2.1.328 keeps around its status line:
+// it shows COLUMNS-4 characters of the line (two of indent, and the line is cut with "…" past that), so
+// the band is fitted to that room, and shortened by its own rules rather than cut mid-word.
+const statusMargin = 4
+
 // Statusline is `saverd statusline`: Claude Code's status line input on stdin, the band as one line
 // on stdout. It never starts a daemon; when no daemon draws the session's band it prints IdleLine.
 func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
@@ -274,8 +279,8 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"statusline","params":{`)
-	if cols, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && cols > 0 {
-		b.WriteString(`"width":` + strconv.Itoa(cols) + `,`)
+	if cols := columns(); cols > statusMargin {
+		b.WriteString(`"width":` + strconv.Itoa(cols-statusMargin) + `,`)
 	}
 	b.WriteString(`"payload":`)
 	b.Write(bytes.TrimSpace(payload))

@@ -3,6 +3,7 @@ package hookcmd
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -118,4 +119,54 @@ func privateDir(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	return dir
+}
+
+// TestStatuslineFitsClaudeCodesRoom: the band is asked for as wide as Claude Code shows its status line
+// — the terminal's $COLUMNS less the 4 it keeps — so the band shortens itself by its own rules instead
+// of being cut mid-word with "…"; with no $COLUMNS the daemon picks the width.
+func TestStatuslineFitsClaudeCodesRoom(t *testing.T) {
+	for _, c := range []struct {
+		columns string
+		width   int64 // 0: none asked
+	}{{"90", 86}, {"200", 196}, {"", 0}, {"3", 0}} {
+		t.Run("COLUMNS="+c.columns, func(t *testing.T) {
+			t.Setenv("COLUMNS", c.columns)
+			sock := filepath.Join(privateDir(t), "s.sock")
+			t.Setenv("SAVERD_SOCKET", sock)
+			l, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			asked := make(chan []byte, 1)
+			go func() {
+				conn, err := l.Accept()
+				if err != nil {
+					return
+				}
+				defer conn.Close()
+				req, err := readAnswer(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				asked <- req
+				reply := `{"jsonrpc":"2.0","id":1,"result":{"text":"ContextSaver band"}}`
+				_, _ = fmt.Fprintf(conn, "Content-Length: %d\r\n\r\n%s", len(reply), reply)
+			}()
+			var out bytes.Buffer
+			Statusline(nil, strings.NewReader(`{"session_id":"s"}`), &out)
+			var msg struct {
+				Params struct {
+					Width int64 `json:"width"`
+				} `json:"params"`
+			}
+			req := <-asked
+			if err := json.Unmarshal(req, &msg); err != nil {
+				t.Fatalf("request %q: %v", req, err)
+			}
+			if msg.Params.Width != c.width || out.String() != "ContextSaver band\n" {
+				t.Errorf("asked %q (width %d, want %d), printed %q", req, msg.Params.Width, c.width, out.String())
+			}
+		})
+	}
 }

@@ -173,6 +173,19 @@ func (tm *Term) Raw() []byte {
 	return append([]byte(nil), tm.raw...)
 }
 
+// Resize makes the terminal cols×rows, as a person dragging the window's edge does: the emulator's
+// screen and the pseudo-terminal's size both, which signals the program (SIGWINCH) to draw again.
+func (tm *Term) Resize(cols, rows int) error {
+	tm.vt.Resize(cols, rows)
+	return setSize(tm.master, uint16(rows), uint16(cols))
+}
+
+// setSize sets a pseudo-terminal's window size (either end of it).
+func setSize(f *os.File, rows, cols uint16) error {
+	ws := struct{ Row, Col, X, Y uint16 }{rows, cols, 0, 0}
+	return ioctl(f, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+}
+
 // Stop ends the program and waits for it; calling it again does nothing.
 func (tm *Term) Stop() {
 	if tm.cmd.ProcessState == nil && tm.cmd.Process != nil {
@@ -204,8 +217,7 @@ func OpenPTY(rows, cols uint16) (master, slave *os.File, err error) {
 		master.Close()
 		return nil, nil, err
 	}
-	ws := struct{ Row, Col, X, Y uint16 }{rows, cols, 0, 0}
-	if err := ioctl(slave, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); err != nil {
+	if err := setSize(slave, rows, cols); err != nil {
 		master.Close()
 		slave.Close()
 		return nil, nil, fmt.Errorf("pty size: %w", err)
