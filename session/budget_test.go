@@ -36,7 +36,7 @@ func TestBudgetIsACap(t *testing.T) {
 		judge  string // the pane's Judge row
 	}{
 		{name: "the default 5% leaves room", forks: 2, reply: checkingText,
-			judge: "Judge    3 runs · 5.1k tokens · budget 5.9k left of 5%"},
+			judge: "Judge    3 runs · 5.1k tokens · budget 5.9k tokens left of 5%"},
 		{name: "0.5% is spent by one run", budget: 0.005, forks: 1,
 			reply: checkingText + " (the judge budget is spent: 1.7k of 1.1k tokens, 0.5% of the session; automatic checks wait until the session spends more)",
 			judge: "Judge    2 runs · 3.4k tokens · budget spent (cap 0.5% of the session) · checks only when asked"},

@@ -211,7 +211,7 @@ func budgetText(b state.Budget) string {
 	case b.Over:
 		return "budget spent (cap " + share + " of the session) · checks only when asked"
 	case b.Allowed > 0:
-		return "budget " + kilo(float64(b.Left)) + " left of " + share
+		return "budget " + kilo(float64(b.Left)) + " tokens left of " + share
 	}
 	return ""
 }

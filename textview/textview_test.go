@@ -314,7 +314,7 @@ func TestJudgeRowNamesTheCap(t *testing.T) {
 		{"cap reached", view.Header{JudgeRuns: 2, JudgeTokens: 3_400, Budget: state.Budget{Share: 0.005, Allowed: 1_100, Spent: 3_400, Over: true}},
 			"2 runs · 3.4k tokens · budget spent (cap 0.5% of the session) · checks only when asked"},
 		{"room left", view.Header{JudgeRuns: 3, JudgeTokens: 5_100, Budget: state.Budget{Share: 0.05, Allowed: 11_000, Spent: 5_100, Left: 5_900}},
-			"3 runs · 5.1k tokens · budget 5.9k left of 5%"},
+			"3 runs · 5.1k tokens · budget 5.9k tokens left of 5%"},
 		{"nothing measured yet", view.Header{Budget: state.Budget{Share: 0.05}}, "not run yet"},
 	}
 	for _, c := range cases {
