@@ -73,7 +73,8 @@ func paneFrom(pane, from string) []string {
 // the pane `/saver` answers — a card's why, fix and evidence, then the rule to write with its text in a
 // gutter — is on the screen line for line as saverd draws it for the room Claude Code gives a hook's
 // answer ($COLUMNS less 10), never torn apart by the UI's own wrapping; and the band, with the terminal
-// made just too narrow for it, is the band saverd shortens by its own rules, never cut mid-word by the UI.
+// made just too narrow for it, is the band saverd shortens by its own rules, never cut mid-word by the UI;
+// with the daemon stopped, the status line says saverd is not answering rather than idle.
 func TestClaudeCodeTUINarrow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real Claude Code")
@@ -127,4 +128,16 @@ func TestClaudeCodeTUINarrow(t *testing.T) {
 	if band := statusLine(s); strings.HasSuffix(band, "…") {
 		t.Errorf("the band is cut by the UI: %q", band)
 	}
+
+	// A daemon that stops reading (kill -STOP, a wedged process) is said to be not answering, not idle;
+	// running again, it draws the band again.
+	if err := e.tm.Resize(claudeapi.TUICols, claudeapi.TUIRows); err != nil {
+		t.Fatal(err)
+	}
+	resume := stopDaemonProcess(t, e.sock)
+	e.tm.WaitFor("the status line saying saverd is not answering", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "saverd not answering (saverd doctor) ·") && !strings.Contains(s, "saverd idle")
+	})
+	resume()
+	e.tm.WaitFor("the band back", 20*time.Second, func(s string) bool { return strings.HasPrefix(statusLine(s), "ContextSaver · ") })
 }

@@ -34,7 +34,8 @@ const Usage = `Usage:
       saverd install writes these hooks for you.
   saverd statusline                                 (or: saverd-hook statusline)
       Claude Code's status line: its JSON on stdin, the band as one line; with no daemon holding the
-      session, "saverd idle" and the model, context used and cost from the JSON (no daemon is started).
+      session, "saverd idle" and the model, context used and cost from the JSON (no daemon is started);
+      "saverd not answering" when a daemon runs but does not read the request.
 `
 
 // EnvMarker is set in the environment of every fork of the model saverd runs itself; a hook that sees
@@ -266,7 +267,8 @@ func hookLog(format string, a ...any) {
 const statusMargin = 4
 
 // Statusline is `saverd statusline`: Claude Code's status line input on stdin, the band as one line
-// on stdout. It never starts a daemon; when no daemon draws the session's band it prints IdleLine.
+// on stdout. It never starts a daemon; when no daemon draws the session's band it prints IdleLine, and
+// HungLine when one runs but did not read the request.
 func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	if len(args) > 0 {
 		fmt.Fprint(stdout, Usage)
@@ -286,7 +288,11 @@ func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
 	b.Write(bytes.TrimSpace(payload))
 	b.WriteString("}}\n")
 	out, err := ask(paths.Socket(), b.Bytes(), Waits{Taken: time.Second, Answer: time.Second}, "", false)
-	if err != nil || len(out) == 0 {
+	switch {
+	case errors.Is(err, errHung):
+		fmt.Fprintln(stdout, HungLine(payload))
+		return 0
+	case err != nil || len(out) == 0:
 		refused(err)
 		fmt.Fprintln(stdout, IdleLine(payload))
 		return 0

@@ -12,7 +12,16 @@ import (
 // share of the context window in use and the session's cost — after "saverd idle", so the line says
 // why there is no band instead of going blank. A field the input lacks (before the first call Claude
 // Code sends no usage) is left out; input that is not JSON still gives "saverd idle".
-func IdleLine(payload []byte) string {
+func IdleLine(payload []byte) string { return aloneLine("saverd idle", payload) }
+
+// HungLine is IdleLine for a daemon that is running but did not read the status line's request (stopped
+// or wedged): "idle" would read as all being well while saverd records nothing.
+func HungLine(payload []byte) string {
+	return aloneLine("saverd not answering (saverd doctor)", payload)
+}
+
+// aloneLine is what the status line input tells on its own, after head.
+func aloneLine(head string, payload []byte) string {
 	var in struct {
 		Model *struct {
 			ID          string `json:"id"`
@@ -23,7 +32,7 @@ func IdleLine(payload []byte) string {
 			TotalUSD *float64 `json:"total_cost_usd"`
 		} `json:"cost"`
 	}
-	parts := []string{"saverd idle"}
+	parts := []string{head}
 	if json.Unmarshal(payload, &in) != nil {
 		return parts[0]
 	}

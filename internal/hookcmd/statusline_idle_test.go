@@ -170,3 +170,32 @@ func TestStatuslineFitsClaudeCodesRoom(t *testing.T) {
 		})
 	}
 }
+
+// TestStatuslineHungDaemon: a daemon that takes the connection but never reads the request (stopped,
+// wedged) is said to be not answering, not idle, with what the input tells on its own.
+func TestStatuslineHungDaemon(t *testing.T) {
+	sock := filepath.Join(privateDir(t), "s.sock")
+	t.Setenv("SAVERD_SOCKET", sock)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	held := make(chan net.Conn, 1)
+	go func() {
+		if conn, err := l.Accept(); err == nil {
+			held <- conn // accepted, never read
+		}
+	}()
+	var out bytes.Buffer
+	Statusline(nil, strings.NewReader(`{"session_id":"s","model":{"display_name":"Opus 5.5"}}`), &out)
+	if want := "saverd not answering (saverd doctor) · Opus 5.5\n"; out.String() != want {
+		t.Errorf("printed %q, want %q", out.String(), want)
+	}
+	select {
+	case conn := <-held:
+		conn.Close()
+	default:
+	}
+}
