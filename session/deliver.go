@@ -10,7 +10,8 @@ import (
 // loop once per context: the context keeps what a prompt or a tool result carried (Claude Code and Codex
 // both keep a hook's additionalContext in the history, and a host keeps what it appended to a prompt), so
 // re-sending it with every prompt only stacked copies — by a sixth prompt a request held five. It goes out
-// again after a compaction, a clear, a resume into a context that no longer holds it, or when it changes.
+// again after a compaction, a resume into a context that no longer holds it, or when it changes (a clear
+// starts the session over, standing instructions included, as ContextSaver's reset did).
 // Every text sent is spend (state.Injected), beside the judge's.
 
 // owedMain is what the main loop is owed now: the one-time notes, then every standing instruction, each

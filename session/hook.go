@@ -272,7 +272,8 @@ func (s *Table) hookEvent(ctx context.Context, sess *Session, pl bridge.Payload,
 	switch pl.Event {
 	case bridge.SessionStart:
 		// What the session's context is owed from its start: the notes and standing instructions it does
-		// not hold yet (a new context after a clear or a compaction, a resume into one rebuilt without them).
+		// not hold yet (a new context after a compaction, a resume into one rebuilt without them; a clear
+		// starts the session over, and owes nothing of before).
 		var texts []string
 		sess.event(func() {
 			if !at.started {

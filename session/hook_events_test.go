@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/saverd/saverd/bridge"
@@ -112,4 +113,35 @@ func TestStatuslineIsOneEvent(t *testing.T) {
 	if turn := h.turn("Turn two done."); turn.Input != 4000 {
 		t.Errorf("the turn counts %d input tokens after the status line, want 4000", turn.Input)
 	}
+}
+
+// TestClearStartsOver: a fix stands for the session's contexts until a clear, which starts the session over
+// as ContextSaver's reset did — its standing instructions with it — so the prompt after it carries none
+// (protocol.md "prompt.submit"); a compaction, by contrast, owes the new context the fix once.
+func TestClearStartsOver(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		sent   bool
+	}{{"compact", true}, {"clear", false}} {
+		t.Run(c.source, func(t *testing.T) {
+			h := newHookHarness(t)
+			h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+			h.builds("build it", 4)
+			h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "/saver fix 1"})
+			if !carries(h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "next"}), "npm run build") {
+				t.Fatal("the prompt after /saver fix 1 carries no fix")
+			}
+			h.send(bridge.Stop, map[string]any{"last_assistant_message": "ok"})
+			start := h.send(bridge.SessionStart, map[string]any{"source": c.source})
+			next := h.send(bridge.UserPromptSubmit, map[string]any{"prompt": "after"})
+			if got := carries(start, "npm run build") || carries(next, "npm run build"); got != c.sent {
+				t.Errorf("after a %s the fix was sent again: %v, want %v (start %+v, prompt %+v)", c.source, got, c.sent, start, next)
+			}
+		})
+	}
+}
+
+// carries reports whether a hook's answer puts text into the model's context.
+func carries(a *bridge.Answer, text string) bool {
+	return a != nil && a.HookSpecificOutput != nil && strings.Contains(a.HookSpecificOutput.AdditionalContext, text)
 }
