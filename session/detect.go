@@ -47,18 +47,7 @@ func (sess *Session) runDetectors() {
 // detectedToast tells the person in a harness what the detectors carded: there is no pane to open, so
 // the turn's answer says it, with the commands that fix or dismiss the card. Called under the lock.
 func (sess *Session) detectedToast(queued []string) {
-	if sess.bridge == nil || len(queued) == 0 {
-		return
-	}
-	saver := sess.command()
-	if p := sess.st.PatternByID(queued[0]); len(queued) == 1 && p != nil {
-		n := strconv.Itoa(sess.seatOf(p.ID))
-		sess.toast("ContextSaver: 1 new waster, found without a model: " + p.Kind + " — " + saver + " fix " + n +
-			" fixes it, " + saver + " ignore " + n + " if it is fine")
-		return
-	}
-	sess.toast(checkedText(len(queued), "") + ", found without a model — " + saver + " shows them, " + saver + " fix " +
-		strconv.Itoa(sess.seatOf(queued[0])) + " fixes the first")
+	sess.foundToast(queued, ", found without a model")
 }
 
 // keepCall keeps what the detectors need of the call just recorded beyond its row (detect.LiveCall).

@@ -176,12 +176,23 @@ func (sess *Session) post(n note) {
 // bridgedFound tells the person in a harness what a run nobody asked for found: there is no pane to
 // open, so the next hook answer says it, with the commands that show and fix the cards. Called under
 // the lock.
-func (sess *Session) bridgedFound(queued []string) {
+func (sess *Session) bridgedFound(queued []string) { sess.foundToast(queued, "") }
+
+// foundToast says the new cards queued in the harness's next hook answer, how (", found without a model"
+// or "") after the count: one card is named with the commands that fix or ignore it — "shows them …
+// fixes the first" would read oddly of one, above the pane that shows it —, more with the ones that show
+// them and fix the first. Called under the lock.
+func (sess *Session) foundToast(queued []string, how string) {
 	if sess.bridge == nil || len(queued) == 0 {
 		return
 	}
 	cmd := sess.command()
-	sess.toast(checkedText(len(queued), "") + " — " + cmd + " shows them, " + cmd + " fix " + strconv.Itoa(sess.seatOf(queued[0])) + " fixes the first")
+	n := strconv.Itoa(sess.seatOf(queued[0]))
+	if p := sess.st.PatternByID(queued[0]); len(queued) == 1 && p != nil {
+		sess.toast("ContextSaver: 1 new waster" + how + ": " + p.Kind + " — " + cmd + " fix " + n + " fixes it, " + cmd + " ignore " + n + " if it is fine")
+		return
+	}
+	sess.toast(checkedText(len(queued), "") + how + " — " + cmd + " shows them, " + cmd + " fix " + n + " fixes the first")
 }
 
 // command is how the session's person types saverd's command: the spelling they typed last in this

@@ -176,3 +176,30 @@ func TestTypedDecisionSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOneFoundNamesIt: an automatic judge run that finds one waster says which, with the commands that fix
+// or ignore it, as the detectors' card does — not "shows them … fixes the first" of a single card, which a
+// `/saver` typed next showed above the pane that lists it; more than one keep that telling.
+func TestOneFoundNamesIt(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		found *ForkResult
+		want  string
+	}{
+		{"one", reply(suiteFinding(nil)), "ContextSaver: 1 new waster: " + suiteKind + " — /saver fix 1 fixes it, /saver ignore 1 if it is fine"},
+		{"three", threeFindings(), "ContextSaver: 3 new wasters — /saver shows them, /saver fix 1 fixes the first"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHookHarness(t)
+			h.send(bridge.SessionStart, map[string]any{"source": "startup"})
+			h.twelve()
+			h.host.queue(c.found)
+			sess := h.session()
+			sess.event(func() { sess.runJudge(reasonToolCall, 10_000_000) })
+			toast := h.post("Read", map[string]any{"file_path": "/z"}, map[string]any{"file": map[string]any{"content": "z"}})
+			if got := systemMessage(toast); got != c.want {
+				t.Errorf("the toast of an automatic run: %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -368,12 +368,18 @@ func TestClaudeCodePluginTUI(t *testing.T) {
 	}
 
 	e.autocomplete("/saver:", "/saver:saver")
-	for _, l := range []saverLine{
+	for i, l := range []saverLine{
 		{line: "/saver:saver", shows: "WASTERS (1)"},
 		{line: "/saver:saver fix 1", shows: "· fixed"},
 		{line: "/saver:saver", shows: "DECIDED (1)"},
 	} {
 		e.saver(l)
+		// The background run's toast comes with the first answer: one waster, named, with the commands
+		// that fix or ignore it.
+		if said := strings.Join(strings.Fields(lastAnswer(e.tm.Screen())), " "); i == 0 &&
+			(!strings.Contains(said, "ContextSaver: 1 new waster: ") || !strings.Contains(said, "/saver:saver fix 1 fixes it, /saver:saver ignore 1 if it is fine")) {
+			t.Errorf("the background run's toast with /saver:saver: %q", said)
+		}
 	}
 	// saverd-hook not installed: the plugin says so, and the line still never reaches the model.
 	hook := filepath.Join(e.bins, "saverd-hook")
