@@ -55,6 +55,12 @@ var hookReaderFrames = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"hook","params":{"event":"Nothing","payload":{"session_id":"h","cwd":"/p"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"hook","params":{"event":"Stop","payload":{"session_id":"h","cwd":"/p","hook_event_name":"SessionEnd"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"hook","params":{"event":"Stop","payload":{"session_id":"","cwd":"/p"}}}`,
+	// The room the pane is drawn in: said, null, below nothing, of another type, twice.
+	hookFrameOf("UserPromptSubmit", `,"prompt":"/saver"`, `,"width":70`),
+	hookFrameOf("UserPromptSubmit", `,"prompt":"/saver"`, `,"width":null`),
+	hookFrameOf("UserPromptSubmit", `,"prompt":"/saver"`, `,"width":-3`),
+	hookFrameOf("UserPromptSubmit", `,"prompt":"/saver"`, `,"width":"wide"`),
+	hookFrameOf("UserPromptSubmit", `,"prompt":"/saver"`, `,"width":70,"width":80`),
 }
 
 // hookReplies runs frame, then a debug.state of its session, through a fresh server's connection, with
@@ -87,7 +93,7 @@ func TestHookReadersAgree(t *testing.T) {
 // TestHookReaderTakesHooks: the frames a hook's reader is meant for are read by it, not handed on: a
 // reader that refused them all would pass TestHookReadersAgree.
 func TestHookReaderTakesHooks(t *testing.T) {
-	for i, want := range map[int]bool{0: true, 2: true, 4: true, 6: true, 9: true, 10: true, 11: false, 14: false, 15: false, 16: false, 24: false, 26: false} {
+	for i, want := range map[int]bool{0: true, 2: true, 4: true, 6: true, 9: true, 10: true, 11: false, 14: false, 15: false, 16: false, 24: false, 26: false, 32: true, 33: true, 35: false, 36: false} {
 		frame := hookReaderFrames[i]
 		params := frame[strings.Index(frame, `"params":`)+len(`"params":`) : len(frame)-1]
 		sc := jsonscanAt(params)
