@@ -342,6 +342,13 @@ func TestCodexTUI(t *testing.T) {
 	// Uninstalled while this Codex still runs the hooks it loaded: they start no daemon, and a line typed
 	// is kept from the model, saying what to type to have saverd back.
 	e.saverd("uninstall", "codex")
+	// The uninstall stops the daemon; under load its shutdown can outlast the command's own wait (which
+	// then says so), and a hook that reaches it before it is gone is answered by it, as it should be.
+	for deadline := time.Now().Add(30 * time.Second); daemonAnswers(e.sock); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon still answers 30 s after saverd uninstall codex")
+		}
+	}
 	e.saver("$saver check", "run: saverd install codex")
 	if _, err := os.Stat(e.sock); err == nil {
 		t.Error("a hook after the uninstall started a daemon")
