@@ -8,12 +8,17 @@ import (
 )
 
 // CacheSetting: a transcript read with its subagents' is another reading of it than one read without
-// (agentlog.CacheableReader).
+// (agentlog.CacheableReader), and than one read with other subagents' transcripts beside it (one more
+// written beside it is a new reading).
 func (t transcript) CacheSetting(agentlog.File) (string, bool) {
+	setting := ""
 	if t.subagents {
-		return "subagents", true
+		setting = "subagents"
 	}
-	return "", true
+	if len(t.beside) > 0 {
+		setting += "\x00" + strings.Join(t.beside, "\x00")
+	}
+	return setting, true
 }
 
 // CacheDeps: the subagents directory the reader lists (a subagent's transcript added to it changes it);

@@ -58,7 +58,8 @@ func (Harness) DefaultDirs() []string {
 }
 
 // Discover lists the transcripts under each dir's projects/: <project>/<session>.jsonl, a subagent's
-// transcript not among them (it is read with its session).
+// transcript not among them (it is read with its session, in <session>/subagents/ or, written by a
+// Claude Code before 2.1, beside it: legacy.go).
 func (Harness) Discover(dirs []string) ([]agentlog.File, []string) {
 	var (
 		files []agentlog.File
@@ -72,7 +73,8 @@ func (Harness) Discover(dirs []string) ([]agentlog.File, []string) {
 			// between Discover and Scan is not read, as the session was not yet done.
 			f[i].Reader = transcript{subagents: seen[strings.TrimSuffix(f[i].Path, ".jsonl")]}
 		}
-		files, warn = append(files, f...), append(warn, w...)
+		f, besideWarn := joinBesideSubagents(f)
+		files, warn = append(files, f...), append(append(warn, w...), besideWarn...)
 	}
 	return files, warn
 }
@@ -83,8 +85,11 @@ func isTranscript(path string) bool {
 }
 
 // transcript is the Reader of a transcript Discover listed: one session, with its subagents' transcripts
-// when it may have some.
-type transcript struct{ subagents bool }
+// when it may have some (subagents: in its subagents directory; beside: the ones written beside it).
+type transcript struct {
+	subagents bool
+	beside    []string
+}
 
 func (t transcript) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
 	rec, err := t.ReadSession(f, opt)
@@ -96,12 +101,15 @@ func (t transcript) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.
 
 // ReadSession is the session the transcript holds (agentlog.SessionReader): Scan reads it in place.
 func (t transcript) ReadSession(f agentlog.File, opt agentlog.Options) (agentlog.Record, error) {
-	return readSession(f.Path, t.subagents, opt)
+	return readSession(f.Path, t, opt)
 }
+
+// named is the reader of a transcript read by its path alone: every subagent's transcript it may have.
+func named(path string) transcript { return transcript{subagents: true, beside: besideSubagents(path)} }
 
 // ReadFile reads the session of a transcript a person named, its subagents' transcripts with it.
 func (Harness) ReadFile(f agentlog.File, opt agentlog.Options) ([]agentlog.Record, error) {
-	return transcript{subagents: true}.ReadFile(f, opt)
+	return named(f.Path).ReadFile(f, opt)
 }
 
 // History reads the transcript at path for `saverd audit`: the file is the session.
@@ -126,7 +134,7 @@ func (Harness) SessionOf(path string) string {
 func (Harness) Record(path string, forks map[string]agentlog.ForkRecord, opt agentlog.Options) (agentlog.Record, []string, error) {
 	id := Harness{}.SessionOf(path)
 	mine := agentlog.ForksOf(forks, id)
-	files := []agentlog.File{{Path: path, Harness: string(harness.ClaudeCode), Reader: transcript{subagents: true}}}
+	files := []agentlog.File{{Path: path, Harness: string(harness.ClaudeCode), Reader: named(path)}}
 	for fid, f := range mine {
 		if f.Harness != string(harness.ClaudeCode) && f.Harness != "" { // "": a line of a daemon older than the field
 			continue

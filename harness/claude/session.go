@@ -135,10 +135,10 @@ type claudeCostState struct {
 }
 
 // ReadSession reads one Claude Code session: the transcript at transcriptPath and the transcripts of its
-// subagents (<dir>/<session>/subagents/agent-*.jsonl). A bad line is a warning in the record; only a
-// transcript that cannot be opened at all is an error.
+// subagents (<dir>/<session>/subagents/agent-*.jsonl, or <dir>/agent-*.jsonl naming the session). A bad
+// line is a warning in the record; only a transcript that cannot be opened at all is an error.
 func ReadSession(transcriptPath string, opt agentlog.Options) (agentlog.Record, error) {
-	rec, err := readRecord(transcriptPath, true, opt)
+	rec, err := readRecord(transcriptPath, named(transcriptPath), opt)
 	rec.CheckHarnessFigure() // read alone: its calls are all it holds
 	return rec, err
 }
@@ -147,10 +147,10 @@ func ReadSession(transcriptPath string, opt agentlog.Options) (agentlog.Record, 
 // reference the tests hold those two to.
 var decodeAll = false
 
-// readSession is ReadSession; subagents false: the session is known to have none. A transcript with no
-// dated line is no session: an error says why.
-func readSession(transcriptPath string, subagents bool, opt agentlog.Options) (agentlog.Record, error) {
-	rec, err := readRecord(transcriptPath, subagents, opt)
+// readSession is ReadSession, reading the subagents' transcripts t names. A transcript with no dated
+// line is no session: an error says why.
+func readSession(transcriptPath string, t transcript, opt agentlog.Options) (agentlog.Record, error) {
+	rec, err := readRecord(transcriptPath, t, opt)
 	switch {
 	case err != nil || !rec.Start.IsZero():
 		return rec, err
@@ -161,7 +161,7 @@ func readSession(transcriptPath string, subagents bool, opt agentlog.Options) (a
 }
 
 // readRecord reads the session's transcript and its subagents' into its record.
-func readRecord(transcriptPath string, subagents bool, opt agentlog.Options) (agentlog.Record, error) {
+func readRecord(transcriptPath string, t transcript, opt agentlog.Options) (agentlog.Record, error) {
 	stem := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 	s := claudeSessions.Get().(*claudeSession)
 	defer s.release()
@@ -170,7 +170,7 @@ func readRecord(transcriptPath string, subagents bool, opt agentlog.Options) (ag
 		return agentlog.Record{}, err
 	}
 	var subs []string
-	if subagents {
+	if t.subagents {
 		var err error
 		subs, err = filepath.Glob(filepath.Join(filepath.Dir(transcriptPath), stem, "subagents", "agent-*.jsonl"))
 		if err != nil {
@@ -178,6 +178,7 @@ func readRecord(transcriptPath string, subagents bool, opt agentlog.Options) (ag
 		}
 	}
 	sort.Strings(subs)
+	subs = append(subs, t.beside...)
 	for _, sub := range subs {
 		if err := s.readFile(sub, false, opt); err != nil {
 			s.rec.Warnings = append(s.rec.Warnings, err.Error()) // the session still counts without it

@@ -77,7 +77,7 @@ func TestTurnUsageIsTheSessionsCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := readRecord(p, false, agentlog.Options{})
+		rec, err := readRecord(p, transcript{}, agentlog.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -102,3 +102,42 @@ func TestCompactions(t *testing.T) {
 		t.Errorf("%d turns, compactions %v; want 2 turns and a compaction in turn 1", len(tr.Turns), tr.Compactions)
 	}
 }
+
+// TestClaudeSubagentsBeside: Claude Code 2.0 wrote each subagent's transcript beside its session's, as
+// agent-<agentId>.jsonl naming the session (testdata/versions/claude-2.0): `saverd sessions` counts their
+// calls in that session, with no warning of a session found twice; subagents whose session's transcript
+// is gone are still that session, billed as they were. Figures are summed from the fixture's lines by hand.
+func TestClaudeSubagentsBeside(t *testing.T) {
+	const dir = "testdata/versions/claude-2.0"
+	type want struct {
+		calls                           int
+		input, output, cacheRead, write int64
+	}
+	wants := map[string]want{
+		"5d1c8e2a-7b40-4f3e-9a61-0c2d4e8f1b37": {5, 3 + 6 + 10 + 8 + 4, 141 + 57 + 66 + 95 + 5, 11800 + 20920 + 5210, 9120 + 420 + 5210 + 1330 + 3870},
+		"9e27b4f0-1c63-4d8a-b5e2-7f10a3c6d948": {2, 4 + 4, 7 + 9, 0, 3870 + 4410},
+	}
+	files, warn := Harness{}.Discover([]string{dir})
+	recs, scanWarn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+	if warn = append(warn, scanWarn...); len(warn) != 0 {
+		t.Errorf("warnings %q, want none", warn)
+	}
+	if len(recs) != len(wants) {
+		t.Fatalf("%d sessions, want %d", len(recs), len(wants))
+	}
+	for _, r := range recs {
+		w, ok := wants[r.SessionID]
+		u := r.Tokens
+		if got := (want{r.Calls, u.Input, u.Output, u.CacheRead, u.CacheWrite}); !ok || got != w {
+			t.Errorf("session %s: %+v, want %+v", r.SessionID, got, w)
+		}
+	}
+	main := filepath.Join(dir, "projects/-home-dev-src-api/5d1c8e2a-7b40-4f3e-9a61-0c2d4e8f1b37.jsonl")
+	rec, err := ReadSession(main, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Calls != wants[rec.SessionID].calls || len(rec.Files) != 3 {
+		t.Errorf("the transcript named: %d calls from %q, want %d from it and its two subagents'", rec.Calls, rec.Files, wants[rec.SessionID].calls)
+	}
+}
