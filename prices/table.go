@@ -85,7 +85,35 @@ func Default() *Table {
 	t.add("gpt-6.2-sol", since, gpt6Band(openai(2, 0.10, 10)))
 	t.add("gpt-6-luna", since, gpt6Band(openai(0.10, 0.01, 0.50)))
 	addGemini(t)
+	addEarlier(t)
 	return t
+}
+
+// addEarlier adds the models older Claude Code and Codex releases ran, still in people's logs: Anthropic's
+// Claude 3 and 4.0/4.1 rows of its pricing page (platform.claude.com/docs/en/about-claude/pricing, read
+// 2026-12; Sonnet 3.5 at Sonnet 3.7's price, as it was sold), and the OpenAI models Codex defaulted to or
+// offered before GPT-5.2 at their model pages' prices (o3 cut from $10 / $40 to $2 / $8 on 2025-06-10).
+// gpt-5.4's 1M-window band is left out: Codex runs it in a 272k window, below the band.
+func addEarlier(t *Table) {
+	for _, m := range []string{"claude-opus-4", "claude-opus-4-0", "claude-opus-4-1", "claude-3-opus"} {
+		t.add(m, since, claude(15, 75, 18.75, 30, 1.50))
+	}
+	for _, m := range []string{"claude-3-7-sonnet", "claude-3-5-sonnet"} {
+		t.add(m, since, claude(3, 15, 3.75, 6, 0.30))
+	}
+	t.add("claude-3-5-haiku", since, claude(0.80, 4, 1, 1.6, 0.08))
+	t.add("claude-3-haiku", since, claude(0.25, 1.25, 0.30, 0.50, 0.03))
+
+	t.add("codex-mini-latest", since, openai(1.50, 0.375, 6))
+	t.add("o4-mini", since, openai(1.10, 0.275, 4.40))
+	t.add("o3", since, openai(10, 2.50, 40))
+	t.add("o3", day(2025, time.June, 10), openai(2, 0.50, 8))
+	t.add("gpt-4.1", since, openai(2, 0.50, 8))
+	for _, m := range []string{"gpt-5-mini", "gpt-5-codex-mini", "gpt-5.1-codex-mini"} {
+		t.add(m, since, openai(0.25, 0.025, 2))
+	}
+	t.add("gpt-5.1-codex-max", since, openai(1.25, 0.125, 10))
+	t.add("gpt-5.4", since, openai(2.50, 0.25, 15))
 }
 
 // addGemini adds Google's models as Gemini CLI and OpenCode use them, at the paid tier of the Gemini
