@@ -73,15 +73,16 @@ func (Harness) Discover(dirs []string) ([]agentlog.File, []string) {
 			// between Discover and Scan is not read, as the session was not yet done.
 			f[i].Reader = transcript{subagents: seen[strings.TrimSuffix(f[i].Path, ".jsonl")]}
 		}
-		f, besideWarn := joinBesideSubagents(f)
+		f, besideWarn := joinSubagents(f)
 		files, warn = append(files, f...), append(append(warn, w...), besideWarn...)
 	}
 	return files, warn
 }
 
-// isTranscript: <project>/<session>.jsonl, not a subagent's transcript (read with its session).
+// isTranscript: a transcript, a session's or a subagent's (Discover gives the latter to their sessions).
 func isTranscript(path string) bool {
-	return strings.HasSuffix(path, ".jsonl") && filepath.Base(filepath.Dir(path)) != "subagents"
+	return strings.HasSuffix(path, ".jsonl") &&
+		(filepath.Base(filepath.Dir(path)) != "subagents" || strings.HasPrefix(filepath.Base(path), "agent-"))
 }
 
 // transcript is the Reader of a transcript Discover listed: one session, with its subagents' transcripts

@@ -16,10 +16,10 @@ import (
 	"github.com/saverd/saverd/internal/safefile"
 )
 
-// Claude Code before 2.1 wrote a subagent's transcript beside its session's, as
-// <project>/agent-<agentId>.jsonl, each line naming the session that ran it (sessionId) and marked
-// isSidechain; 2.1 moved them to <project>/<session>/subagents/. Such a file is no session of its own: its
-// calls were billed to the session it names, and are read with that session's transcript.
+// A subagent's transcript is no session of its own: its calls were billed to the session that ran it, and
+// are read with that session's transcript. Claude Code 2.1 writes it in <project>/<session>/subagents/;
+// before 2.1 Claude Code wrote it beside its session's, as <project>/agent-<agentId>.jsonl, each line
+// naming the session that ran it (sessionId) and marked isSidechain.
 
 // sessionLines is how many lines of a subagent's transcript are looked through for the session it names:
 // its first line names it.
@@ -28,9 +28,19 @@ const sessionLines = 8
 // sessionBytes bounds what is read of those lines: a first prompt is far shorter.
 const sessionBytes = 4 << 20
 
-// isBesideSubagent reports whether a transcript is a subagent's written beside its session's.
-func isBesideSubagent(path string) bool {
-	return strings.HasPrefix(filepath.Base(path), "agent-") && filepath.Base(filepath.Dir(path)) != "subagents"
+// subagentFile reports whether a transcript is a subagent's, and the session transcript it belongs with
+// when its place says so (<project>/<session>/subagents/agent-*.jsonl); a subagent's written beside its
+// session's is known only by what it names (sessionOfSubagent).
+func subagentFile(path string) (sub bool, session string) {
+	if !strings.HasPrefix(filepath.Base(path), "agent-") {
+		return false, ""
+	}
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "subagents" {
+		return true, ""
+	}
+	dir = filepath.Dir(dir)
+	return true, filepath.Join(filepath.Dir(dir), filepath.Base(dir)+".jsonl")
 }
 
 // sessionOfSubagent is the session a subagent's transcript names, from its first lines.
@@ -58,30 +68,36 @@ func sessionOfSubagent(path string) (string, error) {
 	return "", fmt.Errorf("%s: a subagent's transcript naming no session in its first %d lines, skipped", path, sessionLines)
 }
 
-// joinBesideSubagents takes the subagents' transcripts written beside their sessions' out of files and
-// gives each to the reader of its session's transcript. A subagent whose session's transcript is not
-// there is read as that session: the first of its transcripts with the others beside it.
-func joinBesideSubagents(files []agentlog.File) ([]agentlog.File, []string) {
-	var subs []int
+// joinSubagents takes the subagents' transcripts out of files: one in its session's subagents directory
+// is read by its session's reader (it lists that directory), one written beside its session's is given
+// to that reader. Subagents whose session's transcript is not there (deleted, or never copied) are read as
+// that session, billed as they were: the first of their transcripts with the others beside it.
+func joinSubagents(files []agentlog.File) ([]agentlog.File, []string) {
+	bySession := make(map[string][]int) // <project>/<session>.jsonl: its subagents' files
+	inDir := make(map[int]bool)
+	var beside []int
 	for i := range files {
-		if isBesideSubagent(files[i].Path) {
-			subs = append(subs, i)
+		switch sub, session := subagentFile(files[i].Path); {
+		case session != "":
+			bySession[session] = append(bySession[session], i)
+			inDir[i] = true
+		case sub:
+			beside = append(beside, i)
 		}
 	}
-	if len(subs) == 0 {
+	if len(bySession) == 0 && len(beside) == 0 {
 		return files, nil
 	}
 	type named struct {
 		session string
 		err     error
 	}
-	names := iter.Mapper[int, named]{MaxGoroutines: runtime.GOMAXPROCS(0)}.Map(subs, func(i *int) named {
+	names := iter.Mapper[int, named]{MaxGoroutines: runtime.GOMAXPROCS(0)}.Map(beside, func(i *int) named {
 		s, err := sessionOfSubagent(files[*i].Path)
 		return named{s, err}
 	})
 	var warn []string
-	bySession := make(map[string][]int) // <project>/<session>.jsonl: its subagents' files
-	for k, i := range subs {
+	for k, i := range beside {
 		if names[k].err != nil {
 			warn = append(warn, names[k].err.Error())
 			continue
@@ -89,22 +105,24 @@ func joinBesideSubagents(files []agentlog.File) ([]agentlog.File, []string) {
 		p := filepath.Join(filepath.Dir(files[i].Path), names[k].session+".jsonl")
 		bySession[p] = append(bySession[p], i)
 	}
-	besides := func(of []int) []string {
-		paths := make([]string, len(of))
-		for k, i := range of {
-			paths[k] = files[i].Path
+	paths := func(of []int, besideOnly bool) []string {
+		var out []string
+		for _, i := range of {
+			if !besideOnly || !inDir[i] {
+				out = append(out, files[i].Path)
+			}
 		}
-		sort.Strings(paths)
-		return paths
+		sort.Strings(out)
+		return out
 	}
 	out := files[:0:0]
 	for _, f := range files {
-		if isBesideSubagent(f.Path) {
+		if sub, _ := subagentFile(f.Path); sub {
 			continue
 		}
 		if of, ok := bySession[f.Path]; ok {
 			t, _ := f.Reader.(transcript)
-			t.beside = besides(of)
+			t.beside = paths(of, true)
 			f.Reader = t
 			delete(bySession, f.Path)
 		}
@@ -119,7 +137,7 @@ func joinBesideSubagents(files []agentlog.File) ([]agentlog.File, []string) {
 		of := bySession[p]
 		sort.Slice(of, func(a, b int) bool { return files[of[a]].Path < files[of[b]].Path })
 		main := files[of[0]]
-		main.Reader = transcript{beside: besides(of[1:])}
+		main.Reader = transcript{beside: paths(of[1:], false)}
 		out = append(out, main)
 	}
 	return out, warn
@@ -127,6 +145,9 @@ func joinBesideSubagents(files []agentlog.File) ([]agentlog.File, []string) {
 
 // besideSubagents lists the subagents' transcripts written beside the session transcript at path.
 func besideSubagents(path string) []string {
+	if sub, _ := subagentFile(path); sub {
+		return nil // a subagent's own transcript, named: read alone
+	}
 	all, err := filepath.Glob(filepath.Join(filepath.Dir(path), "agent-*.jsonl"))
 	if err != nil {
 		return nil

@@ -141,3 +141,22 @@ func TestClaudeSubagentsBeside(t *testing.T) {
 		t.Errorf("the transcript named: %d calls from %q, want %d from it and its two subagents'", rec.Calls, rec.Files, wants[rec.SessionID].calls)
 	}
 }
+
+// TestClaudeSubagentsWithoutSession: a session's subagents directory whose session transcript is gone
+// (testdata/versions/claude-2.1) is still that session, its calls billed as they were, each call once —
+// never dropped, never a session per file. Figures are summed from the fixture's lines by hand.
+func TestClaudeSubagentsWithoutSession(t *testing.T) {
+	files, warn := Harness{}.Discover([]string{"testdata/versions/claude-2.1"})
+	recs, scanWarn := agentlog.Scan(context.Background(), files, agentlog.ScanOptions{})
+	if warn = append(warn, scanWarn...); len(warn) != 0 {
+		t.Errorf("warnings %q, want none", warn)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("%d sessions, want the subagents' one", len(recs))
+	}
+	r := recs[0]
+	want := agentlog.Tokens{Input: 12 + 3, Output: 71 + 912, CacheRead: 41250, CacheWrite: 6120}
+	if r.SessionID != "4b8e1f27-9c35-4a60-8d12-e5f0a7b3c946" || r.Calls != 2 || r.Tokens != want || len(r.Files) != 2 {
+		t.Errorf("session %s: %d calls, %+v from %q; want 2 calls, %+v from both subagents' transcripts", r.SessionID, r.Calls, r.Tokens, r.Files, want)
+	}
+}
