@@ -263,8 +263,13 @@ func (r *Record) unpricedWarnings() {
 	}
 }
 
-// unpricedWarning is the warning of a session with calls of model m, which has no price.
+// unpricedWarning is the warning of a session with calls of model m, which has no price. A call whose
+// log names no model (a Codex rollout written before Codex recorded turn_context, in September 2025
+// builds) is said to be so: no prices file can name it.
 func (r *Record) unpricedWarning(m string) string {
+	if m == "" {
+		return "session " + r.SessionID + ": its log names no model for some calls: they have no cost (cost.total is null)"
+	}
 	return "session " + r.SessionID + ": no price for model " + quote(m) + ": its calls have no cost" + unpricedFix
 }
 

@@ -25,8 +25,8 @@ func TestTurnUsageIsTheSessionsCount(t *testing.T) {
 	paths, _ := filepath.Glob("testdata/sessions/*/*/*/*.jsonl")
 	more, _ := filepath.Glob("testdata/versions/*/sessions/*/*/*/*.jsonl")
 	paths = append(append(paths, more...), "../../bridge/testdata/codex-rollout.jsonl")
-	if len(paths) != 7 {
-		t.Fatalf("%d rollouts, want the fixtures' 7: %q", len(paths), paths)
+	if len(paths) != 8 {
+		t.Fatalf("%d rollouts, want the fixtures' 8: %q", len(paths), paths)
 	}
 	for _, p := range paths {
 		u, _, err := Harness{}.TurnUsage(p, bridge.Cursor{})

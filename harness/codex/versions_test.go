@@ -129,3 +129,22 @@ func TestCodexDirectItems(t *testing.T) {
 		t.Errorf("a rollout cut before its first count: %v, warnings %q", err, rec.Warnings)
 	}
 }
+
+// TestCodexWithoutModel: a rollout of a September 2025 Codex, before Codex recorded turn_context
+// (testdata/versions/codex-0.30), names no model: the calls are counted, their cost is unknown, and the warning says the log names none —
+// not that a model "" wants a price a prices file could give.
+func TestCodexWithoutModel(t *testing.T) {
+	const path = "testdata/versions/codex-0.30/sessions/2025/09/05/rollout-2025-09-05T09-12-30-01991c44-7a2e-7b10-9c3d-4e5f6a7b8c9d.jsonl"
+	rec, err := ReadRollout(path, agentlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := agentlog.Tokens{Input: 6120 + 6380 - 6016, Output: 58 + 33, CacheRead: 6016}
+	if rec.Calls != 2 || rec.Tokens != want || rec.Cost.Total != nil {
+		t.Errorf("%d calls, %+v, cost %v; want 2 calls, %+v, no cost", rec.Calls, rec.Tokens, rec.Cost.Total, want)
+	}
+	if !slices.ContainsFunc(rec.Warnings, func(w string) bool { return strings.Contains(w, "names no model") }) ||
+		slices.ContainsFunc(rec.Warnings, func(w string) bool { return strings.Contains(w, `model ""`) }) {
+		t.Errorf("warnings %q: want one saying the log names no model, none naming a model \"\"", rec.Warnings)
+	}
+}
