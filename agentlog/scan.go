@@ -250,9 +250,12 @@ func warnings(recs []Record) []string {
 	}
 	sort.Strings(models)
 	for _, m := range models {
-		if in := unpriced[m]; len(in) == 1 {
+		switch in := unpriced[m]; {
+		case len(in) == 1:
 			warn = append(warn, recs[in[0]].unpricedWarning(m))
-		} else {
+		case m == "":
+			warn = append(warn, fmt.Sprintf("the logs of %d sessions name no model for some calls: they have no cost (cost.total is null)", len(in)))
+		default:
 			warn = append(warn, fmt.Sprintf("no price for model %s: the calls of %d sessions have no cost%s", quote(m), len(in), unpricedFix))
 		}
 	}

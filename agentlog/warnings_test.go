@@ -25,10 +25,13 @@ func TestUnpricedModelNamedOnce(t *testing.T) {
 		rec("c", "claude-sonnet-4-5"),
 		rec("d", "qwen3-coder-plus"),
 		rec("e", "mystery-1", "another"),
+		rec("f", ""),
+		rec("g", ""),
 	}
 	want := []string{
 		"a bad line",
 		"another",
+		"the logs of 2 sessions name no model for some calls: they have no cost (cost.total is null)",
 		`session e: no price for model "mystery-1": its calls have no cost (cost.total is null; add the model to a prices file)`,
 		`no price for model "qwen3-coder-plus": the calls of 3 sessions have no cost (cost.total is null; add the model to a prices file)`,
 	}
