@@ -38,7 +38,7 @@ var moduleOnly = []struct{ path, why string }{{"sync", "locks: the core runs und
 var allowed = map[[2]string]string{
 	{modulePath + "/prices", "os"}: "the override loader reads the price file, in override.go alone (TestImportRules)",
 	{"golang.org/x/sys/cpu", "os"}: "reads the CPU's features once at start (/proc/self/auxv), by which segmentio's " +
-		"JSON decoder, the core's, picks its code",
+		"JSON decoder, the core's, and internal/jsonscan's string scan pick their code",
 	{"golang.org/x/sys/cpu", "syscall"}: "the same on macOS and Windows",
 }
 

@@ -55,14 +55,19 @@ const (
 	high = 0x8080808080808080
 )
 
-// plainEnd is the index of the first byte at or after i that is not plain (len(d) when there is none).
-// The lowest byte a word flags is always one that is not plain (a borrow only flags bytes above one), so
-// it is found from the word's mask without reading the word again.
-func plainEnd(d []byte, i int) int {
+// notPlain flags, in the high bit of each of its bytes, the bytes of the word at d[i] that are not
+// plain. The lowest byte it flags is always one that is not plain (a borrow only flags bytes above one),
+// so that byte is found from the mask without reading the word again.
+func notPlain(d []byte, i int) uint64 {
+	x := binary.LittleEndian.Uint64(d[i:])
+	q, b := x^(ones*'"'), x^(ones*'\\')
+	return (x | (x - ones*0x20) | (q-ones)&^q | (b-ones)&^b) & high
+}
+
+// plainEndWords is plainEnd a word a turn, for any CPU.
+func plainEndWords(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
-		x := binary.LittleEndian.Uint64(d[i:])
-		q, b := x^(ones*'"'), x^(ones*'\\')
-		if m := (x | (x - ones*0x20) | (q-ones)&^q | (b-ones)&^b) & high; m != 0 {
+		if m := notPlain(d, i); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

@@ -9,24 +9,77 @@ import (
 	"github.com/saverd/saverd/internal/jsondepth"
 )
 
-// TestPlainEnd: the eight-byte scan stops where the byte-by-byte one does, for every byte at every place
-// in a word.
+// plainEndBytes is plainEnd a byte at a time: what the word and vector scans are held to.
+func plainEndBytes(d []byte, i int) int {
+	for i < len(d) && plain[d[i]] {
+		i++
+	}
+	return i
+}
+
+// plainEnds are the scans held to plainEndBytes: plainEnd as the scanner calls it (the vector loop
+// where the CPU has one) and the word scan every CPU runs.
+var plainEnds = []struct {
+	name string
+	f    func([]byte, int) int
+}{{"plainEnd", plainEnd}, {"plainEndWords", plainEndWords}}
+
+// TestPlainEnd: the word and vector scans stop where the byte-by-byte one does: every byte value at every
+// place in a word and in two vectors, and a byte of each kind the scans flag (a control byte, the quote,
+// the backslash, the first byte beyond ASCII; DEL, the last plain byte, flags none) at every place from
+// every start, in texts of every length up to two vectors and two words, so the vector loop's last,
+// overlapping load starts at each place too.
 func TestPlainEnd(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for at := 0; at < 20; at++ {
-			d := []byte("abcdefghijklmnopqrstuvwxyz")
-			d[at] = byte(c)
-			want := 0
-			for want < len(d) && plain[d[want]] {
-				want++
+	base := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789", 3))
+	check := func(d []byte, from int) {
+		t.Helper()
+		want := plainEndBytes(d, from)
+		for _, p := range plainEnds {
+			if got := p.f(d, from); got != want {
+				t.Fatalf("%s: %q from %d: %d, want %d", p.name, d, from, got, want)
 			}
-			for from := 0; from <= at; from++ {
-				if got := plainEnd(d, from); got != want {
-					t.Fatalf("byte %#x at %d, from %d: plainEnd %d, want %d", c, at, from, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 72; at++ {
+			d := append([]byte(nil), base[:72]...)
+			d[at] = byte(c)
+			for _, from := range []int{0, 1, 8, 9, 40} {
+				check(d, from)
+			}
+		}
+	}
+	for n := 0; n <= 80; n++ {
+		for _, c := range []byte{0x1f, '"', '\\', 0x7f, 0x80} {
+			for at := 0; at <= n; at++ {
+				d := append([]byte(nil), base[:n]...)
+				if at < n {
+					d[at] = c
+				}
+				for from := 0; from <= n; from++ {
+					check(d, from)
 				}
 			}
 		}
 	}
+}
+
+// FuzzPlainEnd holds the word and vector scans to the byte-by-byte one on any text from any start.
+func FuzzPlainEnd(f *testing.F) {
+	f.Add([]byte(strings.Repeat("a", 70)+`"`), 3)
+	f.Add([]byte(strings.Repeat("é", 40)), 0)
+	f.Add([]byte(strings.Repeat(`line\n`, 20)), 1)
+	f.Fuzz(func(t *testing.T, d []byte, from int) {
+		if from < 0 || from > len(d) {
+			return
+		}
+		want := plainEndBytes(d, from)
+		for _, p := range plainEnds {
+			if got := p.f(d, from); got != want {
+				t.Fatalf("%s: %q from %d: %d, want %d", p.name, d, from, got, want)
+			}
+		}
+	})
 }
 
 // TestMeasure: a string's UTF-16 length counted over escapes, multi-byte characters and surrogate
