@@ -354,6 +354,17 @@ func (p *parser) whole(path string) {
 	}
 }
 
+// calls is how many of the session's messages are API calls: gemini messages with tokens.
+func (s *session) calls() int {
+	n := 0
+	for _, m := range s.msgs {
+		if m.typ == "gemini" && m.tok != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // maxWhole bounds an older whole-session file, which is read in one piece.
 const maxWhole = 256 << 20
 
@@ -366,6 +377,8 @@ func records(sessions []*session, root rootFunc, opt agentlog.Options) []agentlo
 			Files: s.files, Unlogged: unlogged, Warnings: s.warn}
 		r.Cwd = root(filepath.Dir(s.files[0]), s.projectHash)
 		var pending []string // tools of a message with no tokens: given to the next call
+		// Sized once: grown call by call, the calls were a quarter of the reader's allocation.
+		calls := make([]agentlog.Call, 0, s.calls())
 		for _, id := range s.order {
 			m := s.msgs[id]
 			if m.typ != "gemini" {
@@ -380,10 +393,11 @@ func records(sessions []*session, root rootFunc, opt agentlog.Options) []agentlo
 			if r.Start.IsZero() || m.at.Before(r.Start) {
 				r.Start = m.at
 			}
-			r.AddCall(agentlog.Call{Key: "gemini\x00" + s.id + "\x00" + id, Owner: s.id, Model: m.model, At: m.at,
+			calls = append(calls, agentlog.Call{Key: "gemini\x00" + s.id + "\x00" + id, Owner: s.id, Model: m.model, At: m.at,
 				Usage: m.tok.usage(), Tools: pending})
 			pending = nil
 		}
+		r.SetCalls(calls)
 		r.Finish(opt)
 		if r.Project == nil && r.Cwd == "" {
 			name := filepath.Base(filepath.Dir(filepath.Dir(s.files[0]))) // tmp/<project>/chats

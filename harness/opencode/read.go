@@ -281,12 +281,14 @@ func (st *store) records(opt agentlog.Options) []agentlog.Record {
 	for _, s := range st.sessions {
 		rec(top(s.ID))
 	}
+	tops, counts := st.callsPerRecord(top)
+	calls := make(map[string][]agentlog.Call, len(counts))
 	for i := range st.messages {
 		m := &st.messages[i]
 		if m.Role != "assistant" || m.Tokens == nil {
 			continue
 		}
-		r := rec(top(m.SessionID))
+		r := rec(tops[i])
 		at := ms(m.Time.Created)
 		if r.Start.IsZero() || at.Before(r.Start) {
 			r.Start = at
@@ -297,7 +299,12 @@ func (st *store) records(opt agentlog.Options) []agentlog.Record {
 		if r.Cwd == "" {
 			r.Cwd = m.Path.Cwd
 		}
-		r.AddCall(agentlog.Call{Key: "opencode\x00" + m.ID, Owner: m.SessionID, Model: m.ModelID, At: at, Usage: m.Tokens.usage(), Tools: st.tools[m.ID]})
+		cs := calls[tops[i]]
+		if cs == nil {
+			cs = make([]agentlog.Call, 0, counts[tops[i]])
+		}
+		calls[tops[i]] = append(cs, agentlog.Call{Key: "opencode\x00" + m.ID, Owner: m.SessionID, Model: m.ModelID, At: at,
+			Usage: m.Tokens.usage(), Tools: st.tools[m.ID]})
 		if m.Cost != nil {
 			own[r.SessionID] += *m.Cost
 		}
@@ -305,6 +312,7 @@ func (st *store) records(opt agentlog.Options) []agentlog.Record {
 	out := make([]agentlog.Record, 0, len(order))
 	for _, id := range order {
 		r := recs[id]
+		r.SetCalls(calls[id])
 		r.Finish(opt)
 		if c, ok := own[id]; ok {
 			c = float64(int64(c*1e9+0.5)) / 1e9
@@ -317,6 +325,21 @@ func (st *store) records(opt agentlog.Options) []agentlog.Record {
 	}
 	slices.SortFunc(out, func(a, b agentlog.Record) int { return cmp.Compare(a.SessionID, b.SessionID) })
 	return out
+}
+
+// callsPerRecord is the record (top's session) of each message that is a call, by the message's index,
+// and how many calls each record has: each record's calls go in a slice sized once, where grown call by
+// call they were the reader's largest allocation.
+func (st *store) callsPerRecord(top func(string) string) (tops []string, counts map[string]int) {
+	tops = make([]string, len(st.messages))
+	counts = map[string]int{}
+	for i := range st.messages {
+		if m := &st.messages[i]; m.Role == "assistant" && m.Tokens != nil {
+			tops[i] = top(m.SessionID)
+			counts[tops[i]]++
+		}
+	}
+	return tops, counts
 }
 
 // ms is a time OpenCode stores: milliseconds since the epoch.
