@@ -286,13 +286,19 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 			return
 		}
 		s.countTotal = p.Info.Total.Total
+		t := *p.Info.Total
+		s.thread = &t
+		if s.records {
+			// resolve takes the calls from the token_usage_records: this one would be dropped, and
+			// is not made (it was a quarter of the reader's allocation). It takes the held tools all the same.
+			s.pending = nil
+			return
+		}
 		// Its key is made in resolve, when the rollout is known to need it.
 		c := agentlog.Call{Model: s.lastModel, At: at, Usage: p.Info.Last.usage()}
 		s.fallbackID = append(s.fallbackID, s.rec.SessionID)
 		s.takePending(&c)
 		s.fallback = append(s.fallback, c)
-		t := *p.Info.Total
-		s.thread = &t
 	}
 }
 
