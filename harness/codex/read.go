@@ -112,7 +112,8 @@ type codexSession struct {
 	lastModel  string
 	callIDs    map[string]bool // function_call / custom_tool_call ids: their executions are no extra tool call
 	execs      []string        // ids of CommandExecution items, to tell code-mode runs from function calls
-	thread     *codexUsage     // the last thread_token_usage
+	thread     *codexUsage     // the last thread_token_usage: nil, or &lastThread
+	lastThread codexUsage
 	records    bool            // the rollout has token_usage_record lines
 	countTotal int64           // older rollouts: the last token_count total seen
 	fallback   []agentlog.Call // older rollouts: one call per token_count whose total changed
@@ -240,8 +241,8 @@ func (s *codexSession) line(l *codexLine, p *codexPayload) {
 		s.takePending(&c)
 		s.calls = append(s.calls, c)
 		if p.Thread != nil {
-			t := *p.Thread // p's objects are the one-pass reader's, reused
-			s.thread = &t
+			s.lastThread = *p.Thread // p's objects are the one-pass reader's, reused
+			s.thread = &s.lastThread
 		}
 	case "response_item":
 		s.responseItem(p)
@@ -286,8 +287,8 @@ func (s *codexSession) event(p *codexPayload, at time.Time) {
 			return
 		}
 		s.countTotal = p.Info.Total.Total
-		t := *p.Info.Total
-		s.thread = &t
+		s.lastThread = *p.Info.Total
+		s.thread = &s.lastThread
 		if s.records {
 			// resolve takes the calls from the token_usage_records: this one would be dropped, and
 			// is not made (it was a quarter of the reader's allocation). It takes the held tools all the same.
