@@ -2,9 +2,9 @@ package claude
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"unsafe"
+
+	"github.com/saverd/saverd/internal/jsonscan"
 )
 
 // quick takes a line that can be no API call and no cost-state without decoding it: only its time
@@ -137,83 +137,36 @@ func trimBlanks(b []byte) []byte {
 	return b
 }
 
-// indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. Each
-// eight-byte word is tested at once for the places where the key's first, second and last bytes all
-// stand (SWAR), so the quotes of a line's envelope cost no branch each; past a run of quote-free words (a
-// tool's output, a file's contents) the rest of the run goes to IndexByte. bytes.Index gives IndexByte up
-// after the envelope's many quotes and then compares at every byte.
+// indexKey is bytes.Index(line, key) for a key of at least two bytes that opens with a quote. The places
+// where its first two bytes stand come from jsonscan.NextPair, 32 a turn in AVX2, and the rest of the key
+// is compared at each: bytes.Index gives its byte search up after the envelope's many quotes and then
+// compares at every byte.
 func indexKey(line, key []byte) int {
 	n := len(key)
-	k0, k1, kn := ones*uint64(key[0]), ones*uint64(key[1]), ones*uint64(key[n-1])
-	i, clean := 0, 0
-	for ; i+n-1+8 <= len(line); i += 8 {
-		q := zeroBytes(binary.LittleEndian.Uint64(line[i:]) ^ k0)
-		m := q & zeroBytes(binary.LittleEndian.Uint64(line[i+1:])^k1) & zeroBytes(binary.LittleEndian.Uint64(line[i+n-1:])^kn)
-		for ; m != 0; m &= m - 1 {
-			if p := i + bits.TrailingZeros64(m)/8; string(line[p:p+n]) == string(key) {
-				return p
-			}
+	for p := 0; ; p++ {
+		if p = jsonscan.NextPair(line, p, key[0], key[1], key[1], key[1]); p < 0 {
+			return -1
 		}
-		clean++
-		if q != 0 {
-			clean = 0
-		}
-		if clean == 4 {
-			j := bytes.IndexByte(line[i+8:], key[0])
-			if j < 0 {
-				return -1
-			}
-			i, clean = i+j, 0 // the loop's step lands on the quote
+		if len(line)-p >= n && string(line[p:p+n]) == string(key) {
+			return p
 		}
 	}
-	if j := bytes.Index(line[i:], key); j >= 0 {
-		return i + j
-	}
-	return -1
 }
 
-// indexEither is where a or b (keys of at least two bytes that open with a quote and differ in their
-// second byte) first occurs in line, and whether it is a; -1 when neither does. The same word-at-a-time
-// search as indexKey's, for two keys at once.
+// indexEither is where a or b (keys of at least two bytes that open with the same quote) first occurs in
+// line, and whether it is a; -1 when neither does. The same search as indexKey's, for two keys at once.
 func indexEither(line, a, b []byte) (int, bool) {
-	na, nb := len(a), len(b)
-	k0 := ones * uint64(a[0])
-	a1, an, b1, bn := ones*uint64(a[1]), ones*uint64(a[na-1]), ones*uint64(b[1]), ones*uint64(b[nb-1])
-	i, clean := 0, 0
-	for ; i+max(na, nb)-1+8 <= len(line); i += 8 {
-		q := zeroBytes(binary.LittleEndian.Uint64(line[i:]) ^ k0)
-		w1 := binary.LittleEndian.Uint64(line[i+1:])
-		ma := q & zeroBytes(w1^a1) & zeroBytes(binary.LittleEndian.Uint64(line[i+na-1:])^an)
-		mb := q & zeroBytes(w1^b1) & zeroBytes(binary.LittleEndian.Uint64(line[i+nb-1:])^bn)
-		for m := ma | mb; m != 0; m &= m - 1 {
-			p := i + bits.TrailingZeros64(m)/8
-			if string(line[p:p+min(na, len(line)-p)]) == string(a) {
-				return p, true
-			}
-			if string(line[p:p+min(nb, len(line)-p)]) == string(b) {
-				return p, false
-			}
+	for p := 0; ; p++ {
+		if p = jsonscan.NextPair(line, p, a[0], a[1], b[1], b[1]); p < 0 {
+			return -1, false
 		}
-		clean++
-		if q != 0 {
-			clean = 0
+		if bytes.HasPrefix(line[p:], a) {
+			return p, true
 		}
-		if clean == 4 {
-			j := bytes.IndexByte(line[i+8:], a[0])
-			if j < 0 {
-				return -1, false
-			}
-			i, clean = i+j, 0 // the loop's step lands on the quote
+		if bytes.HasPrefix(line[p:], b) {
+			return p, false
 		}
 	}
-	ia, ib := bytes.Index(line[i:], a), bytes.Index(line[i:], b)
-	switch {
-	case ia >= 0 && (ib < 0 || ia < ib):
-		return i + ia, true
-	case ib >= 0:
-		return i + ib, false
-	}
-	return -1, false
 }
 
 // shortLine is quick's answer for a line of at most costStateLine bytes, in one pass over its quotes
@@ -251,24 +204,13 @@ func shortLine(t []byte) (ts string, stamped, ok bool) {
 		}
 		return false
 	}
-	// Only a quote followed by a, c or t can open one of the keys at looks for: the word after each
-	// word's quotes tells them at once, so the envelope's other quotes cost no call each.
-	const quotes, a, c, tee = ones * '"', ones * 'a', ones * 'c', ones * 't'
-	i := 0
-	for ; i+9 <= len(t); i += 8 {
-		q := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ quotes)
-		if q == 0 {
-			continue
+	// Only a quote followed by a, c or t can open one of the keys at looks for: jsonscan.NextPair finds
+	// them, so the envelope's other quotes cost no call each.
+	for p := 0; ; p++ {
+		if p = jsonscan.NextPair(t, p, '"', 'a', 'c', 't'); p < 0 {
+			break
 		}
-		next := binary.LittleEndian.Uint64(t[i+1:])
-		for m := q & (zeroBytes(next^a) | zeroBytes(next^c) | zeroBytes(next^tee)); m != 0; m &= m - 1 {
-			if at(i + bits.TrailingZeros64(m)/8) {
-				return "", false, false
-			}
-		}
-	}
-	for ; i < len(t); i++ {
-		if t[i] == '"' && at(i) {
+		if at(p) {
 			return "", false, false
 		}
 	}
@@ -283,12 +225,3 @@ func shortLine(t []byte) (ts string, stamped, ok bool) {
 	ts, ok = fieldValue(t[stamp+len(timestampKey):])
 	return ts, true, ok
 }
-
-// zeroBytes flags (with its high bit) each byte of x that is zero, and no other.
-func zeroBytes(x uint64) uint64 {
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	return ^((x&low7 + low7) | x | low7)
-}
-
-// ones is 1 in each byte of a word (SWAR).
-const ones = 0x0101010101010101

@@ -83,3 +83,34 @@ func FuzzShortLine(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkQuickPass runs the quick pass's searches over the real client's fixture lines (shortLine over
+// those of at most costStateLine bytes, longLine over the others) and over a line of the kind that makes
+// most of a transcript's bytes: a tool's 6 KB output, the line's own timestamp after it.
+func BenchmarkQuickPass(b *testing.B) {
+	long := []byte(`{"parentUuid":"a0","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"` +
+		strings.Repeat(`line of tool output that the agent read back into its context\n`, 100) +
+		`"}]},"uuid":"00000000-0000-4000-8000-000000000001","timestamp":"2026-11-02T01:41:00.000Z","toolUseResult":{}}`)
+	for _, c := range []struct {
+		name  string
+		lines [][]byte
+	}{{"fixtures", fixtureLines(b)}, {"tool-output", [][]byte{long}}} {
+		b.Run(c.name, func(b *testing.B) {
+			var size int64
+			for _, l := range c.lines {
+				size += int64(len(l))
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for range b.N {
+				for _, l := range c.lines {
+					if len(l) <= costStateLine {
+						shortLine(l)
+					} else {
+						longLine(l)
+					}
+				}
+			}
+		})
+	}
+}
