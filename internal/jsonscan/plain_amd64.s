@@ -1,5 +1,18 @@
 #include "textflag.h"
 
+// NOTPLAIN flags in R8 (and the flags) the bytes of the 32 at addr that are not plain: Y1, Y2 and Y3
+// hold the quote, the backslash and 0x1F in every byte.
+#define NOTPLAIN(addr) \
+	VMOVDQU   addr, Y0; \
+	VPCMPEQB  Y0, Y1, Y4; \
+	VPCMPEQB  Y0, Y2, Y5; \
+	VPCMPGTB  Y3, Y0, Y6; \
+	VPOR      Y4, Y5, Y4; \
+	VPMOVMSKB Y4, R8; \
+	VPMOVMSKB Y6, R9; \
+	NOTL      R9; \
+	ORL       R9, R8
+
 // func plainEndAVX2(d []byte, i int) int
 //
 // Steps 32 bytes a turn from d[i] and returns the index of the first byte that is not plain (a byte
@@ -26,16 +39,8 @@ loop:
 	LEAQ 32(AX), BX
 	CMPQ BX, DX
 	JA   last
-	VMOVDQU  (SI)(AX*1), Y0
-	VPCMPEQB Y0, Y1, Y4
-	VPCMPEQB Y0, Y2, Y5
-	VPCMPGTB Y3, Y0, Y6
-	VPOR     Y4, Y5, Y4
-	VPMOVMSKB Y4, R8
-	VPMOVMSKB Y6, R9
-	NOTL     R9
-	ORL      R9, R8
-	JNZ      found
+	NOTPLAIN((SI)(AX*1))
+	JNZ found
 	MOVQ     BX, AX
 	JMP      loop
 
@@ -53,15 +58,7 @@ last:
 	LEAQ -32(DX), BX
 	MOVQ AX, CX
 	SUBQ BX, CX
-	VMOVDQU  (SI)(BX*1), Y0
-	VPCMPEQB Y0, Y1, Y4
-	VPCMPEQB Y0, Y2, Y5
-	VPCMPGTB Y3, Y0, Y6
-	VPOR     Y4, Y5, Y4
-	VPMOVMSKB Y4, R8
-	VPMOVMSKB Y6, R9
-	NOTL     R9
-	ORL      R9, R8
+	NOTPLAIN((SI)(BX*1))
 	SHRL     CX, R8
 	TESTL    R8, R8
 	JNZ      found
