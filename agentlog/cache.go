@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -177,7 +178,7 @@ func (c *Cache) Save() error {
 		out[k] = e
 	}
 	for k, e := range c.kept {
-		if o, ok := c.old[k]; !ok || o.data != e.data || !sameDeps(o.deps, e.deps) {
+		if o, ok := c.old[k]; !ok || o.data != e.data || !slices.Equal(o.deps, e.deps) {
 			changed = true
 		}
 		out[k] = e
@@ -192,18 +193,6 @@ func (c *Cache) Save() error {
 		return fmt.Errorf("log cache: %w", err)
 	}
 	return nil
-}
-
-func sameDeps(a, b []cacheDep) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // buildID names the running saverd build: a cache another build wrote is not read, since a reader that
