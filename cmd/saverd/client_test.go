@@ -32,7 +32,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// Nor its cache of the agents' logs (`saverd sessions` and the commands like it keep one).
+	// Nor its cache of the agents' logs (`saverd sessions` and the commands like it keep one). The go
+	// commands the tests run (the builds below, a test re-run inside a network namespace, which builds
+	// again) keep the machine's build cache, which lives under XDG_CACHE_HOME unless GOCACHE says where:
+	// an empty one would compile every package again, with -race.
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
