@@ -26,28 +26,10 @@ func Socket() string {
 
 // StateDir is where saverd keeps what it learns: $XDG_STATE_HOME/saverd, else ~/.local/state/saverd.
 // A relative XDG_STATE_HOME is ignored, as the XDG base directory spec asks.
-func StateDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "saverd"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("state directory: neither XDG_STATE_HOME nor a home directory: %w", err)
-	}
-	return filepath.Join(home, ".local", "state", "saverd"), nil
-}
+func StateDir() (string, error) { return xdgDir("state", "XDG_STATE_HOME", ".local", "state") }
 
 // ConfigDir is where saverd reads its configuration: $XDG_CONFIG_HOME/saverd, else ~/.config/saverd.
-func ConfigDir() (string, error) {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "saverd"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("config directory: neither XDG_CONFIG_HOME nor a home directory: %w", err)
-	}
-	return filepath.Join(home, ".config", "saverd"), nil
-}
+func ConfigDir() (string, error) { return xdgDir("config", "XDG_CONFIG_HOME", ".config") }
 
 // SessionsLog is the file the daemon appends one record to per ended session.
 func SessionsLog() (string, error) {
@@ -80,15 +62,19 @@ func Uninstalled() (string, error) {
 }
 
 // CacheDir is where saverd keeps what it can make again: $XDG_CACHE_HOME/saverd, else ~/.cache/saverd.
-func CacheDir() (string, error) {
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+func CacheDir() (string, error) { return xdgDir("cache", "XDG_CACHE_HOME", ".cache") }
+
+// xdgDir is saverd's directory of a kind: $env/saverd, else <home>/<under…>/saverd. A relative $env is
+// ignored, as the XDG base directory spec asks.
+func xdgDir(kind, env string, under ...string) (string, error) {
+	if d := os.Getenv(env); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "saverd"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("cache directory: neither XDG_CACHE_HOME nor a home directory: %w", err)
+		return "", fmt.Errorf("%s directory: neither %s nor a home directory: %w", kind, env, err)
 	}
-	return filepath.Join(home, ".cache", "saverd"), nil
+	return filepath.Join(append(append([]string{home}, under...), "saverd")...), nil
 }
 
 // LogCache is the file `saverd sessions`, `blocks`, `report` and `impact` keep what they read of each
